@@ -1,0 +1,295 @@
+/*
+ * mpi.h of mpisim: the MPI interface a target program is compiled against.
+ *
+ * Every MPI_x and PMPI_x declared here is bound, with an assembler label, to the symbol
+ * mpisim_MPI_x / mpisim_PMPI_x. The simulator's host processes also link MPICH, whose own
+ * MPI_x symbols therefore never meet the target program's calls. MPI_x is a weak alias of
+ * PMPI_x, so a profiling library that defines MPI_x (against this header) still works.
+ *
+ * Handles are integers, as in MPICH, so Fortran bindings can pass them unchanged.
+ *
+ * The target program's `main` is renamed to `mpisim_user_main` (define MPISIM_NO_MAIN_RENAME to
+ * prevent it); the simulator's own main runs it once per simulated rank, each on its own fiber.
+ */
+#ifndef MPISIM_MPI_H
+#define MPISIM_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+#define MPISIM_MPI_H_VERSION 1
+
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Group;
+typedef int MPI_Errhandler;
+typedef int MPI_Info;
+typedef int MPI_Win;
+typedef int MPI_Message;
+typedef struct mpisim_file* MPI_File;
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+/* Layout as in MPICH (five ints), so that MPI_STATUS_SIZE is 5 for Fortran. */
+typedef struct MPI_Status {
+  int count_lo;
+  int count_hi_and_cancelled;
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+} MPI_Status;
+
+/* ---- handles ---------------------------------------------------------------------------- */
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
+#define MPI_COMM_SELF ((MPI_Comm)0x44000001)
+
+#define MPI_GROUP_NULL ((MPI_Group)0x08000000)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
+
+#define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
+#define MPI_MESSAGE_NULL ((MPI_Message)0x6c000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x6c000001)
+#define MPI_INFO_NULL ((MPI_Info)0x1c000000)
+#define MPI_INFO_ENV ((MPI_Info)0x5c000001)
+#define MPI_WIN_NULL ((MPI_Win)0x20000000)
+#define MPI_FILE_NULL ((MPI_File)0)
+
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x14000000)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
+
+/* Predefined datatypes: 0x4c00 | index. The index order is fixed (mpilite/src/datatype_builtin). */
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
+#define MPI_CHAR ((MPI_Datatype)0x4c000001)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x4c000002)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x4c000003)
+#define MPI_BYTE ((MPI_Datatype)0x4c000004)
+#define MPI_WCHAR ((MPI_Datatype)0x4c000005)
+#define MPI_SHORT ((MPI_Datatype)0x4c000006)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x4c000007)
+#define MPI_INT ((MPI_Datatype)0x4c000008)
+#define MPI_UNSIGNED ((MPI_Datatype)0x4c000009)
+#define MPI_LONG ((MPI_Datatype)0x4c00000a)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x4c00000b)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)0x4c00000c)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c00000d)
+#define MPI_FLOAT ((MPI_Datatype)0x4c00000e)
+#define MPI_DOUBLE ((MPI_Datatype)0x4c00000f)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x4c000010)
+#define MPI_C_BOOL ((MPI_Datatype)0x4c000011)
+#define MPI_INT8_T ((MPI_Datatype)0x4c000012)
+#define MPI_INT16_T ((MPI_Datatype)0x4c000013)
+#define MPI_INT32_T ((MPI_Datatype)0x4c000014)
+#define MPI_INT64_T ((MPI_Datatype)0x4c000015)
+#define MPI_UINT8_T ((MPI_Datatype)0x4c000016)
+#define MPI_UINT16_T ((MPI_Datatype)0x4c000017)
+#define MPI_UINT32_T ((MPI_Datatype)0x4c000018)
+#define MPI_UINT64_T ((MPI_Datatype)0x4c000019)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x4c00001a)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00001b)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00001c)
+#define MPI_AINT ((MPI_Datatype)0x4c00001d)
+#define MPI_OFFSET ((MPI_Datatype)0x4c00001e)
+#define MPI_COUNT ((MPI_Datatype)0x4c00001f)
+#define MPI_PACKED ((MPI_Datatype)0x4c000020)
+#define MPI_FLOAT_INT ((MPI_Datatype)0x4c000021)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x4c000022)
+#define MPI_LONG_INT ((MPI_Datatype)0x4c000023)
+#define MPI_2INT ((MPI_Datatype)0x4c000024)
+#define MPI_SHORT_INT ((MPI_Datatype)0x4c000025)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
+#define MPI_UB ((MPI_Datatype)0x4c000027)
+#define MPI_LB ((MPI_Datatype)0x4c000028)
+#define MPISIM_BUILTIN_TYPE_COUNT 0x29
+
+/* Predefined reduction operations. */
+#define MPI_OP_NULL ((MPI_Op)0x18000000)
+#define MPI_MAX ((MPI_Op)0x58000001)
+#define MPI_MIN ((MPI_Op)0x58000002)
+#define MPI_SUM ((MPI_Op)0x58000003)
+#define MPI_PROD ((MPI_Op)0x58000004)
+#define MPI_LAND ((MPI_Op)0x58000005)
+#define MPI_BAND ((MPI_Op)0x58000006)
+#define MPI_LOR ((MPI_Op)0x58000007)
+#define MPI_BOR ((MPI_Op)0x58000008)
+#define MPI_LXOR ((MPI_Op)0x58000009)
+#define MPI_BXOR ((MPI_Op)0x5800000a)
+#define MPI_MINLOC ((MPI_Op)0x5800000b)
+#define MPI_MAXLOC ((MPI_Op)0x5800000c)
+#define MPI_REPLACE ((MPI_Op)0x5800000d)
+#define MPI_NO_OP ((MPI_Op)0x5800000e)
+
+/* ---- constants ------------------------------------------------------------------------- */
+#define MPI_ANY_SOURCE (-2)
+#define MPI_ANY_TAG (-1)
+#define MPI_PROC_NULL (-1)
+#define MPI_ROOT (-3)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID 0x24000000
+#define MPI_BSEND_OVERHEAD 96
+
+#define MPI_STATUS_IGNORE ((MPI_Status*)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status*)1)
+#define MPI_IN_PLACE ((void*)-1)
+#define MPI_BOTTOM ((void*)0)
+#define MPI_UNWEIGHTED ((int*)2)
+#define MPI_WEIGHTS_EMPTY ((int*)3)
+#define MPI_ARGV_NULL ((char**)0)
+#define MPI_ARGVS_NULL ((char***)0)
+#define MPI_ERRCODES_IGNORE ((int*)0)
+
+#define MPI_MAX_PROCESSOR_NAME 128
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_PORT_NAME 256
+#define MPI_MAX_DATAREP_STRING 128
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Predefined attribute keys. */
+#define MPI_TAG_UB 0x64400001
+#define MPI_HOST 0x64400003
+#define MPI_IO 0x64400005
+#define MPI_WTIME_IS_GLOBAL 0x64400007
+#define MPI_UNIVERSE_SIZE 0x64400009
+#define MPI_LASTUSEDCODE 0x6440000b
+#define MPI_APPNUM 0x6440000d
+
+/* Type constructor combiners. */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 8
+#define MPI_COMBINER_HINDEXED 10
+#define MPI_COMBINER_INDEXED_BLOCK 11
+#define MPI_COMBINER_HINDEXED_BLOCK 12
+#define MPI_COMBINER_STRUCT 14
+#define MPI_COMBINER_SUBARRAY 15
+#define MPI_COMBINER_RESIZED 18
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* Error classes (values as in MPICH). */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_ROOT 7
+#define MPI_ERR_GROUP 8
+#define MPI_ERR_OP 9
+#define MPI_ERR_TOPOLOGY 10
+#define MPI_ERR_DIMS 11
+#define MPI_ERR_ARG 12
+#define MPI_ERR_UNKNOWN 13
+#define MPI_ERR_TRUNCATE 14
+#define MPI_ERR_OTHER 15
+#define MPI_ERR_INTERN 16
+#define MPI_ERR_IN_STATUS 17
+#define MPI_ERR_PENDING 18
+#define MPI_ERR_REQUEST 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_BAD_FILE 22
+#define MPI_ERR_CONVERSION 23
+#define MPI_ERR_DUP_DATAREP 24
+#define MPI_ERR_FILE_EXISTS 25
+#define MPI_ERR_FILE_IN_USE 26
+#define MPI_ERR_FILE 27
+#define MPI_ERR_INFO 28
+#define MPI_ERR_INFO_KEY 29
+#define MPI_ERR_INFO_VALUE 30
+#define MPI_ERR_INFO_NOKEY 31
+#define MPI_ERR_IO 32
+#define MPI_ERR_NAME 33
+#define MPI_ERR_NO_MEM 34
+#define MPI_ERR_NOT_SAME 35
+#define MPI_ERR_NO_SPACE 36
+#define MPI_ERR_NO_SUCH_FILE 37
+#define MPI_ERR_PORT 38
+#define MPI_ERR_QUOTA 39
+#define MPI_ERR_READ_ONLY 40
+#define MPI_ERR_SERVICE 41
+#define MPI_ERR_SPAWN 42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+#define MPI_ERR_WIN 45
+#define MPI_ERR_BASE 46
+#define MPI_ERR_LOCKTYPE 47
+#define MPI_ERR_KEYVAL 48
+#define MPI_ERR_RMA_CONFLICT 49
+#define MPI_ERR_RMA_SYNC 50
+#define MPI_ERR_SIZE 51
+#define MPI_ERR_DISP 52
+#define MPI_ERR_ASSERT 53
+#define MPI_ERR_RMA_RANGE 55
+#define MPI_ERR_RMA_ATTACH 56
+#define MPI_ERR_RMA_SHARED 57
+#define MPI_ERR_RMA_FLAVOR 58
+#define MPI_T_ERR_MEMORY 59
+#define MPI_ERR_LASTCODE 0x3fffffff
+
+/* ---- callbacks ------------------------------------------------------------------------- */
+typedef void(MPI_User_function)(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm*, int*, ...);
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void*, void*, void*, int*);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void*, void*);
+
+/* ---- functions ------------------------------------------------------------------------- */
+/* MPISIM_DECLARE(ret, name, params) declares MPI_name and PMPI_name bound to mpisim's symbols. */
+#define MPISIM_DECLARE(ret, name, params)                                                         \
+  ret MPI_##name params __asm__("mpisim_MPI_" #name);                                             \
+  ret PMPI_##name params __asm__("mpisim_PMPI_" #name);
+
+#include "mpisim_functions.h"
+
+#undef MPISIM_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#if !defined(MPISIM_NO_MAIN_RENAME) && !defined(MPISIM_BUILDING_LIBRARY)
+#define main mpisim_user_main
+#endif
+
+#endif /* MPISIM_MPI_H */

@@ -1,0 +1,101 @@
+#include "api_call.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace mpilite {
+namespace {
+
+World& running_world(const char* name) {
+  World* w = World::try_get();
+  if (!w || !w->in_rank()) {
+    std::fprintf(stderr,
+                 "mpisim: %s called outside a simulated rank (before main or from another "
+                 "thread); MPI calls must come from the program's main and what it calls\n",
+                 name);
+    std::exit(1);
+  }
+  return *w;
+}
+
+} // namespace
+
+ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(call) {
+  if (r.call_depth++ == 0) {
+    w.kernel().enter_mpi(r);
+    r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
+    ++r.stats.mpi_calls;
+  }
+}
+
+ApiCall::~ApiCall() {
+  if (--r.call_depth == 0) {
+    r.call.name = nullptr;
+    w.kernel().leave_mpi(r);
+  }
+}
+
+int ApiCall::check_init() {
+  if (r.initialized && !r.finalized) return MPI_SUCCESS;
+  return error(MPI_COMM_WORLD, MPI_ERR_OTHER, "{}",
+               r.finalized ? "called after MPI_Finalize" : "called before MPI_Init");
+}
+
+int ApiCall::check_comm(MPI_Comm h, Comm*& out) {
+  if (int e = check_init()) return e;
+  out = w.comm(h);
+  if (out) return MPI_SUCCESS;
+  return error(MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator {:#x}",
+               static_cast<unsigned>(h));
+}
+
+int ApiCall::check_rank(const Comm& c, int rank, bool allow_any, const char* what) {
+  if ((rank >= 0 && rank < c.size) || rank == MPI_PROC_NULL ||
+      (allow_any && rank == MPI_ANY_SOURCE))
+    return MPI_SUCCESS;
+  return error(c.handle, MPI_ERR_RANK, "invalid {} rank {} ({} has {} ranks)", what, rank, c.name,
+               c.size);
+}
+
+int ApiCall::check_tag(const Comm& c, int tag, bool allow_any) {
+  if ((tag >= 0 && tag <= kTagUpperBound) || (allow_any && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
+  return error(c.handle, MPI_ERR_TAG, "invalid tag {} (valid: 0 to {}{})", tag, kTagUpperBound,
+               allow_any ? " or MPI_ANY_TAG" : "");
+}
+
+int ApiCall::check_count(const Comm& c, long count) {
+  if (count >= 0) return MPI_SUCCESS;
+  return error(c.handle, MPI_ERR_COUNT, "invalid count {} (must be >= 0)", count);
+}
+
+int ApiCall::check_type(const Comm& c, MPI_Datatype h, const Datatype*& out) {
+  out = w.datatype(h);
+  if (!out)
+    return error(c.handle, MPI_ERR_TYPE, "invalid datatype {:#x}", static_cast<unsigned>(h));
+  if (!out->committed)
+    return error(c.handle, MPI_ERR_TYPE, "datatype {:#x} is not committed (call MPI_Type_commit)",
+                 static_cast<unsigned>(h));
+  return MPI_SUCCESS;
+}
+
+int ApiCall::check_buffer(const Comm& c, const void* buf, long count) {
+  if (buf || count == 0) return MPI_SUCCESS;
+  return error(c.handle, MPI_ERR_BUFFER, "null buffer with count {}", count);
+}
+
+int ApiCall::check_root(const Comm& c, int root) {
+  if (root >= 0 && root < c.size) return MPI_SUCCESS;
+  return error(c.handle, MPI_ERR_ROOT, "invalid root {} ({} has {} ranks)", root, c.name, c.size);
+}
+
+int ApiCall::check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out) {
+  out = w.op(h);
+  if (!out) return error(c.handle, MPI_ERR_OP, "invalid operation {:#x}", static_cast<unsigned>(h));
+  if (!out->user &&
+      (type.basic == MPI_DATATYPE_NULL || !type.basic_layout || !op_defined_for(h, type.basic)))
+    return error(c.handle, MPI_ERR_OP, "{} is not defined for datatype {}", out->name,
+                 type.name ? type.name : "(derived)");
+  return MPI_SUCCESS;
+}
+
+} // namespace mpilite

@@ -1,0 +1,72 @@
+// The frame of every MPI entry point: compute charging on entry and exit, the call's name for
+// error messages and deadlock reports, and argument checks that raise MPI errors.
+#pragma once
+
+#include <fmt/format.h>
+
+#include "errors.hpp"
+#include "p2p.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+
+/// Lives for the duration of one MPI call of the running rank.
+class ApiCall {
+public:
+  explicit ApiCall(const char* name);
+  ~ApiCall();
+  ApiCall(const ApiCall&) = delete;
+  ApiCall& operator=(const ApiCall&) = delete;
+
+  World& w;
+  Rank& r;
+  const char* name;
+
+  /// Records the peer of a call that may block, for deadlock reports.
+  void peer(int rank, int tag, MPI_Comm comm) {
+    if (r.call_depth == 1) r.call = {name, rank, tag, comm, true};
+  }
+  /// Records the communicator of a collective call, for deadlock reports.
+  void collective(MPI_Comm comm) {
+    if (r.call_depth == 1) r.call.comm = comm;
+  }
+
+  template <class... Args>
+  int error(MPI_Comm comm, int code, fmt::format_string<Args...> f, Args&&... args) {
+    return raise_error(w, r, comm, name, code, fmt::format(f, std::forward<Args>(args)...));
+  }
+
+  // Argument checks: each returns MPI_SUCCESS or the result of error().
+  int check_init();
+  int check_comm(MPI_Comm h, Comm*& out);
+  int check_rank(const Comm& c, int rank, bool allow_any, const char* what);
+  int check_tag(const Comm& c, int tag, bool allow_any);
+  int check_count(const Comm& c, long count);
+  int check_type(const Comm& c, MPI_Datatype h, const Datatype*& out);
+  int check_buffer(const Comm& c, const void* buf, long count);
+  int check_root(const Comm& c, int root);
+  int check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out);
+};
+
+/// Writes `s` to `out` unless the user passed MPI_STATUS_IGNORE.
+inline void store_status(MPI_Status* out, const MPI_Status& s) {
+  if (out && out != MPI_STATUS_IGNORE) *out = s;
+}
+
+/// Fills a status for an operation with MPI_PROC_NULL.
+inline MPI_Status null_status() {
+  MPI_Status s{};
+  s.MPI_SOURCE = MPI_PROC_NULL;
+  s.MPI_TAG = MPI_ANY_TAG;
+  s.MPI_ERROR = MPI_SUCCESS;
+  return s;
+}
+
+inline constexpr int kTagUpperBound = 0x7fffffff;
+
+} // namespace mpilite
+
+/// Makes MPI_name a weak alias of PMPI_name (which must be defined in the same file).
+#define MPISIM_WEAK_ALIAS(name)                                                                    \
+  extern "C" __typeof__(PMPI_##name) MPI_##name __attribute__((weak, alias("mpisim_"               \
+                                                                           "PMPI_" #name)));

@@ -1,0 +1,149 @@
+// MPI entry points: initialization, environment, errors, communicator queries.
+#include <cstring>
+
+#include "api_call.hpp"
+#include "mpisim.h"
+
+using namespace mpilite;
+
+extern "C" {
+
+int PMPI_Init(int*, char***) {
+  ApiCall c("MPI_Init");
+  if (c.r.initialized) return c.error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init called twice");
+  c.r.initialized = true;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Init)
+
+int PMPI_Init_thread(int* argc, char*** argv, int, int* provided) {
+  // Ranks are fibers of one thread each: MPI_THREAD_FUNNELED is what a rank can rely on.
+  if (provided) *provided = MPI_THREAD_FUNNELED;
+  return PMPI_Init(argc, argv);
+}
+MPISIM_WEAK_ALIAS(Init_thread)
+
+int PMPI_Finalize(void) {
+  ApiCall c("MPI_Finalize");
+  if (int e = c.check_init()) return e;
+  c.r.finalized = true;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Finalize)
+
+int PMPI_Initialized(int* flag) {
+  ApiCall c("MPI_Initialized");
+  *flag = c.r.initialized;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Initialized)
+
+int PMPI_Finalized(int* flag) {
+  ApiCall c("MPI_Finalized");
+  *flag = c.r.finalized;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Finalized)
+
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
+  ApiCall c("MPI_Abort");
+  c.w.stop(EndReason::Abort, errorcode,
+           fmt::format("rank {} called MPI_Abort({}, {})", c.r.id,
+                       comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                                              : fmt::format("{:#x}", static_cast<unsigned>(comm)),
+                       errorcode));
+}
+MPISIM_WEAK_ALIAS(Abort)
+
+double PMPI_Wtime(void) {
+  ApiCall c("MPI_Wtime");
+  return time_to_seconds(c.r.clock);
+}
+MPISIM_WEAK_ALIAS(Wtime)
+
+double PMPI_Wtick(void) {
+  return 1.0 / static_cast<double>(kPicosPerSecond);
+}
+MPISIM_WEAK_ALIAS(Wtick)
+
+int PMPI_Get_processor_name(char* name, int* resultlen) {
+  ApiCall c("MPI_Get_processor_name");
+  const std::string n = fmt::format("mpisim-rank-{}", c.r.id);
+  std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", n.c_str());
+  *resultlen = static_cast<int>(std::strlen(name));
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Get_processor_name)
+
+int PMPI_Get_version(int* version, int* subversion) {
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Get_version)
+
+int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
+  std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", error_class_name(errorcode),
+                error_class_text(errorcode));
+  *resultlen = static_cast<int>(std::strlen(string));
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Error_string)
+
+int PMPI_Error_class(int errorcode, int* errorclass) {
+  *errorclass = errorcode;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Error_class)
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  ApiCall c("MPI_Comm_set_errhandler");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+    return c.error(comm, MPI_ERR_ARG, "invalid error handler {:#x}",
+                   static_cast<unsigned>(errhandler));
+  c.r.errhandlers[comm] = errhandler;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Comm_set_errhandler)
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  ApiCall c("MPI_Comm_get_errhandler");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  auto it = c.r.errhandlers.find(comm);
+  *errhandler = it == c.r.errhandlers.end() ? MPI_ERRORS_ARE_FATAL : it->second;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Comm_get_errhandler)
+
+int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
+  ApiCall c("MPI_Comm_rank");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  *rank = cm->rank_of(c.r.id);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Comm_rank)
+
+int PMPI_Comm_size(MPI_Comm comm, int* size) {
+  ApiCall c("MPI_Comm_size");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  *size = cm->size;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Comm_size)
+
+void MPISIM_Compute(double seconds) {
+  ApiCall c("MPISIM_Compute");
+  if (seconds > 0) c.r.spend_compute(seconds_to_time(seconds));
+}
+
+long long MPISIM_Clock_ps(void) {
+  ApiCall c("MPISIM_Clock_ps");
+  return c.r.clock;
+}
+
+} // extern "C"

@@ -1,0 +1,23 @@
+// MPI error classes, their strings, and error handlers.
+#pragma once
+
+#include <string>
+
+#include "mpi.h"
+
+namespace mpilite {
+
+class World;
+struct Rank;
+
+/// "MPI_ERR_RANK: invalid rank" style description of an error class.
+const char* error_class_name(int code);
+const char* error_class_text(int code);
+
+/// Reports error `code` of MPI call `call` by `rank` on `comm`, following the rank's error
+/// handler for `comm`: MPI_ERRORS_ARE_FATAL ends the simulation with a message naming the rank,
+/// the call and `detail`; MPI_ERRORS_RETURN returns `code`.
+int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
+                const std::string& detail);
+
+} // namespace mpilite

@@ -1,0 +1,50 @@
+// The interface mpilite needs from the simulation kernel (implemented by mpisim): the target
+// machine's costs, compute charging, delivery to other host processes and synchronization.
+#pragma once
+
+#include <cstddef>
+
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+struct Rank;
+struct Message;
+struct Reply;
+
+class Kernel {
+public:
+  virtual ~Kernel() = default;
+
+  /// CPU time the sender / receiver spends on a message of `bytes` between world ranks.
+  virtual SimTime send_overhead(int src, int dst, std::size_t bytes) const = 0;
+  virtual SimTime recv_overhead(int src, int dst, std::size_t bytes) const = 0;
+  /// Time from injection of the first byte to arrival of `bytes` bytes (latency + bytes /
+  /// bandwidth); transfer(src, dst, 0) is the latency of a header-only control message.
+  virtual SimTime transfer(int src, int dst, std::size_t bytes) const = 0;
+  /// Largest message a standard send transfers eagerly.
+  virtual std::size_t eager_limit() const = 0;
+  /// Simulated cost of a test or probe that completes nothing (so polling loops advance time).
+  virtual SimTime poll_overhead() const = 0;
+  /// Smallest latency between any two ranks: the static lookahead.
+  virtual SimTime min_latency() const = 0;
+  /// Deterministic mode: receives that name their source complete without a time bound.
+  virtual bool deterministic() const = 0;
+
+  /// Entry and exit of an MPI call of `rank`: compute time in between is charged to its clock.
+  virtual void enter_mpi(Rank& rank) = 0;
+  virtual void leave_mpi(Rank& rank) = 0;
+
+  /// Whether world rank `r` lives in this host process.
+  virtual bool is_local(int world_rank) const = 0;
+  /// Hands a message for a rank of another host process to the transport.
+  virtual void send_remote(Message* m) = 0;
+  /// Hands the reply to a synchronous or rendezvous send of another host process to the transport.
+  virtual void reply_remote(const Reply& reply) = 0;
+
+  /// Called when no rank of this host can run: advance time bounds, poll other hosts, and wake
+  /// ranks that may proceed. Returns false when no rank can ever proceed again (deadlock).
+  virtual bool idle() = 0;
+};
+
+} // namespace mpilite

@@ -1,0 +1,26 @@
+// Message matching of one rank: MPI's rules, with the smallest (recv timestamp, source,
+// sequence) winning among eligible messages, and a time bound for wildcard decisions.
+#pragma once
+
+#include "message.hpp"
+#include "rank.hpp"
+#include "request.hpp"
+
+namespace mpilite {
+
+class World;
+
+/// A message reaches its destination (local or not): queue it there and match what can be.
+void deliver(World& w, Message* m);
+
+/// Posts a receive of `r` and matches it if it can be decided now.
+void post_receive(World& w, Rank& r, Request* req);
+
+/// Matches every posted receive of `r` that can be decided with what has arrived and r.eit.
+/// Marks the rest undecided and records r.undecided_key.
+void progress_matching(World& w, Rank& r);
+
+/// Completes the sender's side of a synchronous or rendezvous send (local or remote).
+void complete_reply(World& w, const Reply& reply);
+
+} // namespace mpilite

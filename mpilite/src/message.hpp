@@ -1,0 +1,80 @@
+// A simulated point-to-point message (user or collective), as it travels between LPs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+struct Request;
+struct Datatype;
+
+/// How the sender's side completes.
+enum class SendProtocol : std::uint8_t {
+  Eager,      ///< data travels with the envelope; the send completes at once
+  EagerSync,  ///< eager data, but the send completes when the receiver's acknowledgement arrives
+  Rendezvous, ///< request-to-send; data moves when matched; the send completes when it has left
+  Buffered,   ///< rendezvous timing for the receiver, but the sender completed at once (Bsend)
+};
+
+struct Message {
+  Message* prev = nullptr; ///< links of the receiver's unexpected queue
+  Message* next = nullptr;
+  int src = 0; ///< world ranks
+  int dst = 0;
+  int context = 0;
+  int tag = 0;
+  std::uint64_t seq = 0; ///< per-sender send order
+  SimTime ts = 0;        ///< recv timestamp: data (eager) or request-to-send (rendezvous) arrival
+  std::size_t bytes = 0; ///< packed size
+  SendProtocol protocol = SendProtocol::Eager;
+  std::uint64_t reply_to = 0; ///< sender's request id for the reply (0: no reply wanted)
+  // Data: packed bytes owned by the message, or the sender's own buffer (in-host rendezvous).
+  std::byte* packed = nullptr; ///< points into `small` or `heap`, or null
+  std::unique_ptr<std::byte[]> heap;
+  alignas(16) std::byte small[64];
+  const void* user_buf = nullptr;
+  std::size_t user_count = 0;
+  const Datatype* user_type = nullptr;
+};
+
+/// Room for `bytes` packed bytes of payload, small ones inside the message itself.
+inline std::byte* allocate_payload(Message& m, std::size_t bytes) {
+  if (bytes <= sizeof m.small) return m.packed = m.small;
+  m.heap.reset(new std::byte[bytes]);
+  return m.packed = m.heap.get();
+}
+
+/// The answer to a send that waits for its receiver (EagerSync and Rendezvous).
+struct Reply {
+  int to = 0;                ///< world rank of the sender
+  std::uint64_t request = 0; ///< its request id
+  SimTime ts = 0;            ///< when the send completes
+};
+
+/// Intrusive FIFO of messages in arrival order.
+class MessageQueue {
+public:
+  void push_back(Message* m) {
+    m->prev = tail_;
+    m->next = nullptr;
+    (tail_ ? tail_->next : head_) = m;
+    tail_ = m;
+  }
+  void erase(Message* m) {
+    (m->prev ? m->prev->next : head_) = m->next;
+    (m->next ? m->next->prev : tail_) = m->prev;
+    m->prev = m->next = nullptr;
+  }
+  Message* front() const { return head_; }
+  bool empty() const { return head_ == nullptr; }
+
+private:
+  Message* head_ = nullptr;
+  Message* tail_ = nullptr;
+};
+
+} // namespace mpilite

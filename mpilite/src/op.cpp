@@ -1,0 +1,274 @@
+#include "op.hpp"
+
+#include <complex.h>
+#include <wchar.h>
+
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+namespace mpilite {
+namespace {
+
+enum class Family { Integer, Floating, Logical, Complex, Byte, Pair, None };
+
+Family family_of(MPI_Datatype t) {
+  switch (t) {
+  case MPI_CHAR:
+  case MPI_SIGNED_CHAR:
+  case MPI_UNSIGNED_CHAR:
+  case MPI_WCHAR:
+  case MPI_SHORT:
+  case MPI_UNSIGNED_SHORT:
+  case MPI_INT:
+  case MPI_UNSIGNED:
+  case MPI_LONG:
+  case MPI_UNSIGNED_LONG:
+  case MPI_LONG_LONG_INT:
+  case MPI_UNSIGNED_LONG_LONG:
+  case MPI_INT8_T:
+  case MPI_INT16_T:
+  case MPI_INT32_T:
+  case MPI_INT64_T:
+  case MPI_UINT8_T:
+  case MPI_UINT16_T:
+  case MPI_UINT32_T:
+  case MPI_UINT64_T:
+  case MPI_AINT:
+  case MPI_OFFSET:
+  case MPI_COUNT:
+    return Family::Integer;
+  case MPI_FLOAT:
+  case MPI_DOUBLE:
+  case MPI_LONG_DOUBLE:
+    return Family::Floating;
+  case MPI_C_BOOL:
+    return Family::Logical;
+  case MPI_C_FLOAT_COMPLEX:
+  case MPI_C_DOUBLE_COMPLEX:
+  case MPI_C_LONG_DOUBLE_COMPLEX:
+    return Family::Complex;
+  case MPI_BYTE:
+    return Family::Byte;
+  case MPI_FLOAT_INT:
+  case MPI_DOUBLE_INT:
+  case MPI_LONG_INT:
+  case MPI_2INT:
+  case MPI_SHORT_INT:
+  case MPI_LONG_DOUBLE_INT:
+    return Family::Pair;
+  default:
+    return Family::None;
+  }
+}
+
+template <class A, class B> struct Pair {
+  A value;
+  B index;
+};
+
+// One elementwise kernel per (op, C type); `Fn` combines (in, inout) into inout.
+template <class T, class Fn> void each(const void* in, void* inout, std::size_t n, Fn fn) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (std::size_t i = 0; i < n; ++i)
+    b[i] = fn(a[i], b[i]);
+}
+
+template <class T> bool arith(MPI_Op op, const void* in, void* inout, std::size_t n) {
+  switch (op) {
+  case MPI_SUM:
+    each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a + b); });
+    return true;
+  case MPI_PROD:
+    each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a * b); });
+    return true;
+  default:
+    break;
+  }
+  if constexpr (!std::is_same_v<T, std::complex<float>> &&
+                !std::is_same_v<T, std::complex<double>> &&
+                !std::is_same_v<T, std::complex<long double>>) {
+    switch (op) {
+    case MPI_MAX:
+      each<T>(in, inout, n, [](T a, T b) { return a > b ? a : b; });
+      return true;
+    case MPI_MIN:
+      each<T>(in, inout, n, [](T a, T b) { return a < b ? a : b; });
+      return true;
+    case MPI_LAND:
+      each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a && b); });
+      return true;
+    case MPI_LOR:
+      each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a || b); });
+      return true;
+    case MPI_LXOR:
+      each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(!a != !b); });
+      return true;
+    default:
+      break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+      case MPI_BAND:
+        each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a & b); });
+        return true;
+      case MPI_BOR:
+        each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a | b); });
+        return true;
+      case MPI_BXOR:
+        each<T>(in, inout, n, [](T a, T b) { return static_cast<T>(a ^ b); });
+        return true;
+      default:
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+// MINLOC/MAXLOC: the better value wins; on equal values the smaller index (MPI-3.1 5.9.4).
+template <class A> bool loc(MPI_Op op, const void* in, void* inout, std::size_t n) {
+  using P = Pair<A, int>;
+  const bool max = op == MPI_MAXLOC;
+  each<P>(in, inout, n, [max](P a, P b) {
+    if (a.value == b.value) return a.index < b.index ? a : b;
+    return (max ? a.value > b.value : a.value < b.value) ? a : b;
+  });
+  return true;
+}
+
+bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::size_t n) {
+  if (op == MPI_MINLOC || op == MPI_MAXLOC) {
+    switch (t) {
+    case MPI_FLOAT_INT:
+      return loc<float>(op, in, inout, n);
+    case MPI_DOUBLE_INT:
+      return loc<double>(op, in, inout, n);
+    case MPI_LONG_INT:
+      return loc<long>(op, in, inout, n);
+    case MPI_2INT:
+      return loc<int>(op, in, inout, n);
+    case MPI_SHORT_INT:
+      return loc<short>(op, in, inout, n);
+    case MPI_LONG_DOUBLE_INT:
+      return loc<long double>(op, in, inout, n);
+    default:
+      return false;
+    }
+  }
+  switch (t) {
+  case MPI_CHAR:
+    return arith<char>(op, in, inout, n);
+  case MPI_SIGNED_CHAR:
+  case MPI_INT8_T:
+    return arith<int8_t>(op, in, inout, n);
+  case MPI_UNSIGNED_CHAR:
+  case MPI_BYTE:
+  case MPI_UINT8_T:
+    return arith<uint8_t>(op, in, inout, n);
+  case MPI_WCHAR:
+    return arith<wchar_t>(op, in, inout, n);
+  case MPI_SHORT:
+  case MPI_INT16_T:
+    return arith<int16_t>(op, in, inout, n);
+  case MPI_UNSIGNED_SHORT:
+  case MPI_UINT16_T:
+    return arith<uint16_t>(op, in, inout, n);
+  case MPI_INT:
+  case MPI_INT32_T:
+    return arith<int32_t>(op, in, inout, n);
+  case MPI_UNSIGNED:
+  case MPI_UINT32_T:
+    return arith<uint32_t>(op, in, inout, n);
+  case MPI_LONG:
+    return arith<long>(op, in, inout, n);
+  case MPI_UNSIGNED_LONG:
+    return arith<unsigned long>(op, in, inout, n);
+  case MPI_LONG_LONG_INT:
+  case MPI_INT64_T:
+  case MPI_COUNT:
+  case MPI_OFFSET:
+    return arith<long long>(op, in, inout, n);
+  case MPI_UNSIGNED_LONG_LONG:
+  case MPI_UINT64_T:
+    return arith<unsigned long long>(op, in, inout, n);
+  case MPI_AINT:
+    return arith<MPI_Aint>(op, in, inout, n);
+  case MPI_FLOAT:
+    return arith<float>(op, in, inout, n);
+  case MPI_DOUBLE:
+    return arith<double>(op, in, inout, n);
+  case MPI_LONG_DOUBLE:
+    return arith<long double>(op, in, inout, n);
+  case MPI_C_BOOL:
+    return arith<bool>(op, in, inout, n);
+  case MPI_C_FLOAT_COMPLEX:
+    return arith<std::complex<float>>(op, in, inout, n);
+  case MPI_C_DOUBLE_COMPLEX:
+    return arith<std::complex<double>>(op, in, inout, n);
+  case MPI_C_LONG_DOUBLE_COMPLEX:
+    return arith<std::complex<long double>>(op, in, inout, n);
+  default:
+    return false;
+  }
+}
+
+const Op kBuiltinOps[] = {
+    {MPI_MAX, nullptr, true, "MPI_MAX"},          {MPI_MIN, nullptr, true, "MPI_MIN"},
+    {MPI_SUM, nullptr, true, "MPI_SUM"},          {MPI_PROD, nullptr, true, "MPI_PROD"},
+    {MPI_LAND, nullptr, true, "MPI_LAND"},        {MPI_BAND, nullptr, true, "MPI_BAND"},
+    {MPI_LOR, nullptr, true, "MPI_LOR"},          {MPI_BOR, nullptr, true, "MPI_BOR"},
+    {MPI_LXOR, nullptr, true, "MPI_LXOR"},        {MPI_BXOR, nullptr, true, "MPI_BXOR"},
+    {MPI_MINLOC, nullptr, true, "MPI_MINLOC"},    {MPI_MAXLOC, nullptr, true, "MPI_MAXLOC"},
+    {MPI_REPLACE, nullptr, false, "MPI_REPLACE"}, {MPI_NO_OP, nullptr, false, "MPI_NO_OP"},
+};
+
+} // namespace
+
+const Op* builtin_op(MPI_Op handle) {
+  const int i = (handle & 0xff) - 1;
+  if ((handle & ~0xff) != 0x58000000 || i < 0 || i >= static_cast<int>(std::size(kBuiltinOps)))
+    return nullptr;
+  return &kBuiltinOps[i];
+}
+
+bool op_defined_for(MPI_Op op, MPI_Datatype basic) {
+  const Family f = family_of(basic);
+  switch (op) {
+  case MPI_MAX:
+  case MPI_MIN:
+    return f == Family::Integer || f == Family::Floating;
+  case MPI_SUM:
+  case MPI_PROD:
+    return f == Family::Integer || f == Family::Floating || f == Family::Complex;
+  case MPI_LAND:
+  case MPI_LOR:
+  case MPI_LXOR:
+    return f == Family::Integer || f == Family::Logical;
+  case MPI_BAND:
+  case MPI_BOR:
+  case MPI_BXOR:
+    return f == Family::Integer || f == Family::Byte;
+  case MPI_MINLOC:
+  case MPI_MAXLOC:
+    return f == Family::Pair;
+  default:
+    return false;
+  }
+}
+
+int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, std::size_t count) {
+  if (op.user) {
+    int n = static_cast<int>(count);
+    MPI_Datatype h = type.handle;
+    op.user(const_cast<void*>(in), inout, &n, &h);
+    return MPI_SUCCESS;
+  }
+  if (type.basic == MPI_DATATYPE_NULL || !op_defined_for(op.handle, type.basic)) return MPI_ERR_OP;
+  if (!type.basic_layout) return MPI_ERR_OP;
+  return apply_builtin(op.handle, type.basic, in, inout, count * type.basic_count) ? MPI_SUCCESS
+                                                                                   : MPI_ERR_OP;
+}
+
+} // namespace mpilite

@@ -1,0 +1,28 @@
+// Reduction operations: MPI's predefined ops on predefined types, and user ops.
+#pragma once
+
+#include <cstddef>
+
+#include "datatype.hpp"
+#include "mpi.h"
+
+namespace mpilite {
+
+struct Op {
+  MPI_Op handle = MPI_OP_NULL;
+  MPI_User_function* user = nullptr; ///< null for predefined ops
+  bool commutative = true;
+  const char* name = nullptr;
+};
+
+/// The predefined op of `handle`, or null.
+const Op* builtin_op(MPI_Op handle);
+
+/// inout[i] = in[i] op inout[i] for `count` elements of `type` (laid out with its extent).
+/// Returns MPI_SUCCESS, or MPI_ERR_OP when a predefined op is not defined for the type.
+int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, std::size_t count);
+
+/// Whether predefined `op` is defined on predefined type `basic` (MPI-3.1 section 5.9.2).
+bool op_defined_for(MPI_Op op, MPI_Datatype basic);
+
+} // namespace mpilite

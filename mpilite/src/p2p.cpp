@@ -1,0 +1,201 @@
+#include "p2p.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "matching.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+namespace {
+
+SendProtocol protocol_for(SendMode mode, std::size_t bytes, std::size_t eager_limit) {
+  if (mode == SendMode::Buffered)
+    return bytes <= eager_limit ? SendProtocol::Eager : SendProtocol::Buffered;
+  if (bytes > eager_limit) return SendProtocol::Rendezvous;
+  return mode == SendMode::Synchronous ? SendProtocol::EagerSync : SendProtocol::Eager;
+}
+
+/// Charges a completed request to the clock of its owner.
+void charge(Rank& r, const Request& q) {
+  r.wait_until(q.ready_time);
+  if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead);
+}
+
+/// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet.
+enum class Decision { Yes, No, Unknown };
+Decision decide(const Rank& r, const Request& q) {
+  if (q.complete) return q.ready_time <= r.clock ? Decision::Yes : Decision::No;
+  return r.eit > r.clock ? Decision::No : Decision::Unknown;
+}
+
+/// Blocks until the protocol's bound passes the rank's clock or a request completes.
+void await_decision(World& w, Rank& r) {
+  r.decide_time = r.clock;
+  w.note_undecided(r);
+  w.scheduler().block();
+  r.decide_time = kTimeInfinity;
+}
+
+} // namespace
+
+Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
+                    const Datatype& type, int dest, int tag, int context) {
+  Kernel& k = w.kernel();
+  const std::size_t bytes = count * type.size;
+  r.spend_comm(k.send_overhead(r.id, dest, bytes));
+  Request* q = w.new_request(r, RequestKind::Send);
+  Message* m = w.new_message();
+  m->src = r.id;
+  m->dst = dest;
+  m->context = context;
+  m->tag = tag;
+  m->seq = r.next_seq++;
+  m->bytes = bytes;
+  m->protocol = protocol_for(mode, bytes, k.eager_limit());
+  const bool eager_data =
+      m->protocol == SendProtocol::Eager || m->protocol == SendProtocol::EagerSync;
+  m->ts = r.clock + k.transfer(r.id, dest, eager_data ? bytes : 0);
+  if (eager_data || m->protocol == SendProtocol::Buffered || !k.is_local(dest)) {
+    pack(buf, count, type, allocate_payload(*m, bytes));
+  } else {
+    m->user_buf = buf;
+    m->user_count = count;
+    m->user_type = &type;
+  }
+  if (m->protocol == SendProtocol::Buffered) r.bsend_used += bytes + MPI_BSEND_OVERHEAD;
+  const bool waits =
+      m->protocol == SendProtocol::EagerSync || m->protocol == SendProtocol::Rendezvous;
+  if (waits) {
+    m->reply_to = q->id;
+  } else {
+    q->complete = true;
+    q->ready_time = r.clock;
+  }
+  ++r.stats.msgs_sent;
+  r.stats.bytes_sent += bytes;
+  deliver(w, m);
+  return q;
+}
+
+Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
+                       int source, int tag, int context, const Comm& comm) {
+  Request* q = w.new_request(r, RequestKind::Recv);
+  q->buf = buf;
+  q->count = count;
+  q->type = &type;
+  q->comm = &comm;
+  q->context = context;
+  q->source = source;
+  q->tag = tag;
+  q->post_time = r.clock;
+  post_receive(w, r, q);
+  return q;
+}
+
+Request* completed_request(World& w, Rank& r, RequestKind kind) {
+  Request* q = w.new_request(r, kind);
+  q->complete = true;
+  q->ready_time = r.clock;
+  q->status.MPI_SOURCE = MPI_PROC_NULL;
+  q->status.MPI_TAG = MPI_ANY_TAG;
+  q->status.MPI_ERROR = MPI_SUCCESS;
+  return q;
+}
+
+void wait_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
+  for (;;) {
+    bool all = true;
+    for (std::size_t i = 0; i < n && all; ++i)
+      if (reqs[i] && !reqs[i]->complete) all = false;
+    if (all) break;
+    w.scheduler().block();
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const SimTime ta = reqs[a] ? reqs[a]->ready_time : 0;
+    const SimTime tb = reqs[b] ? reqs[b]->ready_time : 0;
+    return ta < tb;
+  });
+  for (std::size_t i : order)
+    if (reqs[i]) charge(r, *reqs[i]);
+}
+
+long wait_any(World& w, Rank& r, Request* const* reqs, std::size_t n) {
+  for (;;) {
+    long first = -1;
+    bool any_active = false;
+    bool all_complete = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!reqs[i]) continue;
+      any_active = true;
+      all_complete = all_complete && reqs[i]->complete;
+      if (reqs[i]->complete && (first < 0 || reqs[i]->ready_time < reqs[first]->ready_time))
+        first = static_cast<long>(i);
+    }
+    if (!any_active) return -1;
+    // The earliest completed request is the answer only if nothing still pending can complete
+    // before it; pending ones complete at or after the rank's bound.
+    if (first >= 0 && (all_complete || reqs[first]->ready_time < r.eit)) {
+      charge(r, *reqs[first]);
+      return first;
+    }
+    if (first >= 0) {
+      r.decide_time = reqs[first]->ready_time;
+      w.note_undecided(r);
+      w.scheduler().block();
+      r.decide_time = kTimeInfinity;
+    } else {
+      w.scheduler().block();
+    }
+  }
+}
+
+bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
+  for (;;) {
+    bool unknown = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!reqs[i]) continue;
+      const Decision d = decide(r, *reqs[i]);
+      if (d == Decision::No) {
+        r.spend_comm(w.kernel().poll_overhead());
+        return false;
+      }
+      if (d == Decision::Unknown) unknown = true;
+    }
+    if (!unknown) break;
+    await_decision(w, r);
+  }
+  wait_all(w, r, reqs, n);
+  return true;
+}
+
+int send_receive(World& w, Rank& r, const void* sbuf, std::size_t scount, const Datatype& stype,
+                 int dest, int stag, void* rbuf, std::size_t rcount, const Datatype& rtype,
+                 int source, int rtag, int context, const Comm& comm, MPI_Status* status) {
+  Request* reqs[2] = {dest == MPI_PROC_NULL ? nullptr
+                                            : start_send(w, r, SendMode::Standard, sbuf, scount,
+                                                         stype, dest, stag, context),
+                      source == MPI_PROC_NULL
+                          ? nullptr
+                          : start_receive(w, r, rbuf, rcount, rtype, source, rtag, context, comm)};
+  wait_all(w, r, reqs, 2);
+  const int error = reqs[1] ? reqs[1]->status.MPI_ERROR : MPI_SUCCESS;
+  if (status && status != MPI_STATUS_IGNORE) {
+    if (reqs[1]) {
+      *status = reqs[1]->status;
+    } else {
+      status->MPI_SOURCE = MPI_PROC_NULL;
+      status->MPI_TAG = MPI_ANY_TAG;
+      status->MPI_ERROR = MPI_SUCCESS;
+      set_status_bytes(*status, 0);
+    }
+  }
+  for (Request* q : reqs)
+    if (q) w.free_request(q);
+  return error;
+}
+
+} // namespace mpilite

@@ -1,0 +1,47 @@
+// Point-to-point operations in simulated time, shared by the MPI API and the collectives.
+#pragma once
+
+#include <cstddef>
+
+#include "comm.hpp"
+#include "datatype.hpp"
+#include "rank.hpp"
+#include "request.hpp"
+
+namespace mpilite {
+
+class World;
+
+enum class SendMode { Standard, Buffered, Synchronous, Ready };
+
+/// Starts a send of `count` elements to world rank `dest` and returns its request. The sender's
+/// clock advances by the send overhead; the message is stamped and delivered.
+Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
+                    const Datatype& type, int dest, int tag, int context);
+
+/// Posts a receive from world rank `source` (or MPI_ANY_SOURCE) and returns its request.
+Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
+                       int source, int tag, int context, const Comm& comm);
+
+/// A request that is already complete (an operation with MPI_PROC_NULL).
+Request* completed_request(World& w, Rank& r, RequestKind kind);
+
+/// Blocks until every non-null request is complete, then advances the clock through their
+/// completions in time order. The requests stay allocated.
+void wait_all(World& w, Rank& r, Request* const* reqs, std::size_t n);
+
+/// Blocks until at least one non-null request is complete; returns the index of the one that
+/// completes first in simulated time (ties: lowest index), charged; -1 if all are null.
+/// Answering may need the protocol's bound: a pending request might still complete earlier.
+long wait_any(World& w, Rank& r, Request* const* reqs, std::size_t n);
+
+/// MPI_Test semantics in simulated time: true (and charged) if all non-null requests have
+/// completed by the rank's clock. May block until that question can be answered.
+bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n);
+
+/// Send and receive at once (MPI_Sendrecv), waiting for both; returns the receive's error.
+int send_receive(World& w, Rank& r, const void* sbuf, std::size_t scount, const Datatype& stype,
+                 int dest, int stag, void* rbuf, std::size_t rcount, const Datatype& rtype,
+                 int source, int rtag, int context, const Comm& comm, MPI_Status* status);
+
+} // namespace mpilite

@@ -1,0 +1,84 @@
+// One LP: a target rank's fiber, clock, matching queues and statistics.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "message.hpp"
+#include "mpi.h"
+#include "request.hpp"
+#include "scheduler.hpp"
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+/// Where a rank's simulated time went; clock == compute + comm + wait.
+struct RankStats {
+  SimTime compute = 0; ///< charged compute (measured CPU time and MPISIM_Compute)
+  SimTime comm = 0;    ///< send and receive overheads
+  SimTime wait = 0;    ///< waiting for messages, acknowledgements and peers
+  std::uint64_t msgs_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t msgs_received = 0;
+  std::uint64_t bytes_received = 0;
+  std::uint64_t mpi_calls = 0;
+};
+
+/// The MPI call a rank is in, for deadlock reports.
+struct CallInfo {
+  const char* name = nullptr;
+  int peer = MPI_PROC_NULL; ///< dest or source (comm rank), if the call has one
+  int tag = MPI_ANY_TAG;
+  MPI_Comm comm = MPI_COMM_NULL;
+  bool has_peer = false;
+};
+
+struct Rank {
+  Task task;
+  int id = 0; ///< world rank
+  SimTime clock = 0;
+  /// Lower bound from the protocol: every message still to arrive here has ts >= eit.
+  SimTime eit = 0;
+  /// Blocked in a test or probe: waits until eit > decide_time (or a request completes).
+  SimTime decide_time = kTimeInfinity;
+  /// Smallest time at which an undecided receive of this rank could take effect.
+  SimTime undecided_key = kTimeInfinity;
+  bool in_undecided_list = false;
+
+  std::vector<Request*> posted; ///< unmatched receives, in post order
+  MessageQueue unexpected;      ///< arrived, unmatched messages, in arrival order
+  std::uint64_t next_seq = 0;
+
+  int call_depth = 0; ///< nesting of MPI calls (collectives call point-to-point)
+  CallInfo call;
+  std::int64_t cpu_mark_ns = 0; ///< host CPU time at the last exit from MPI
+  RankStats stats;
+
+  bool initialized = false;
+  bool finalized = false;
+  int exit_code = 0;
+  std::unordered_map<MPI_Comm, MPI_Errhandler> errhandlers; ///< only those set by the program
+  std::size_t bsend_capacity = 0;                           ///< attached buffer (MPI_Buffer_attach)
+  void* bsend_buffer = nullptr;
+  std::size_t bsend_used = 0;
+
+  /// Advances the clock to `t` (if later), accounting the gap as waiting.
+  void wait_until(SimTime t) {
+    if (t > clock) {
+      stats.wait += t - clock;
+      clock = t;
+    }
+  }
+  void spend_comm(SimTime dt) {
+    clock += dt;
+    stats.comm += dt;
+  }
+  void spend_compute(SimTime dt) {
+    clock += dt;
+    stats.compute += dt;
+  }
+};
+
+} // namespace mpilite

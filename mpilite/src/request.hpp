@@ -1,0 +1,51 @@
+// MPI requests: pending sends and receives of one rank.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "mpi.h"
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+struct Rank;
+struct Comm;
+struct Datatype;
+
+enum class RequestKind : std::uint8_t { Send, Recv };
+
+struct Request {
+  RequestKind kind = RequestKind::Send;
+  bool complete = false;
+  bool active = true; ///< false once waited for (the handle is freed)
+  Rank* owner = nullptr;
+  std::uint64_t id = 0; ///< unique per host process (replies name it)
+  MPI_Request handle = MPI_REQUEST_NULL;
+  SimTime post_time = 0;         ///< owner's clock when posted
+  SimTime ready_time = 0;        ///< when the operation completes in simulated time
+  SimTime recv_overhead = 0;     ///< charged when a completed receive is waited for
+  MPI_Status status{};           ///< receives: source (comm rank), tag, byte count, error
+  std::size_t message_bytes = 0; ///< receives: size of the matched message (for truncation)
+  // Receives.
+  void* buf = nullptr;
+  std::size_t count = 0;
+  const Datatype* type = nullptr;
+  const Comm* comm = nullptr;
+  int context = 0;
+  int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
+  int tag = MPI_ANY_TAG;
+  bool undecided = false; ///< a candidate exists but matching it needs a time bound
+};
+
+/// Byte count stored in / read from a status (MPICH's split 63-bit layout).
+inline void set_status_bytes(MPI_Status& s, std::size_t bytes) {
+  s.count_lo = static_cast<int>(bytes & 0xffffffffu);
+  s.count_hi_and_cancelled = static_cast<int>((bytes >> 32) << 1) | (s.count_hi_and_cancelled & 1);
+}
+inline std::size_t status_bytes(const MPI_Status& s) {
+  return static_cast<std::size_t>(static_cast<unsigned>(s.count_lo)) |
+         (static_cast<std::size_t>(static_cast<unsigned>(s.count_hi_and_cancelled) >> 1) << 32);
+}
+
+} // namespace mpilite

@@ -1,0 +1,145 @@
+#include "scheduler.hpp"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "overflow_guard.hpp"
+
+#if defined(MPISIM_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace bctx = boost::context::detail;
+
+namespace mpilite {
+namespace {
+Scheduler* g_active = nullptr;
+
+void fiber_entry(bctx::transfer_t t) {
+  g_active->begin_fiber(t.fctx, t.data);
+}
+} // namespace
+
+Scheduler* Scheduler::active() {
+  return g_active;
+}
+
+Scheduler::Scheduler(std::size_t count, std::size_t stack_size)
+    : pool_(count, stack_size), ready_(count + 1, nullptr) {
+  root_.state = TaskState::Running;
+}
+
+Scheduler::~Scheduler() {
+  if (g_active == this) g_active = nullptr;
+}
+
+void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void* arg) {
+  task.index = index;
+  task.stack = pool_.stack(index);
+  task.entry = entry;
+  task.arg = arg;
+  task.ctx =
+      bctx::make_fcontext(task.stack.bottom + task.stack.size, task.stack.size, &fiber_entry);
+  task.state = TaskState::Blocked;
+  ++spawned_;
+  wake(task);
+}
+
+void Scheduler::wake(Task& task) {
+  if (task.state != TaskState::Blocked) return;
+  task.state = TaskState::Ready;
+  ready_[(ready_head_ + ready_count_) % ready_.size()] = &task;
+  ++ready_count_;
+}
+
+Task& Scheduler::next_or_root() {
+  if (ready_count_ == 0) return root_;
+  Task* t = ready_[ready_head_];
+  ready_head_ = (ready_head_ + 1) % ready_.size();
+  --ready_count_;
+  return *t;
+}
+
+RunOutcome Scheduler::run(const std::function<bool()>& idle) {
+  g_active = this;
+  install_overflow_guard(pool_);
+  for (;;) {
+    if (stopping_) return RunOutcome::Stopped;
+    if (ready_count_ > 0) {
+      switch_to(next_or_root(), false);
+      continue;
+    }
+    if (done_ == spawned_) return RunOutcome::Finished;
+    if (!idle() && ready_count_ == 0) return RunOutcome::Stuck;
+  }
+}
+
+void Scheduler::block() {
+  current_->state = TaskState::Blocked;
+  Task& next = next_or_root();
+  if (&next == current_) { // woken again before we left: just go on
+    current_->state = TaskState::Running;
+    return;
+  }
+  switch_to(next, false);
+}
+
+void Scheduler::stop() {
+  stopping_ = true;
+  current_->state = TaskState::Blocked;
+  switch_to(root_, false);
+  std::abort(); // a stopped fiber is never resumed
+}
+
+void Scheduler::switch_to(Task& to, bool from_dies) {
+  Task* from = current_;
+  if (from != &root_ && !pool_.canary_intact(from->index)) report_stack_overflow(from->index);
+  current_ = &to;
+  to.state = TaskState::Running;
+  ++switches_;
+#if defined(MPISIM_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(from_dies ? nullptr : &fake, to.stack.bottom, to.stack.size);
+#else
+  (void)from_dies;
+#endif
+  bctx::transfer_t t = bctx::jump_fcontext(to.ctx, from);
+#if defined(MPISIM_ASAN)
+  const void* old_bottom = nullptr;
+  std::size_t old_size = 0;
+  __sanitizer_finish_switch_fiber(fake, &old_bottom, &old_size);
+#endif
+  static_cast<Task*>(t.data)->ctx = t.fctx;
+  after_switch();
+}
+
+void Scheduler::after_switch() {
+  if (finished_slot_ >= 0) {
+    pool_.release(static_cast<std::size_t>(finished_slot_));
+    finished_slot_ = -1;
+  }
+}
+
+void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
+  auto* from = static_cast<Task*>(from_task);
+#if defined(MPISIM_ASAN)
+  const void* old_bottom = nullptr;
+  std::size_t old_size = 0;
+  __sanitizer_finish_switch_fiber(nullptr, &old_bottom, &old_size);
+  if (from == &root_)
+    root_.stack = {static_cast<std::byte*>(const_cast<void*>(old_bottom)), old_size};
+#endif
+  from->ctx = from_ctx;
+  after_switch();
+  Task* self = current_;
+  self->entry(self->arg);
+  self->state = TaskState::Done;
+  ++done_;
+  finished_slot_ = static_cast<long>(self->index);
+  switch_to(next_or_root(), true);
+  std::abort(); // a finished fiber is never resumed
+}
+
+} // namespace mpilite

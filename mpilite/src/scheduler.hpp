@@ -1,0 +1,79 @@
+// Per-host scheduler: one fiber per LP, switched LP to LP on one OS thread.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "stack_pool.hpp"
+
+namespace mpilite {
+
+enum class TaskState { Ready, Running, Blocked, Done };
+
+/// A fiber: an LP's execution context. Owned by the LP; the scheduler only switches it.
+struct Task {
+  void* ctx = nullptr; ///< suspended context (Boost.Context fcontext)
+  Stack stack;
+  std::size_t index = 0; ///< stack slot
+  TaskState state = TaskState::Ready;
+  void (*entry)(void*) = nullptr;
+  void* arg = nullptr;
+};
+
+enum class RunOutcome { Finished, Stopped, Stuck };
+
+class Scheduler {
+public:
+  /// Room for `count` fibers with stacks of `stack_size` bytes.
+  Scheduler(std::size_t count, std::size_t stack_size);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  /// Prepares `task` (slot `index`) to run `entry(arg)` and queues it as ready.
+  void spawn(Task& task, std::size_t index, void (*entry)(void*), void* arg);
+
+  /// Runs fibers until all are done, one calls stop(), or none is ready and `idle` returns
+  /// false. `idle` is called whenever no fiber is ready; it may make fibers ready.
+  RunOutcome run(const std::function<bool()>& idle);
+
+  /// From a fiber: suspend the current task (Blocked) and run the next ready one.
+  void block();
+  /// Queues a blocked task to run again; no effect on tasks that are ready, running or done.
+  void wake(Task& task);
+  /// From a fiber: end the simulation run; control returns from run() with Stopped.
+  [[noreturn]] void stop();
+
+  Task* current() const { return current_; }
+  bool in_fiber() const { return current_ != &root_; }
+  std::size_t done_count() const { return done_; }
+  std::size_t context_switches() const { return switches_; }
+  const StackPool& stacks() const { return pool_; }
+
+  /// The scheduler of the running simulation (signal handlers and trampolines need it).
+  static Scheduler* active();
+
+  /// First code of every fiber (called from the Boost.Context entry point only).
+  [[noreturn]] void begin_fiber(void* from_ctx, void* from_task);
+
+private:
+  void switch_to(Task& to, bool from_dies);
+  Task& next_or_root();
+  void after_switch();
+
+  StackPool pool_;
+  Task root_;
+  Task* current_ = &root_;
+  std::vector<Task*> ready_; ///< ring buffer of ready tasks
+  std::size_t ready_head_ = 0;
+  std::size_t ready_count_ = 0;
+  std::size_t spawned_ = 0;
+  std::size_t done_ = 0;
+  std::size_t switches_ = 0;
+  long finished_slot_ = -1; ///< stack to give back once we are off it
+  bool stopping_ = false;
+};
+
+} // namespace mpilite

@@ -1,0 +1,206 @@
+#include "world.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "overflow_guard.hpp"
+
+namespace mpilite {
+
+World* World::current_ = nullptr;
+
+namespace {
+constexpr MPI_Datatype kDerivedTypeBase = static_cast<MPI_Datatype>(0x8c000000);
+constexpr MPI_Request kRequestBase = static_cast<MPI_Request>(0xac000000);
+constexpr std::uint32_t kIndexMask = 0x00ffffff;
+
+Comm make_builtin_comm(MPI_Comm h, int context, int size, bool self, const char* name) {
+  Comm c;
+  c.handle = h;
+  c.context = context;
+  c.size = size;
+  c.self = self;
+  c.name = name;
+  return c;
+}
+} // namespace
+
+World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
+    : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size) {
+  if (current_) throw std::logic_error("only one simulation may run at a time in a process");
+  current_ = this;
+  first_local_ = local_ranks.empty() ? 0 : local_ranks.front();
+  for (std::size_t i = 0; i < local_ranks.size(); ++i)
+    if (local_ranks[i] != first_local_ + static_cast<int>(i)) dense_ = false;
+  ranks_.reserve(local_ranks.size());
+  for (int id : local_ranks) {
+    auto r = std::make_unique<Rank>();
+    r->id = id;
+    ranks_.push_back(std::move(r));
+  }
+  rank_of_slot_ = std::move(local_ranks);
+  set_overflow_rank_names(rank_of_slot_.data(), sched_.stacks().stack_size());
+  builtin_comms_.push_back(
+      make_builtin_comm(MPI_COMM_WORLD, 0, world_size, false, "MPI_COMM_WORLD"));
+  builtin_comms_.push_back(make_builtin_comm(MPI_COMM_SELF, 2, 1, true, "MPI_COMM_SELF"));
+}
+
+World::~World() {
+  for (Message* m : free_messages_)
+    delete m;
+  for (auto& r : ranks_)
+    while (Message* m = r->unexpected.front()) {
+      r->unexpected.erase(m);
+      delete m;
+    }
+  set_overflow_rank_names(nullptr, 0);
+  current_ = nullptr;
+}
+
+Rank* World::find_sparse(int world_rank) {
+  auto it = std::lower_bound(rank_of_slot_.begin(), rank_of_slot_.end(), world_rank);
+  if (it == rank_of_slot_.end() || *it != world_rank) return nullptr;
+  return ranks_[static_cast<std::size_t>(it - rank_of_slot_.begin())].get();
+}
+
+void World::rank_entry(void* arg) {
+  Rank& r = *static_cast<Rank*>(arg);
+  World& w = World::get();
+  // Each rank gets its own argv: programs (and getopt) may permute it.
+  std::vector<std::string> args(w.argv_, w.argv_ + w.argc_);
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  w.kernel_.leave_mpi(r); // compute is charged from here
+  r.exit_code = (*w.main_)(w.argc_, argv.data());
+  w.kernel_.enter_mpi(r); // charge the compute after the last MPI call
+}
+
+EndReason World::run(const Main& main, int argc, char** argv) {
+  main_ = &main;
+  argc_ = argc;
+  argv_ = argv;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    Rank& r = *ranks_[i];
+    sched_.spawn(r.task, i, &World::rank_entry, &r);
+  }
+  switch (sched_.run([this] { return kernel_.idle(); })) {
+  case RunOutcome::Finished:
+    end_ = EndReason::Finished;
+    break;
+  case RunOutcome::Stuck:
+    end_ = EndReason::Deadlock;
+    break;
+  case RunOutcome::Stopped:
+    break; // end_ set by stop()
+  }
+  return end_;
+}
+
+void World::stop(EndReason why, int exit_code, std::string message) {
+  end_ = why;
+  exit_code_ = exit_code;
+  stop_message_ = std::move(message);
+  sched_.stop();
+}
+
+Comm* World::comm(MPI_Comm h) {
+  for (Comm& c : builtin_comms_)
+    if (c.handle == h) return &c;
+  return nullptr;
+}
+
+const Datatype* World::datatype(MPI_Datatype h) const {
+  if (const Datatype* t = builtin_datatype(h)) return t;
+  if ((h & ~static_cast<int>(kIndexMask)) != kDerivedTypeBase) return nullptr;
+  const std::size_t i = static_cast<std::uint32_t>(h) & kIndexMask;
+  if (i >= datatypes_.size() || datatypes_[i].handle != h) return nullptr;
+  return &datatypes_[i];
+}
+
+MPI_Datatype World::add_datatype(Datatype&& t) {
+  std::size_t i;
+  if (!free_datatypes_.empty()) {
+    i = free_datatypes_.back();
+    free_datatypes_.pop_back();
+    datatypes_[i] = std::move(t);
+  } else {
+    i = datatypes_.size();
+    datatypes_.push_back(std::move(t));
+  }
+  datatypes_[i].handle = kDerivedTypeBase | static_cast<int>(i);
+  return datatypes_[i].handle;
+}
+
+bool World::free_datatype(MPI_Datatype h) {
+  const Datatype* t = datatype(h);
+  if (!t || t->predefined) return false;
+  const std::size_t i = static_cast<std::uint32_t>(h) & kIndexMask;
+  datatypes_[i] = Datatype{};
+  free_datatypes_.push_back(static_cast<std::uint32_t>(i));
+  return true;
+}
+
+Request* World::new_request(Rank& owner, RequestKind kind) {
+  std::uint32_t i;
+  if (!free_requests_.empty()) {
+    i = free_requests_.back();
+    free_requests_.pop_back();
+  } else {
+    i = static_cast<std::uint32_t>(requests_.size());
+    if (i > kIndexMask) throw std::runtime_error("more than 16 million pending MPI requests");
+    requests_.emplace_back();
+    request_generation_.push_back(0);
+  }
+  Request& r = requests_[i];
+  r = Request{};
+  r.kind = kind;
+  r.owner = &owner;
+  r.handle = kRequestBase | static_cast<int>(i);
+  r.id = (static_cast<std::uint64_t>(++request_generation_[i]) << 24) | i;
+  return &r;
+}
+
+Request* World::request(MPI_Request h) {
+  if ((h & ~static_cast<int>(kIndexMask)) != kRequestBase) return nullptr;
+  const std::size_t i = static_cast<std::uint32_t>(h) & kIndexMask;
+  if (i >= requests_.size() || !requests_[i].active) return nullptr;
+  return &requests_[i];
+}
+
+Request* World::request_by_id(std::uint64_t id) {
+  const std::size_t i = id & kIndexMask;
+  if (i >= requests_.size() || requests_[i].id != id || !requests_[i].active) return nullptr;
+  return &requests_[i];
+}
+
+void World::free_request(Request* r) {
+  r->active = false;
+  r->id = 0;
+  free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
+}
+
+Message* World::new_message() {
+  if (free_messages_.empty()) return new Message();
+  Message* m = free_messages_.back();
+  free_messages_.pop_back();
+  return m;
+}
+
+void World::free_message(Message* m) {
+  m->packed = nullptr;
+  m->heap.reset();
+  m->user_buf = nullptr;
+  m->reply_to = 0;
+  free_messages_.push_back(m);
+}
+
+void World::note_undecided(Rank& r) {
+  if (r.in_undecided_list) return;
+  r.in_undecided_list = true;
+  undecided_.push_back(&r);
+}
+
+} // namespace mpilite

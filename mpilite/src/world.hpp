@@ -1,0 +1,112 @@
+// The MPI state of one host process: its ranks, handle tables and scheduler.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm.hpp"
+#include "datatype.hpp"
+#include "kernel.hpp"
+#include "message.hpp"
+#include "op.hpp"
+#include "rank.hpp"
+#include "request.hpp"
+#include "scheduler.hpp"
+
+namespace mpilite {
+
+/// Why a run ended.
+enum class EndReason { Finished, Deadlock, Abort, FatalError };
+
+class World {
+public:
+  using Main = std::function<int(int, char**)>;
+
+  /// `local_ranks`: the world ranks this host process simulates, in increasing order.
+  World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  /// The world of the running simulation.
+  static World& get() { return *current_; }
+  static World* try_get() { return current_; }
+
+  /// Runs `main` once per local rank, each on its own fiber, until all return, the program
+  /// deadlocks or aborts.
+  EndReason run(const Main& main, int argc, char** argv);
+
+  /// The rank whose fiber is running (only valid inside a fiber).
+  Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
+  bool in_rank() const { return sched_.in_fiber(); }
+  Rank* local(int world_rank) {
+    const int i = world_rank - first_local_;
+    if (dense_ && i >= 0 && i < static_cast<int>(ranks_.size()))
+      return ranks_[static_cast<std::size_t>(i)].get();
+    return dense_ ? nullptr : find_sparse(world_rank);
+  }
+  const std::vector<std::unique_ptr<Rank>>& ranks() const { return ranks_; }
+  int size() const { return world_size_; }
+  Kernel& kernel() { return kernel_; }
+  Scheduler& scheduler() { return sched_; }
+
+  // Handles.
+  Comm* comm(MPI_Comm h);
+  const Datatype* datatype(MPI_Datatype h) const;
+  MPI_Datatype add_datatype(Datatype&& t);
+  bool free_datatype(MPI_Datatype h);
+  const Op* op(MPI_Op h) const { return builtin_op(h); }
+
+  Request* new_request(Rank& owner, RequestKind kind);
+  Request* request(MPI_Request h);
+  Request* request_by_id(std::uint64_t id);
+  void free_request(Request* r);
+
+  Message* new_message();
+  void free_message(Message* m);
+
+  /// Ranks that have undecided receives or wait for a test/probe decision (for the protocols).
+  std::vector<Rank*>& undecided() { return undecided_; }
+  void note_undecided(Rank& r);
+
+  /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
+  [[noreturn]] void stop(EndReason why, int exit_code, std::string message);
+  int exit_code() const { return exit_code_; }
+  const std::string& stop_message() const { return stop_message_; }
+
+  std::uint64_t local_messages = 0;  ///< delivered within this host
+  std::uint64_t remote_messages = 0; ///< handed to the transport
+
+private:
+  Rank* find_sparse(int world_rank);
+  static void rank_entry(void* arg);
+
+  static World* current_;
+  Kernel& kernel_;
+  int world_size_;
+  int first_local_ = 0;
+  bool dense_ = true;
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<int> rank_of_slot_;
+  Scheduler sched_;
+  std::vector<Comm> builtin_comms_; // WORLD, SELF
+  std::deque<Datatype> datatypes_;  // derived types; handle = 0x8c000000 | index
+  std::vector<std::uint32_t> free_datatypes_;
+  std::deque<Request> requests_; // handle = 0xac000000 | index
+  std::vector<std::uint32_t> free_requests_;
+  std::vector<std::uint32_t> request_generation_;
+  std::vector<Message*> free_messages_;
+  std::vector<Rank*> undecided_;
+  const Main* main_ = nullptr;
+  int argc_ = 0;
+  char** argv_ = nullptr;
+  EndReason end_ = EndReason::Finished;
+  int exit_code_ = 0;
+  std::string stop_message_;
+};
+
+} // namespace mpilite

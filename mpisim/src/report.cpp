@@ -1,0 +1,220 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "units.hpp"
+
+namespace mpisim {
+namespace {
+
+using nlohmann::json;
+
+const char* protocol_name(Protocol p) {
+  switch (p) {
+  case Protocol::Quantum:
+    return "quantum";
+  case Protocol::Nmp:
+    return "nmp";
+  case Protocol::Cep:
+    return "cep";
+  case Protocol::NmpCep:
+    return "nmp+cep";
+  }
+  return "?";
+}
+
+const char* outcome_name(mpilite::EndReason r) {
+  switch (r) {
+  case mpilite::EndReason::Finished:
+    return "finished";
+  case mpilite::EndReason::Deadlock:
+    return "deadlock";
+  case mpilite::EndReason::Abort:
+    return "abort";
+  case mpilite::EndReason::FatalError:
+    return "error";
+  }
+  return "?";
+}
+
+json machine_json(const MachineParams& m) {
+  return {{"name", m.name},
+          {"send_overhead_ps", m.send_overhead},
+          {"recv_overhead_ps", m.recv_overhead},
+          {"latency_ps", m.latency},
+          {"bandwidth_bytes_per_s", m.bandwidth},
+          {"eager_limit_bytes", m.eager_limit},
+          {"poll_overhead_ps", m.poll_overhead},
+          {"cpu_scale", m.cpu_scale}};
+}
+
+json settings_json(const Config& c, const RunSummary& run) {
+  json given = json::object();
+  for (const auto& [name, value] : c.given)
+    given[name] = value;
+  return {{"ranks", c.ranks},
+          {"hosts", 1},
+          {"map", c.map},
+          {"machine", machine_json(c.machine)},
+          {"protocol", protocol_name(c.protocol)},
+          {"det", c.det},
+          {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
+          {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
+          {"stack_bytes", c.stack_size},
+          {"overflow_check", run.overflow_check},
+          {"variables", given}};
+}
+
+/// min / mean / max of one per-rank column, with the ranks where min and max occur.
+template <class Get> json column_summary(const std::vector<RankSummary>& ranks, Get get) {
+  if (ranks.empty()) return json::object();
+  auto [lo, hi] = std::minmax_element(
+      ranks.begin(), ranks.end(), [&](const auto& a, const auto& b) { return get(a) < get(b); });
+  long double sum = 0;
+  for (const auto& r : ranks)
+    sum += static_cast<long double>(get(r));
+  return {{"min", get(*lo)},
+          {"min_rank", lo->rank},
+          {"mean", static_cast<double>(sum / static_cast<long double>(ranks.size()))},
+          {"max", get(*hi)},
+          {"max_rank", hi->rank}};
+}
+
+} // namespace
+
+json build_report(const Config& config, const RunSummary& run) {
+  json ranks = json::array();
+  std::uint64_t messages = 0, bytes = 0;
+  for (const RankSummary& r : run.ranks) {
+    ranks.push_back({{"rank", r.rank},
+                     {"time_ps", r.clock},
+                     {"compute_ps", r.stats.compute},
+                     {"comm_ps", r.stats.comm},
+                     {"wait_ps", r.stats.wait},
+                     {"msgs_sent", r.stats.msgs_sent},
+                     {"bytes_sent", r.stats.bytes_sent},
+                     {"msgs_received", r.stats.msgs_received},
+                     {"bytes_received", r.stats.bytes_received},
+                     {"mpi_calls", r.stats.mpi_calls},
+                     {"exit_code", r.exit_code}});
+    messages += r.stats.msgs_sent;
+    bytes += r.stats.bytes_sent;
+  }
+  const auto& rs = run.ranks;
+  json summary = {
+      {"time_ps", column_summary(rs, [](const RankSummary& r) { return r.clock; })},
+      {"compute_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.compute; })},
+      {"comm_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.comm; })},
+      {"wait_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.wait; })},
+      {"msgs_sent", column_summary(rs, [](const RankSummary& r) { return r.stats.msgs_sent; })}};
+  const double predicted_s = mpilite::time_to_seconds(run.predicted);
+  return {{"mpisim_report", 1},
+          {"settings", settings_json(config, run)},
+          {"outcome", outcome_name(run.reason)},
+          {"exit_code", run.exit_code},
+          {"message", run.message},
+          {"blocked_ranks", run.blocked},
+          {"predicted_time_ps", run.predicted},
+          {"predicted_time_s", predicted_s},
+          {"ranks", ranks},
+          {"rank_summary", summary},
+          {"messages",
+           {{"count", messages},
+            {"bytes", bytes},
+            {"local", run.local_messages},
+            {"remote", run.remote_messages}}},
+          {"simulator",
+           {{"wall_time_s", run.wall_seconds},
+            {"peak_memory_kib", run.peak_rss_kib},
+            {"context_switches", run.context_switches},
+            {"idle_rounds", run.idle_rounds},
+            {"slowdown", predicted_s > 0 ? json(run.wall_seconds / predicted_s) : json(nullptr)}}}};
+}
+
+namespace {
+
+std::string t(const json& ps) {
+  return format_time(ps.get<SimTime>());
+}
+
+void render_settings(std::string& out, const json& s) {
+  const json& m = s["machine"];
+  out += fmt::format(
+      "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
+      "receive overhead {}, latency {}, bandwidth {}, eager limit {}); protocol {}, "
+      "DET {}, lookahead {}; CPU {} x{}; stacks {} ({})\n",
+      s["ranks"].get<int>(), s["hosts"].get<int>(), m["name"].get<std::string>(),
+      t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
+      format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
+      format_size(m["eager_limit_bytes"].get<std::uint64_t>()), s["protocol"].get<std::string>(),
+      s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
+      s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
+      format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>());
+  if (!s["variables"].empty()) {
+    out += "variables:";
+    for (const auto& [name, value] : s["variables"].items())
+      out += fmt::format(" {}={}", name, value.get<std::string>());
+    out += "\n";
+  }
+}
+
+void render_ranks(std::string& out, const json& report) {
+  const json& ranks = report["ranks"];
+  if (ranks.size() <= kRanksShownInFull) {
+    out += fmt::format("{:>6} {:>14} {:>14} {:>14} {:>14} {:>9} {:>12}\n", "rank", "time",
+                       "compute", "comm", "wait", "msgs sent", "bytes sent");
+    for (const json& r : ranks)
+      out += fmt::format("{:>6} {:>14} {:>14} {:>14} {:>14} {:>9} {:>12}\n", r["rank"].get<int>(),
+                         t(r["time_ps"]), t(r["compute_ps"]), t(r["comm_ps"]), t(r["wait_ps"]),
+                         r["msgs_sent"].get<std::uint64_t>(), r["bytes_sent"].get<std::uint64_t>());
+    return;
+  }
+  out +=
+      fmt::format("{:>10} {:>22} {:>14} {:>22}\n", "per rank", "min (rank)", "mean", "max (rank)");
+  for (const char* col : {"time_ps", "compute_ps", "comm_ps", "wait_ps"}) {
+    const json& c = report["rank_summary"][col];
+    const std::string name(col, std::strlen(col) - 3);
+    out += fmt::format("{:>10} {:>22} {:>14} {:>22}\n", name,
+                       fmt::format("{} ({})", t(c["min"]), c["min_rank"].get<int>()),
+                       format_time(static_cast<SimTime>(c["mean"].get<double>())),
+                       fmt::format("{} ({})", t(c["max"]), c["max_rank"].get<int>()));
+  }
+}
+
+} // namespace
+
+std::string render_report(const json& r) {
+  std::string out = "==== mpisim report ====\n";
+  render_settings(out, r["settings"]);
+  const std::string outcome = r["outcome"];
+  if (outcome == "deadlock") {
+    out += "DEADLOCK: no rank can proceed; the target program is deadlocked:\n";
+    for (const json& line : r["blocked_ranks"])
+      out += "  " + line.get<std::string>() + "\n";
+  } else if (outcome != "finished") {
+    out += fmt::format("{}: {}\n", outcome == "abort" ? "ABORTED" : "MPI ERROR",
+                       r["message"].get<std::string>());
+  }
+  out += fmt::format("predicted time: {:.12f} s ({})\n", r["predicted_time_s"].get<double>(),
+                     t(r["predicted_time_ps"]));
+  render_ranks(out, r);
+  const json& m = r["messages"];
+  out += fmt::format("messages: {} ({} bytes); {} within host processes, {} between them\n",
+                     m["count"].get<std::uint64_t>(), m["bytes"].get<std::uint64_t>(),
+                     m["local"].get<std::uint64_t>(), m["remote"].get<std::uint64_t>());
+  const json& s = r["simulator"];
+  out += fmt::format("simulator: wall time {:.3f} s, peak memory {:.1f} MiB, {} context switches, "
+                     "{} idle rounds",
+                     s["wall_time_s"].get<double>(), s["peak_memory_kib"].get<double>() / 1024.0,
+                     s["context_switches"].get<std::uint64_t>(),
+                     s["idle_rounds"].get<std::uint64_t>());
+  if (!s["slowdown"].is_null())
+    out += fmt::format(", slowdown {:.3g} (wall / predicted)", s["slowdown"].get<double>());
+  out += "\n";
+  return out;
+}
+
+} // namespace mpisim

@@ -1,0 +1,22 @@
+// The report at the end of a simulation: built once as JSON (MPISIM_REPORT writes it as is)
+// and rendered as text on stderr.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config.hpp"
+#include "simulation.hpp"
+
+namespace mpisim {
+
+/// Largest number of ranks shown one per line in the text report; above it, a summary table.
+inline constexpr std::size_t kRanksShownInFull = 16;
+
+nlohmann::json build_report(const Config& config, const RunSummary& run);
+
+/// The human-readable form of a report made by build_report.
+std::string render_report(const nlohmann::json& report);
+
+} // namespace mpisim

@@ -1,0 +1,119 @@
+#include "simulation.hpp"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "deadlock.hpp"
+#include "local_bound.hpp"
+
+namespace mpisim {
+namespace {
+
+std::int64_t thread_cpu_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+long peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+} // namespace
+
+Simulation::Simulation(Config config) : config_(std::move(config)), network_(config_.machine) {}
+
+SimTime Simulation::send_overhead(int, int, std::size_t) const {
+  return network_.send_overhead();
+}
+SimTime Simulation::recv_overhead(int, int, std::size_t) const {
+  return network_.recv_overhead();
+}
+SimTime Simulation::transfer(int, int, std::size_t bytes) const {
+  return network_.transfer(bytes);
+}
+std::size_t Simulation::eager_limit() const {
+  return network_.eager_limit();
+}
+SimTime Simulation::poll_overhead() const {
+  return network_.poll_overhead();
+}
+SimTime Simulation::min_latency() const {
+  return network_.latency();
+}
+
+void Simulation::enter_mpi(mpilite::Rank& rank) {
+  if (config_.cpu == CpuMode::Off) return;
+  const std::int64_t now = thread_cpu_ns();
+  const double ps =
+      static_cast<double>(now - rank.cpu_mark_ns) * 1000.0 * config_.machine.cpu_scale;
+  rank.spend_compute(static_cast<SimTime>(ps));
+}
+
+void Simulation::leave_mpi(mpilite::Rank& rank) {
+  if (config_.cpu == CpuMode::Off) return;
+  rank.cpu_mark_ns = thread_cpu_ns();
+}
+
+bool Simulation::is_local(int world_rank) const {
+  return world_ && world_->local(world_rank);
+}
+
+void Simulation::send_remote(mpilite::Message*) {
+  throw std::logic_error("message to a rank of another host process in a one-host simulation");
+}
+
+void Simulation::reply_remote(const mpilite::Reply&) {
+  throw std::logic_error("reply to a rank of another host process in a one-host simulation");
+}
+
+bool Simulation::idle() {
+  ++idle_rounds_;
+  return advance_local_bounds(*world_, network_.latency());
+}
+
+RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<int> local(static_cast<std::size_t>(config_.ranks));
+  std::iota(local.begin(), local.end(), 0);
+  RunSummary s;
+  {
+    mpilite::World world(*this, config_.ranks, local, config_.stack_size);
+    world_ = &world;
+    s.reason = world.run(main, argc, argv);
+    s.exit_code = world.exit_code();
+    s.message = world.stop_message();
+    if (s.reason == mpilite::EndReason::Deadlock) {
+      s.blocked = describe_blocked_ranks(world);
+      s.exit_code = 1;
+    }
+    for (const auto& r : world.ranks()) {
+      s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, r->finalized});
+      s.predicted = std::max(s.predicted, r->clock);
+      if (s.reason == mpilite::EndReason::Finished && s.exit_code == 0 && r->exit_code != 0)
+        s.exit_code = r->exit_code;
+    }
+    s.context_switches = world.scheduler().context_switches();
+    s.local_messages = world.local_messages;
+    s.remote_messages = world.remote_messages;
+    s.overflow_check = world.scheduler().stacks().check() == mpilite::OverflowCheck::GuardPage
+                           ? "guard pages"
+                           : "canary";
+    world_ = nullptr;
+  }
+  s.idle_rounds = idle_rounds_;
+  s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.peak_rss_kib = peak_rss_kib();
+  return s;
+}
+
+} // namespace mpisim

@@ -1,0 +1,73 @@
+// One simulation run on this host process: implements mpilite's kernel interface (machine
+// model, compute charging, synchronization) and summarizes the run for the report.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "kernel.hpp"
+#include "network_model.hpp"
+#include "world.hpp"
+
+namespace mpisim {
+
+/// Per-rank figures kept after the run.
+struct RankSummary {
+  int rank = 0;
+  SimTime clock = 0;
+  mpilite::RankStats stats;
+  int exit_code = 0;
+  bool finalized = false;
+};
+
+/// What a run produced: everything the report needs.
+struct RunSummary {
+  mpilite::EndReason reason = mpilite::EndReason::Finished;
+  int exit_code = 0;                ///< the process exit code this run calls for
+  std::string message;              ///< abort / fatal error text
+  std::vector<std::string> blocked; ///< deadlock: one line per blocked rank
+  std::vector<RankSummary> ranks;
+  SimTime predicted = 0; ///< largest final clock
+  double wall_seconds = 0;
+  long peak_rss_kib = 0;
+  std::uint64_t context_switches = 0;
+  std::uint64_t local_messages = 0;
+  std::uint64_t remote_messages = 0;
+  std::uint64_t idle_rounds = 0; ///< times the host had no runnable rank and computed bounds
+  std::string overflow_check;    ///< "guard pages" or "canary"
+};
+
+class Simulation final : public mpilite::Kernel {
+public:
+  explicit Simulation(Config config);
+
+  /// Simulates `main` on config.ranks ranks of this host process.
+  RunSummary run(const mpilite::World::Main& main, int argc, char** argv);
+
+  const Config& config() const { return config_; }
+
+  // mpilite::Kernel
+  SimTime send_overhead(int src, int dst, std::size_t bytes) const override;
+  SimTime recv_overhead(int src, int dst, std::size_t bytes) const override;
+  SimTime transfer(int src, int dst, std::size_t bytes) const override;
+  std::size_t eager_limit() const override;
+  SimTime poll_overhead() const override;
+  SimTime min_latency() const override;
+  bool deterministic() const override { return config_.det; }
+  void enter_mpi(mpilite::Rank& rank) override;
+  void leave_mpi(mpilite::Rank& rank) override;
+  bool is_local(int world_rank) const override;
+  void send_remote(mpilite::Message* m) override;
+  void reply_remote(const mpilite::Reply& reply) override;
+  bool idle() override;
+
+private:
+  Config config_;
+  NetworkModel network_;
+  mpilite::World* world_ = nullptr;
+  std::uint64_t idle_rounds_ = 0;
+};
+
+} // namespace mpisim

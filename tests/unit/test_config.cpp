@@ -1,0 +1,306 @@
+// Config is always built from a local environment array: the real environment of the test
+// process may hold MPISIM_* variables of whoever runs the tests.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "units.hpp"
+
+using mpisim::Config;
+using mpisim::ConfigError;
+using mpisim::machine_preset;
+using mpisim::MachineParams;
+
+namespace {
+
+Config config_of(std::vector<std::string> entries) {
+  std::vector<char*> envp;
+  for (std::string& entry : entries)
+    envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  return Config::from_environment(envp.data());
+}
+
+/// The message of the ConfigError that `entries` cause, or "" when they are valid.
+std::string error_of(std::vector<std::string> entries) {
+  try {
+    config_of(std::move(entries));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+void expect_same_machine(const MachineParams& a, const MachineParams& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.send_overhead, b.send_overhead);
+  EXPECT_EQ(a.recv_overhead, b.recv_overhead);
+  EXPECT_EQ(a.latency, b.latency);
+  EXPECT_EQ(a.bandwidth, b.bandwidth);
+  EXPECT_EQ(a.eager_limit, b.eager_limit);
+  EXPECT_EQ(a.poll_overhead, b.poll_overhead);
+  EXPECT_EQ(a.cpu_scale, b.cpu_scale);
+}
+
+void expect_same_config(const Config& a, const Config& b) {
+  EXPECT_EQ(a.ranks, b.ranks);
+  EXPECT_EQ(a.hosts, b.hosts);
+  EXPECT_EQ(a.map, b.map);
+  EXPECT_EQ(a.protocol, b.protocol);
+  EXPECT_EQ(a.det, b.det);
+  EXPECT_EQ(a.quantum, b.quantum);
+  EXPECT_EQ(a.lookahead, b.lookahead);
+  expect_same_machine(a.machine, b.machine);
+  EXPECT_EQ(a.cpu, b.cpu);
+  EXPECT_EQ(a.stack_size, b.stack_size);
+  EXPECT_EQ(a.report_path, b.report_path);
+  EXPECT_EQ(a.trace_path, b.trace_path);
+}
+
+} // namespace
+
+TEST(Config, DefaultsAreTheClusterPreset) {
+  const Config c = config_of({"PATH=/usr/bin", "HOME=/root"});
+  EXPECT_EQ(c.ranks, 1);
+  EXPECT_EQ(c.hosts, 1);
+  EXPECT_EQ(c.map, "block");
+  EXPECT_EQ(c.protocol, mpisim::Protocol::NmpCep);
+  EXPECT_TRUE(c.det);
+  EXPECT_FALSE(c.quantum.has_value());
+  EXPECT_EQ(c.lookahead, mpisim::Lookahead::Dynamic);
+  EXPECT_EQ(c.cpu, mpisim::CpuMode::Measured);
+  EXPECT_EQ(c.stack_size, 256u * 1024);
+  EXPECT_TRUE(c.report_path.empty());
+  EXPECT_TRUE(c.trace_path.empty());
+  EXPECT_TRUE(c.given.empty());
+  expect_same_machine(c.machine, machine_preset("cluster"));
+}
+
+TEST(Config, NullEnvironmentGivesDefaults) {
+  expect_same_machine(Config::from_environment(nullptr).machine, machine_preset("cluster"));
+}
+
+TEST(Config, TableDefaultsAgreeWithConfigDefaults) {
+  const Config defaults = config_of({});
+  for (const mpisim::VariableInfo& v : mpisim::variables()) {
+    Config explicit_default;
+    try {
+      explicit_default = config_of({std::string(v.name) + "=" + v.default_value});
+    } catch (const ConfigError&) {
+      continue; // a description such as "from the machine", not a value
+    }
+    SCOPED_TRACE(v.name);
+    expect_same_config(explicit_default, defaults);
+  }
+}
+
+TEST(Config, ClusterPreset) {
+  const MachineParams m = machine_preset("cluster");
+  EXPECT_EQ(m.send_overhead, 200'000);
+  EXPECT_EQ(m.recv_overhead, 200'000);
+  EXPECT_EQ(m.latency, 1'500'000);
+  EXPECT_EQ(m.bandwidth, 12e9);
+  EXPECT_EQ(m.eager_limit, 65536u);
+  EXPECT_EQ(m.poll_overhead, 100'000);
+  EXPECT_EQ(m.cpu_scale, 1.0);
+}
+
+TEST(Config, OtherPresets) {
+  const MachineParams sp2 = machine_preset("sp2");
+  EXPECT_EQ(sp2.send_overhead, 6'000'000);
+  EXPECT_EQ(sp2.latency, 27'000'000);
+  EXPECT_EQ(sp2.bandwidth, 37e6);
+  EXPECT_EQ(sp2.eager_limit, 4096u);
+  const MachineParams ethernet = machine_preset("ethernet-1996");
+  EXPECT_EQ(ethernet.latency, 1'449'800'000);
+  EXPECT_EQ(ethernet.bandwidth, 1 / 1.0086e-6);
+  EXPECT_EQ(ethernet.poll_overhead, 10'000'000);
+  const MachineParams ideal = machine_preset("ideal");
+  EXPECT_EQ(ideal.latency, 1);
+  EXPECT_EQ(ideal.bandwidth, 0.0);
+  EXPECT_EQ(ideal.eager_limit, 1ull << 62);
+  EXPECT_EQ(ideal.send_overhead + ideal.recv_overhead, 0);
+}
+
+TEST(Config, EveryPresetHasAPositiveLatencyAndPollOverhead) {
+  for (const std::string& name : mpisim::machine_preset_names()) {
+    EXPECT_GT(machine_preset(name).latency, 0) << name;
+    EXPECT_GT(machine_preset(name).poll_overhead, 0) << name;
+  }
+}
+
+TEST(Config, UnknownPresetListsThePresets) {
+  try {
+    machine_preset("cray");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_TRUE(contains(e.what(), "cray"));
+    EXPECT_TRUE(contains(e.what(), "cluster, sp2, ethernet-1996, ideal")) << e.what();
+  }
+}
+
+TEST(Config, AllSettings) {
+  const Config c = config_of({
+      "MPISIM_RANKS=64",
+      "MPISIM_HOSTS=4",
+      "MPISIM_MAP=cyclic",
+      "MPISIM_PROTOCOL=quantum",
+      "MPISIM_DET=0",
+      "MPISIM_QUANTUM=10us",
+      "MPISIM_LOOKAHEAD=static",
+      "MPISIM_MACHINE=sp2",
+      "MPISIM_CPU=off",
+      "MPISIM_CPU_SCALE=0.5",
+      "MPISIM_STACK=1MiB",
+      "MPISIM_REPORT=out.json",
+      "MPISIM_TRACE=trace.json",
+  });
+  EXPECT_EQ(c.ranks, 64);
+  EXPECT_EQ(c.hosts, 4);
+  EXPECT_EQ(c.map, "cyclic");
+  EXPECT_EQ(c.protocol, mpisim::Protocol::Quantum);
+  EXPECT_FALSE(c.det);
+  EXPECT_EQ(c.quantum, 10'000'000);
+  EXPECT_EQ(c.lookahead, mpisim::Lookahead::Static);
+  EXPECT_EQ(c.machine.name, "sp2");
+  EXPECT_EQ(c.cpu, mpisim::CpuMode::Off);
+  EXPECT_EQ(c.machine.cpu_scale, 0.5);
+  EXPECT_EQ(c.stack_size, 1u << 20);
+  EXPECT_EQ(c.report_path, "out.json");
+  EXPECT_EQ(c.trace_path, "trace.json");
+}
+
+TEST(Config, ProtocolsByName) {
+  EXPECT_EQ(config_of({"MPISIM_PROTOCOL=nmp"}).protocol, mpisim::Protocol::Nmp);
+  EXPECT_EQ(config_of({"MPISIM_PROTOCOL=cep"}).protocol, mpisim::Protocol::Cep);
+  EXPECT_EQ(config_of({"MPISIM_PROTOCOL=nmp+cep"}).protocol, mpisim::Protocol::NmpCep);
+  EXPECT_EQ(config_of({"MPISIM_PROTOCOL=quantum"}).protocol, mpisim::Protocol::Quantum);
+}
+
+TEST(Config, OverridesReplacePresetValues) {
+  const Config c = config_of({
+      "MPISIM_MACHINE=sp2",
+      "MPISIM_LATENCY=1.5us",
+      "MPISIM_BANDWIDTH=35MB/s",
+      "MPISIM_SEND_OVERHEAD=0",
+      "MPISIM_RECV_OVERHEAD=250ns",
+      "MPISIM_EAGER_LIMIT=64KiB",
+      "MPISIM_POLL_OVERHEAD=2us",
+  });
+  EXPECT_EQ(c.machine.name, "sp2");
+  EXPECT_EQ(c.machine.latency, 1'500'000);
+  EXPECT_EQ(c.machine.bandwidth, 35e6);
+  EXPECT_EQ(c.machine.send_overhead, 0);
+  EXPECT_EQ(c.machine.recv_overhead, 250'000);
+  EXPECT_EQ(c.machine.eager_limit, 65536u);
+  EXPECT_EQ(c.machine.poll_overhead, 2'000'000);
+  EXPECT_EQ(c.machine.cpu_scale, machine_preset("sp2").cpu_scale);
+}
+
+TEST(Config, OverridesApplyWhateverTheOrderInTheEnvironment) {
+  const Config c = config_of({"MPISIM_LATENCY=3us", "MPISIM_MACHINE=sp2"});
+  EXPECT_EQ(c.machine.latency, 3'000'000);
+  EXPECT_EQ(c.machine.bandwidth, 37e6);
+}
+
+TEST(Config, GivenRecordsSettingsInTableOrder) {
+  const Config c = config_of({"MPISIM_TRACE=t.json", "OTHER=1", "MPISIM_RANKS=8",
+                              "MPISIM_PROTOCOL=nmp", "MPISIM_RANKS=9"});
+  using Given = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(c.given,
+            (Given{{"MPISIM_RANKS", "8"}, {"MPISIM_PROTOCOL", "nmp"}, {"MPISIM_TRACE", "t.json"}}));
+  EXPECT_EQ(c.ranks, 8); // the first of duplicates wins, as with getenv()
+}
+
+TEST(Config, StackIsRoundedUpToPagesWithAMinimum) {
+  EXPECT_EQ(config_of({"MPISIM_STACK=16KiB"}).stack_size, 16384u);
+  EXPECT_EQ(config_of({"MPISIM_STACK=20000"}).stack_size, 20480u);
+  EXPECT_EQ(config_of({"MPISIM_STACK=8MiB"}).stack_size, 8u << 20);
+  EXPECT_TRUE(contains(error_of({"MPISIM_STACK=8KiB"}), "16 KiB"));
+}
+
+TEST(Config, UnknownVariableListsTheValidOnes) {
+  const std::string message = error_of({"MPISIM_FOO=1"});
+  EXPECT_TRUE(contains(message, "unknown variable MPISIM_FOO")) << message;
+  for (const mpisim::VariableInfo& v : mpisim::variables())
+    EXPECT_TRUE(contains(message, v.name)) << message;
+  EXPECT_FALSE(contains(message, "did you mean")) << message;
+}
+
+TEST(Config, UnknownVariableSuggestsTheClosestName) {
+  EXPECT_TRUE(contains(error_of({"MPISIM_RANK=4"}), "did you mean MPISIM_RANKS?"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_PROTOKOL=nmp"}), "did you mean MPISIM_PROTOCOL?"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_Stack=1MiB"}), "did you mean MPISIM_STACK?"));
+}
+
+TEST(Config, BadChoiceListsTheAllowedValues) {
+  EXPECT_EQ(error_of({"MPISIM_PROTOCOL=foo"}),
+            "MPISIM_PROTOCOL=foo is not valid; allowed: quantum, nmp, cep, nmp+cep");
+  EXPECT_TRUE(contains(error_of({"MPISIM_DET=yes"}), "allowed: 0, 1"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_CPU=on"}), "allowed: measured, off"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_LOOKAHEAD=x"}), "allowed: static, dynamic"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_MAP=blok"}), "block, cyclic"));
+}
+
+TEST(Config, BadNumbers) {
+  for (const char* bad : {"MPISIM_RANKS=0", "MPISIM_RANKS=-4", "MPISIM_RANKS=4x",
+                          "MPISIM_RANKS=", "MPISIM_RANKS=99999999999", "MPISIM_HOSTS=0",
+                          "MPISIM_CPU_SCALE=0", "MPISIM_CPU_SCALE=abc", "MPISIM_CPU_SCALE=inf"}) {
+    const std::string message = error_of({bad});
+    EXPECT_TRUE(contains(message, bad)) << message;
+    EXPECT_TRUE(contains(message, "allowed")) << message;
+  }
+}
+
+TEST(Config, BadUnitsNameTheVariable) {
+  for (const char* bad : {"MPISIM_LATENCY=abc", "MPISIM_LATENCY=-1us", "MPISIM_LATENCY=5 parsecs",
+                          "MPISIM_BANDWIDTH=fast", "MPISIM_EAGER_LIMIT=lots",
+                          "MPISIM_SEND_OVERHEAD=1 fortnight", "MPISIM_QUANTUM=soon"})
+    EXPECT_TRUE(contains(error_of({bad}), bad)) << error_of({bad});
+}
+
+TEST(Config, LookaheadMustBePositive) {
+  EXPECT_TRUE(contains(error_of({"MPISIM_LATENCY=0"}), "greater than zero"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_POLL_OVERHEAD=0"}), "greater than zero"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_QUANTUM=0"}), "greater than zero"));
+  EXPECT_TRUE(contains(error_of({"MPISIM_BANDWIDTH=0"}), "greater than zero"));
+}
+
+TEST(Config, QuantumMayNotExceedTheLatency) {
+  EXPECT_EQ(config_of({"MPISIM_QUANTUM=1.5us"}).quantum, 1'500'000);
+  EXPECT_TRUE(contains(error_of({"MPISIM_QUANTUM=2us"}), "MPISIM_QUANTUM=2us is larger"));
+  EXPECT_EQ(config_of({"MPISIM_QUANTUM=2us", "MPISIM_LATENCY=2us"}).quantum, 2'000'000);
+}
+
+TEST(Config, MachineFilesAreNotSupportedYet) {
+  const std::string message = error_of({"MPISIM_MACHINE=./my.machine"});
+  EXPECT_TRUE(contains(message, "not supported yet")) << message;
+  EXPECT_TRUE(contains(message, "cluster, sp2, ethernet-1996, ideal")) << message;
+  EXPECT_TRUE(contains(error_of({"MPISIM_MACHINE=cray"}), "cluster, sp2"));
+}
+
+TEST(Config, Descriptions) {
+  const std::string table = mpisim::describe_variables();
+  for (const mpisim::VariableInfo& v : mpisim::variables()) {
+    EXPECT_TRUE(contains(table, v.name));
+    EXPECT_TRUE(contains(table, v.option));
+  }
+  EXPECT_EQ(mpisim::describe_machine(machine_preset("cluster")),
+            "send overhead 200 ns, recv overhead 200 ns, latency 1.5 us, bandwidth 12 GB/s, "
+            "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1");
+  const std::string presets = mpisim::describe_machine_presets();
+  for (const std::string& name : mpisim::machine_preset_names())
+    EXPECT_TRUE(contains(presets, name + ":"));
+}
+
+TEST(Config, FindVariable) {
+  ASSERT_NE(mpisim::find_variable("MPISIM_RANKS"), nullptr);
+  EXPECT_STREQ(mpisim::find_variable("MPISIM_RANKS")->option, "-np");
+  EXPECT_EQ(mpisim::find_variable("MPISIM_FOO"), nullptr);
+}
