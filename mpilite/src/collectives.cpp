@@ -1,5 +1,6 @@
 #include "collectives.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -14,13 +15,16 @@ namespace {
 // everywhere, and non-overtaking keeps consecutive ones apart.
 enum CollTag { kBarrierTag = 1, kBcastTag, kReduceTag, kAllreduceTag };
 
-/// A scratch buffer for `count` elements of `type`, laid out as the user's buffers are.
+/// A scratch buffer for `count` elements of `type`, laid out as the user's buffers are. The last
+/// element gets its whole extent, not only its true extent: the MINLOC/MAXLOC kernels copy whole
+/// C structs, padding included (MPI_DOUBLE_INT: 12 bytes of data, 16 of struct).
 class TypedBuffer {
 public:
   TypedBuffer(std::size_t count, const Datatype& type)
-      : store_(count == 0 ? 0
-                          : static_cast<std::size_t>(
-                                type.true_extent + static_cast<MPI_Aint>(count - 1) * type.extent)),
+      : store_(count == 0
+                   ? 0
+                   : static_cast<std::size_t>(std::max(type.true_extent, type.extent) +
+                                              static_cast<MPI_Aint>(count - 1) * type.extent)),
         base_(store_.data() - type.true_lb) {}
   void* get() { return base_; }
 

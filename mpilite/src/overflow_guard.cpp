@@ -43,6 +43,10 @@ void install_overflow_guard(const StackPool& pool) {
   sigaction(SIGSEGV, &sa, nullptr);
 }
 
+void forget_overflow_guard(const StackPool& pool) {
+  if (g_pool == &pool) g_pool = nullptr;
+}
+
 void set_overflow_rank_names(const int* rank_of_slot, std::size_t stack_size) {
   g_rank_of_slot = rank_of_slot;
   g_stack_size = stack_size;

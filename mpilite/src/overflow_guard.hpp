@@ -11,6 +11,9 @@ namespace mpilite {
 /// pages of `pool` (or, in canary mode, reports at the next switch).
 void install_overflow_guard(const StackPool& pool);
 
+/// Forgets `pool` (it is being destroyed); later faults get the default action.
+void forget_overflow_guard(const StackPool& pool);
+
 /// Names stack slots in messages: slot i belongs to world rank rank_of_slot[i].
 void set_overflow_rank_names(const int* rank_of_slot, std::size_t stack_size);
 

@@ -59,6 +59,7 @@ struct Rank {
   bool initialized = false;
   bool finalized = false;
   int exit_code = 0;
+  bool exited = false; ///< ended by exit() rather than by returning from main
   std::unordered_map<MPI_Comm, MPI_Errhandler> errhandlers; ///< only those set by the program
   std::size_t bsend_capacity = 0;                           ///< attached buffer (MPI_Buffer_attach)
   void* bsend_buffer = nullptr;

@@ -32,6 +32,7 @@ Scheduler::Scheduler(std::size_t count, std::size_t stack_size)
 }
 
 Scheduler::~Scheduler() {
+  forget_overflow_guard(pool_);
   if (g_active == this) g_active = nullptr;
 }
 
@@ -133,11 +134,14 @@ void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
 #endif
   from->ctx = from_ctx;
   after_switch();
-  Task* self = current_;
-  self->entry(self->arg);
-  self->state = TaskState::Done;
+  current_->entry(current_->arg);
+  finish_current();
+}
+
+void Scheduler::finish_current() {
+  current_->state = TaskState::Done;
   ++done_;
-  finished_slot_ = static_cast<long>(self->index);
+  finished_slot_ = static_cast<long>(current_->index);
   switch_to(next_or_root(), true);
   std::abort(); // a finished fiber is never resumed
 }

@@ -43,6 +43,8 @@ public:
   void block();
   /// Queues a blocked task to run again; no effect on tasks that are ready, running or done.
   void wake(Task& task);
+  /// From a fiber: ends the current task as if its entry function had returned.
+  [[noreturn]] void finish_current();
   /// From a fiber: end the simulation run; control returns from run() with Stopped.
   [[noreturn]] void stop();
 

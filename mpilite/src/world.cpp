@@ -99,6 +99,14 @@ EndReason World::run(const Main& main, int argc, char** argv) {
   return end_;
 }
 
+void World::exit_rank(int code) {
+  Rank& r = self();
+  if (r.call_depth == 0) kernel_.enter_mpi(r); // charge the compute before exit()
+  r.exit_code = code;
+  r.exited = true;
+  sched_.finish_current();
+}
+
 void World::stop(EndReason why, int exit_code, std::string message) {
   end_ = why;
   exit_code_ = exit_code;

@@ -73,6 +73,8 @@ public:
   std::vector<Rank*>& undecided() { return undecided_; }
   void note_undecided(Rank& r);
 
+  /// Ends the calling rank as if its main had returned `code` (the program called exit()).
+  [[noreturn]] void exit_rank(int code);
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(EndReason why, int exit_code, std::string message);
   int exit_code() const { return exit_code_; }

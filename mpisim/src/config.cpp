@@ -133,9 +133,14 @@ const std::vector<Variable>& table() {
          c.ranks = positive_int(v, s);
        }},
       {{"MPISIM_HOSTS", "-hosts", "host processes that run the simulation (under mpiexec if > 1)",
-        "1", "a positive integer"},
+        "1", "1 (several host processes are not available yet)"},
        [](Config& c, const VariableInfo& v, const std::string& s) {
          c.hosts = positive_int(v, s);
+         if (c.hosts > 1)
+           throw ConfigError(fmt::format("{}={}: simulation on several host processes is not "
+                                         "available yet; use 1 (one host process simulates all "
+                                         "ranks)",
+                                         v.name, s));
        }},
       {{"MPISIM_MAP", "--map", "which host process simulates which rank", "block",
         "block, cyclic, or the path of a map file"},
@@ -332,6 +337,15 @@ std::string describe_variables() {
                         default_value);
     text += fmt::format("      {}\n      allowed: {}\n", v.meaning, v.allowed);
   }
+  return text;
+}
+
+std::string describe_variables_markdown() {
+  std::string text =
+      "| variable | mpisimrun option | meaning | default | allowed |\n|---|---|---|---|---|\n";
+  for (const VariableInfo& v : variables())
+    text += fmt::format("| `{}` | `{}` | {} | {} | {} |\n", v.name, v.option, v.meaning,
+                        *v.default_value ? v.default_value : "-", v.allowed);
   return text;
 }
 

@@ -58,6 +58,8 @@ std::string variable_names();
 /// The table of `variables()` as text (option, variable, default, meaning, allowed values),
 /// for mpisimrun --help and for error messages of the runtime.
 std::string describe_variables();
+/// The same table in Markdown, as docs/configuration.md holds it (a test keeps the two equal).
+std::string describe_variables_markdown();
 
 struct Config {
   int ranks = 1;

@@ -99,7 +99,9 @@ json build_report(const Config& config, const RunSummary& run) {
                      {"msgs_received", r.stats.msgs_received},
                      {"bytes_received", r.stats.bytes_received},
                      {"mpi_calls", r.stats.mpi_calls},
-                     {"exit_code", r.exit_code}});
+                     {"exit_code", r.exit_code},
+                     {"ended_by_exit", r.exited},
+                     {"finalized", r.finalized}});
     messages += r.stats.msgs_sent;
     bytes += r.stats.bytes_sent;
   }
@@ -184,6 +186,26 @@ void render_ranks(std::string& out, const json& report) {
   }
 }
 
+/// Ranks that failed or skipped MPI_Finalize, which a user would want to know about.
+void render_exits(std::string& out, const json& ranks) {
+  std::string failed, unfinalized;
+  std::size_t n_failed = 0, n_unfinalized = 0;
+  for (const json& r : ranks) {
+    const int code = r["exit_code"].get<int>();
+    if (code != 0 && n_failed++ < 10)
+      failed += fmt::format(" {} ({}{})", r["rank"].get<int>(),
+                            r["ended_by_exit"].get<bool>() ? "exit " : "returned ", code);
+    if (!r["finalized"].get<bool>() && n_unfinalized++ < 10)
+      unfinalized += fmt::format(" {}", r["rank"].get<int>());
+  }
+  if (n_failed)
+    out += fmt::format("ranks that ended with a non-zero code ({}):{}{}\n", n_failed, failed,
+                       n_failed > 10 ? " ..." : "");
+  if (n_unfinalized)
+    out += fmt::format("ranks that did not call MPI_Finalize ({}):{}{}\n", n_unfinalized,
+                       unfinalized, n_unfinalized > 10 ? " ..." : "");
+}
+
 } // namespace
 
 std::string render_report(const json& r) {
@@ -201,6 +223,7 @@ std::string render_report(const json& r) {
   out += fmt::format("predicted time: {:.12f} s ({})\n", r["predicted_time_s"].get<double>(),
                      t(r["predicted_time_ps"]));
   render_ranks(out, r);
+  render_exits(out, r["ranks"]);
   const json& m = r["messages"];
   out += fmt::format("messages: {} ({} bytes); {} within host processes, {} between them\n",
                      m["count"].get<std::uint64_t>(), m["bytes"].get<std::uint64_t>(),

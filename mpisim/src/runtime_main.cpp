@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "config.hpp"
@@ -40,6 +41,15 @@ int main(int argc, char** argv) {
     config = mpisim::Config::from_environment(environ);
   } catch (const mpisim::ConfigError& e) {
     std::fprintf(stderr, "mpisim: %s\n", e.what());
+    return 2;
+  }
+  // Under mpiexec with several processes each would simulate every rank on its own.
+  if (const char* pmi = std::getenv("PMI_SIZE"); pmi && std::atoi(pmi) > 1) {
+    std::fprintf(stderr,
+                 "mpisim: started as %s processes by mpiexec, but simulation on several "
+                 "host processes is not available yet; run one process "
+                 "(mpisimrun -np N ./prog)\n",
+                 pmi);
     return 2;
   }
   const auto program = user_main();

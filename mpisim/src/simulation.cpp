@@ -97,7 +97,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
       s.exit_code = 1;
     }
     for (const auto& r : world.ranks()) {
-      s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, r->finalized});
+      s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, r->finalized, r->exited});
       s.predicted = std::max(s.predicted, r->clock);
       if (s.reason == mpilite::EndReason::Finished && s.exit_code == 0 && r->exit_code != 0)
         s.exit_code = r->exit_code;

@@ -20,6 +20,7 @@ struct RankSummary {
   mpilite::RankStats stats;
   int exit_code = 0;
   bool finalized = false;
+  bool exited = false; ///< ended by exit() rather than by returning from main
 };
 
 /// What a run produced: everything the report needs.

@@ -2,6 +2,8 @@
 // process may hold MPISIM_* variables of whoever runs the tests.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -148,7 +150,7 @@ TEST(Config, UnknownPresetListsThePresets) {
 TEST(Config, AllSettings) {
   const Config c = config_of({
       "MPISIM_RANKS=64",
-      "MPISIM_HOSTS=4",
+      "MPISIM_HOSTS=1",
       "MPISIM_MAP=cyclic",
       "MPISIM_PROTOCOL=quantum",
       "MPISIM_DET=0",
@@ -162,7 +164,7 @@ TEST(Config, AllSettings) {
       "MPISIM_TRACE=trace.json",
   });
   EXPECT_EQ(c.ranks, 64);
-  EXPECT_EQ(c.hosts, 4);
+  EXPECT_EQ(c.hosts, 1);
   EXPECT_EQ(c.map, "cyclic");
   EXPECT_EQ(c.protocol, mpisim::Protocol::Quantum);
   EXPECT_FALSE(c.det);
@@ -174,6 +176,15 @@ TEST(Config, AllSettings) {
   EXPECT_EQ(c.stack_size, 1u << 20);
   EXPECT_EQ(c.report_path, "out.json");
   EXPECT_EQ(c.trace_path, "trace.json");
+}
+
+TEST(Config, SeveralHostProcessesAreRefusedUntilTheyExist) {
+  try {
+    config_of({"MPISIM_HOSTS=4"});
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_TRUE(contains(e.what(), "MPISIM_HOSTS=4: simulation on several host processes")) << e.what();
+  }
 }
 
 TEST(Config, ProtocolsByName) {
@@ -303,4 +314,13 @@ TEST(Config, FindVariable) {
   ASSERT_NE(mpisim::find_variable("MPISIM_RANKS"), nullptr);
   EXPECT_STREQ(mpisim::find_variable("MPISIM_RANKS")->option, "-np");
   EXPECT_EQ(mpisim::find_variable("MPISIM_FOO"), nullptr);
+}
+
+TEST(ConfigDocs, ConfigurationMarkdownHoldsTheVariableTable) {
+  std::ifstream in(MPISIM_SOURCE_DIR "/docs/configuration.md");
+  ASSERT_TRUE(in) << "docs/configuration.md is missing";
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(doc.find(mpisim::describe_variables_markdown()), std::string::npos)
+      << "docs/configuration.md is out of date; regenerate its table from "
+         "mpisim::describe_variables_markdown()";
 }

@@ -1,0 +1,91 @@
+// Fiber stacks and the scheduler.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "scheduler.hpp"
+#include "stack_pool.hpp"
+
+namespace {
+
+using mpilite::OverflowCheck;
+using mpilite::StackPool;
+
+TEST(StackPool, FewStacksGetGuardPages) {
+  StackPool pool(4, 64 * 1024);
+  ASSERT_EQ(pool.check(), OverflowCheck::GuardPage);
+  for (std::size_t i = 0; i < 4; ++i) {
+    const mpilite::Stack s = pool.stack(i);
+    EXPECT_EQ(s.size, 64u * 1024);
+    EXPECT_EQ(pool.stack_of_guard_address(s.bottom - 1), static_cast<long>(i));
+    EXPECT_EQ(pool.stack_of_guard_address(s.bottom), -1);
+    s.bottom[0] = std::byte{1}; // the whole stack is writable
+    s.bottom[s.size - 1] = std::byte{1};
+  }
+}
+
+TEST(StackPool, ManyStacksUseACanaryInsteadOfMappings) {
+  // Two mappings per guarded stack would pass vm.max_map_count (65 530).
+  StackPool pool(40000, 16 * 1024);
+  ASSERT_EQ(pool.check(), OverflowCheck::Canary);
+  EXPECT_TRUE(pool.canary_intact(12345));
+  pool.stack(12345).bottom[8] = std::byte{0}; // a stack used to its very bottom
+  EXPECT_FALSE(pool.canary_intact(12345));
+  EXPECT_TRUE(pool.canary_intact(12346));
+}
+
+TEST(StackPool, SizesAreRoundedUpToPages) {
+  StackPool pool(1, 20000);
+  EXPECT_EQ(pool.stack_size() % 4096, 0u);
+  EXPECT_GE(pool.stack_size(), 20000u);
+}
+
+struct PingPong {
+  mpilite::Scheduler* sched;
+  mpilite::Task* other;
+  std::vector<int>* trace;
+  int id;
+  int rounds;
+};
+
+void ping_pong_entry(void* arg) {
+  auto& p = *static_cast<PingPong*>(arg);
+  for (int i = 0; i < p.rounds; ++i) {
+    p.trace->push_back(p.id);
+    p.sched->wake(*p.other);
+    p.sched->block();
+  }
+  p.sched->wake(*p.other);
+}
+
+TEST(Scheduler, TasksAlternateWhenTheyWakeEachOther) {
+  mpilite::Scheduler sched(2, 32 * 1024);
+  mpilite::Task a, b;
+  std::vector<int> trace;
+  PingPong pa{&sched, &b, &trace, 0, 3}, pb{&sched, &a, &trace, 1, 3};
+  sched.spawn(a, 0, &ping_pong_entry, &pa);
+  sched.spawn(b, 1, &ping_pong_entry, &pb);
+  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunOutcome::Finished);
+  EXPECT_EQ(trace, (std::vector<int>{0, 1, 0, 1, 0, 1}));
+  EXPECT_EQ(sched.done_count(), 2u);
+}
+
+void block_forever(void* arg) {
+  static_cast<mpilite::Scheduler*>(arg)->block();
+}
+
+TEST(Scheduler, NothingReadyAndIdleCannotHelpIsStuck) {
+  mpilite::Scheduler sched(1, 32 * 1024);
+  mpilite::Task t;
+  sched.spawn(t, 0, &block_forever, &sched);
+  int idle_calls = 0;
+  EXPECT_EQ(sched.run([&] {
+    ++idle_calls;
+    return false;
+  }),
+            mpilite::RunOutcome::Stuck);
+  EXPECT_EQ(idle_calls, 1);
+}
+
+} // namespace
