@@ -56,12 +56,12 @@ const char* error_class_text(int code) {
 }
 
 int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
-                const std::string& detail) {
+                std::string detail) {
   auto it = rank.errhandlers.find(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
   const MPI_Errhandler handler = it == rank.errhandlers.end() ? MPI_ERRORS_ARE_FATAL : it->second;
   if (handler == MPI_ERRORS_RETURN) return code;
-  w.stop(EndReason::FatalError, 1,
-         fmt::format("rank {}: {}: {}: {}", rank.id, call, error_class_name(code), detail));
+  detail.insert(0, fmt::format("rank {}: {}: {}: ", rank.id, call, error_class_name(code)));
+  w.stop(EndReason::FatalError, 1, std::move(detail));
 }
 
 } // namespace mpilite

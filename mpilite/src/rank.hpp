@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -55,6 +56,9 @@ struct Rank {
   CallInfo call;
   std::int64_t cpu_mark_ns = 0; ///< host CPU time at the last exit from MPI
   RankStats stats;
+
+  std::vector<std::string> args; ///< this rank's copy of the program's arguments
+  std::vector<char*> argv;
 
   bool initialized = false;
   bool finalized = false;

@@ -57,8 +57,10 @@ public:
   /// The scheduler of the running simulation (signal handlers and trampolines need it).
   static Scheduler* active();
 
-  /// First code of every fiber (called from the Boost.Context entry point only).
-  [[noreturn]] void begin_fiber(void* from_ctx, void* from_task);
+  /// First code of every fiber (called from the Boost.Context entry point only); never returns.
+  /// Not declared [[noreturn]]: AddressSanitizer would then run its no-return hook before this
+  /// function has told it that the stack changed.
+  void begin_fiber(void* from_ctx, void* from_task);
 
 private:
   void switch_to(Task& to, bool from_dies);

@@ -67,14 +67,13 @@ Rank* World::find_sparse(int world_rank) {
 void World::rank_entry(void* arg) {
   Rank& r = *static_cast<Rank*>(arg);
   World& w = World::get();
-  // Each rank gets its own argv: programs (and getopt) may permute it.
-  std::vector<std::string> args(w.argv_, w.argv_ + w.argc_);
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  w.kernel_.leave_mpi(r); // compute is charged from here
-  r.exit_code = (*w.main_)(w.argc_, argv.data());
+  // Each rank gets its own argv: programs (and getopt) may permute it. The World owns the
+  // strings so that a rank that never returns (exit(), abort, deadlock) leaks nothing.
+  r.args.assign(w.argv_, w.argv_ + w.argc_);
+  for (auto& a : r.args)
+    r.argv.push_back(a.data());
+  r.argv.push_back(nullptr);
+  r.exit_code = (*w.main_)(w.argc_, r.argv.data());
   w.kernel_.enter_mpi(r); // charge the compute after the last MPI call
 }
 

@@ -108,7 +108,7 @@ std::uint64_t mix(int r, int e) {
 }
 
 /// Element `e` of rank `r`'s input to `op`. Small integers, so that float sums and products are
-/// exact in any order; PROD has at most 21 factors of magnitude 2 on 257 ranks.
+/// exact in any order; PROD has at most 20 factors of magnitude 2 per element on 257 ranks.
 template <class T> T input(MPI_Op op, int r, int e, int size) {
   if constexpr (kIsPair<T>) {
     using V = decltype(T::value);
