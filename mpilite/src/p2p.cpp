@@ -1,7 +1,6 @@
 #include "p2p.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 #include "matching.hpp"
@@ -21,6 +20,28 @@ SendProtocol protocol_for(SendMode mode, std::size_t bytes, std::size_t eager_li
 void charge(Rank& r, const Request& q) {
   r.wait_until(q.ready_time);
   if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead);
+}
+
+/// Charges completed requests in the order they completed in simulated time (ties: index).
+void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
+  if (n == 1) {
+    if (reqs[0]) charge(r, *reqs[0]);
+    return;
+  }
+  // Insertion sort of indices: n is small for almost every call, and this allocates nothing
+  // for up to kInline requests.
+  constexpr std::size_t kInline = 16;
+  std::size_t inline_order[kInline];
+  std::vector<std::size_t> heap_order(n > kInline ? n : 0);
+  std::size_t* order = n > kInline ? heap_order.data() : inline_order;
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!reqs[i]) continue;
+    std::size_t j = m++;
+    for (; j > 0 && reqs[order[j - 1]]->ready_time > reqs[i]->ready_time; --j) order[j] = order[j - 1];
+    order[j] = i;
+  }
+  for (std::size_t k = 0; k < m; ++k) charge(r, *reqs[order[k]]);
 }
 
 /// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet.
@@ -112,15 +133,7 @@ void wait_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
     if (all) break;
     w.scheduler().block();
   }
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const SimTime ta = reqs[a] ? reqs[a]->ready_time : 0;
-    const SimTime tb = reqs[b] ? reqs[b]->ready_time : 0;
-    return ta < tb;
-  });
-  for (std::size_t i : order)
-    if (reqs[i]) charge(r, *reqs[i]);
+  charge_in_time_order(r, reqs, n);
 }
 
 long wait_any(World& w, Rank& r, Request* const* reqs, std::size_t n) {

@@ -2,6 +2,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 
@@ -27,7 +28,8 @@ Scheduler* Scheduler::active() {
 }
 
 Scheduler::Scheduler(std::size_t count, std::size_t stack_size)
-    : pool_(count, stack_size), ready_(count + 1, nullptr) {
+    : pool_(count, stack_size), ready_(std::bit_ceil(count + 1), nullptr),
+      ready_mask_(ready_.size() - 1) {
   root_.state = TaskState::Running;
 }
 
@@ -51,14 +53,14 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
 void Scheduler::wake(Task& task) {
   if (task.state != TaskState::Blocked) return;
   task.state = TaskState::Ready;
-  ready_[(ready_head_ + ready_count_) % ready_.size()] = &task;
+  ready_[(ready_head_ + ready_count_) & ready_mask_] = &task;
   ++ready_count_;
 }
 
 Task& Scheduler::next_or_root() {
   if (ready_count_ == 0) return root_;
   Task* t = ready_[ready_head_];
-  ready_head_ = (ready_head_ + 1) % ready_.size();
+  ready_head_ = (ready_head_ + 1) & ready_mask_;
   --ready_count_;
   return *t;
 }

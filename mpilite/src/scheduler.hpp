@@ -70,7 +70,8 @@ private:
   StackPool pool_;
   Task root_;
   Task* current_ = &root_;
-  std::vector<Task*> ready_; ///< ring buffer of ready tasks
+  std::vector<Task*> ready_; ///< ring buffer of ready tasks; its size is a power of two
+  std::size_t ready_mask_ = 0;
   std::size_t ready_head_ = 0;
   std::size_t ready_count_ = 0;
   std::size_t spawned_ = 0;

@@ -12,7 +12,9 @@
 namespace mpilite {
 namespace {
 
-constexpr std::uint64_t kCanary = 0x6d70697369d0cafeULL;
+// The canary is the untouched bottom of the stack: fresh anonymous memory reads as zero, and
+// reading it maps the shared zero page, so an intact canary costs no memory per rank.
+constexpr std::uint64_t kCanary = 0;
 constexpr std::size_t kCanaryWords = 8;
 // Mappings left for the program, MPICH, libraries and the heap.
 constexpr long kMappingReserve = 8192;
@@ -55,15 +57,9 @@ StackPool::StackPool(std::size_t count, std::size_t size) {
     chunks_.push_back({static_cast<std::byte*>(p), bytes});
     for (std::size_t i = 0; i < n; ++i) {
       std::byte* s = static_cast<std::byte*>(p) + i * slot_bytes_;
-      if (guards) {
-        if (mprotect(s, guard_bytes_, PROT_NONE) != 0)
-          throw std::runtime_error(std::string("cannot protect a stack guard page: ") +
-                                   std::strerror(errno));
-      } else {
-        auto* w = reinterpret_cast<std::uint64_t*>(s);
-        for (std::size_t k = 0; k < kCanaryWords; ++k)
-          w[k] = kCanary;
-      }
+      if (guards && mprotect(s, guard_bytes_, PROT_NONE) != 0)
+        throw std::runtime_error(std::string("cannot protect a stack guard page: ") +
+                                 std::strerror(errno));
     }
   }
 }
@@ -104,11 +100,8 @@ long StackPool::stack_of_guard_address(const void* addr) const {
 }
 
 void StackPool::release(std::size_t index) {
-  // Keep the canary page; drop everything above it.
-  const std::size_t page = page_size();
-  std::byte* from = slot(index) + guard_bytes_ + (check_ == OverflowCheck::Canary ? page : 0);
-  std::byte* to = slot(index) + slot_bytes_;
-  if (to > from) madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
+  // Dropped pages read as zero again, which also restores the canary.
+  madvise(slot(index) + guard_bytes_, size_, MADV_DONTNEED);
 }
 
 } // namespace mpilite

@@ -30,7 +30,7 @@ TEST(StackPool, ManyStacksUseACanaryInsteadOfMappings) {
   StackPool pool(40000, 16 * 1024);
   ASSERT_EQ(pool.check(), OverflowCheck::Canary);
   EXPECT_TRUE(pool.canary_intact(12345));
-  pool.stack(12345).bottom[8] = std::byte{0}; // a stack used to its very bottom
+  pool.stack(12345).bottom[8] = std::byte{0x5a}; // a stack used to its very bottom
   EXPECT_FALSE(pool.canary_intact(12345));
   EXPECT_TRUE(pool.canary_intact(12346));
 }
