@@ -15,19 +15,11 @@ constexpr MPI_Datatype kDerivedTypeBase = static_cast<MPI_Datatype>(0x8c000000);
 constexpr MPI_Request kRequestBase = static_cast<MPI_Request>(0xac000000);
 constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
-Comm make_builtin_comm(MPI_Comm h, int context, int size, bool self, const char* name) {
-  Comm c;
-  c.handle = h;
-  c.context = context;
-  c.size = size;
-  c.self = self;
-  c.name = name;
-  return c;
-}
 } // namespace
 
 World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
-    : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size) {
+    : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size),
+      comms_(world_size) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
   first_local_ = local_ranks.empty() ? 0 : local_ranks.front();
@@ -41,9 +33,6 @@ World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::
   }
   rank_of_slot_ = std::move(local_ranks);
   set_overflow_rank_names(rank_of_slot_.data(), sched_.stacks().stack_size());
-  builtin_comms_.push_back(
-      make_builtin_comm(MPI_COMM_WORLD, 0, world_size, false, "MPI_COMM_WORLD"));
-  builtin_comms_.push_back(make_builtin_comm(MPI_COMM_SELF, 2, 1, true, "MPI_COMM_SELF"));
 }
 
 World::~World() {
@@ -111,12 +100,6 @@ void World::stop(EndReason why, int exit_code, std::string message) {
   exit_code_ = exit_code;
   stop_message_ = std::move(message);
   sched_.stop();
-}
-
-Comm* World::comm(MPI_Comm h) {
-  for (Comm& c : builtin_comms_)
-    if (c.handle == h) return &c;
-  return nullptr;
 }
 
 const Datatype* World::datatype(MPI_Datatype h) const {

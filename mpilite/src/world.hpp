@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "comm.hpp"
+#include "comm_table.hpp"
 #include "datatype.hpp"
 #include "kernel.hpp"
 #include "message.hpp"
@@ -55,7 +56,8 @@ public:
   Scheduler& scheduler() { return sched_; }
 
   // Handles.
-  Comm* comm(MPI_Comm h);
+  Comm* comm(MPI_Comm h) { return comms_.find(h); }
+  CommTable& comms() { return comms_; }
   const Datatype* datatype(MPI_Datatype h) const;
   MPI_Datatype add_datatype(Datatype&& t);
   bool free_datatype(MPI_Datatype h);
@@ -95,8 +97,8 @@ private:
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<int> rank_of_slot_;
   Scheduler sched_;
-  std::vector<Comm> builtin_comms_; // WORLD, SELF
-  std::deque<Datatype> datatypes_;  // derived types; handle = 0x8c000000 | index
+  CommTable comms_;
+  std::deque<Datatype> datatypes_; // derived types; handle = 0x8c000000 | index
   std::vector<std::uint32_t> free_datatypes_;
   std::deque<Request> requests_; // handle = 0xac000000 | index
   std::vector<std::uint32_t> free_requests_;

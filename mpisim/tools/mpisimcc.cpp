@@ -56,7 +56,11 @@ std::vector<std::string> command(const Invocation& inv) {
     // duplicate-definition error instead of a program that runs without simulation.
     cmd.push_back("-Wl,-u,mpisim_runtime_main_anchor");
     cmd.push_back(MPISIM_LIB_DIR "/libmpisim_main.a");
+    // Whole archive: every MPI function has a weak "not implemented" fallback that the real
+    // definition, wherever it is in the archive, must override.
+    cmd.push_back("-Wl,--whole-archive");
     cmd.push_back(MPISIM_LIB_DIR "/libmpisim.a");
+    cmd.push_back("-Wl,--no-whole-archive");
     for (const std::string& l : split(MPISIM_LINK_LIBS))
       cmd.push_back(l);
   }
