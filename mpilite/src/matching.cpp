@@ -94,9 +94,9 @@ void match(World& w, Rank& r, Request& q, Message& m) {
   }
   ++r.stats.msgs_received;
   r.stats.bytes_received += m.bytes;
-  q.complete = true;
   q.undecided = false;
   w.free_message(&m);
+  mark_complete(q, q.ready_time);
   w.scheduler().wake(r.task);
 }
 
@@ -160,8 +160,7 @@ void complete_reply(World& w, const Reply& reply) {
   }
   Request* s = w.request_by_id(reply.request);
   if (!s) return; // the send was freed (MPI_Request_free) before its reply came
-  s->ready_time = reply.ts;
-  s->complete = true;
+  mark_complete(*s, reply.ts);
   w.scheduler().wake(s->owner->task);
 }
 

@@ -38,10 +38,12 @@ void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!reqs[i]) continue;
     std::size_t j = m++;
-    for (; j > 0 && reqs[order[j - 1]]->ready_time > reqs[i]->ready_time; --j) order[j] = order[j - 1];
+    for (; j > 0 && reqs[order[j - 1]]->ready_time > reqs[i]->ready_time; --j)
+      order[j] = order[j - 1];
     order[j] = i;
   }
-  for (std::size_t k = 0; k < m; ++k) charge(r, *reqs[order[k]]);
+  for (std::size_t k = 0; k < m; ++k)
+    charge(r, *reqs[order[k]]);
 }
 
 /// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet.
@@ -63,9 +65,16 @@ void await_decision(World& w, Rank& r) {
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context) {
+  const SimTime at = r.clock;
+  r.spend_comm(w.kernel().send_overhead(r.id, dest, count * type.size));
+  return send_at(w, r, at, mode, buf, count, type, dest, tag, context);
+}
+
+Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
+                 const Datatype& type, int dest, int tag, int context) {
   Kernel& k = w.kernel();
   const std::size_t bytes = count * type.size;
-  r.spend_comm(k.send_overhead(r.id, dest, bytes));
+  const SimTime injected = at + k.send_overhead(r.id, dest, bytes);
   Request* q = w.new_request(r, RequestKind::Send);
   Message* m = w.new_message();
   m->src = r.id;
@@ -77,7 +86,7 @@ Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size
   m->protocol = protocol_for(mode, bytes, k.eager_limit());
   const bool eager_data =
       m->protocol == SendProtocol::Eager || m->protocol == SendProtocol::EagerSync;
-  m->ts = r.clock + k.transfer(r.id, dest, eager_data ? bytes : 0);
+  m->ts = injected + k.transfer(r.id, dest, eager_data ? bytes : 0);
   if (eager_data || m->protocol == SendProtocol::Buffered || !k.is_local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
   } else {
@@ -92,7 +101,7 @@ Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size
     m->reply_to = q->id;
   } else {
     q->complete = true;
-    q->ready_time = r.clock;
+    q->ready_time = injected;
   }
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
@@ -102,6 +111,11 @@ Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size
 
 Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
                        int source, int tag, int context, const Comm& comm) {
+  return receive_at(w, r, r.clock, buf, count, type, source, tag, context, comm);
+}
+
+Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
+                    const Datatype& type, int source, int tag, int context, const Comm& comm) {
   Request* q = w.new_request(r, RequestKind::Recv);
   q->buf = buf;
   q->count = count;
@@ -110,7 +124,7 @@ Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Da
   q->context = context;
   q->source = source;
   q->tag = tag;
-  q->post_time = r.clock;
+  q->post_time = at;
   post_receive(w, r, q);
   return q;
 }

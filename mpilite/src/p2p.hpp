@@ -19,6 +19,16 @@ enum class SendMode { Standard, Buffered, Synchronous, Ready };
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context);
 
+/// Sends at simulated time `at` without touching the sender's clock: for operations that
+/// progress on their own (non-blocking collectives), the send overhead is part of the request's
+/// completion time instead.
+Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
+                 const Datatype& type, int dest, int tag, int context);
+
+/// Posts a receive as if posted at simulated time `at` (see send_at).
+Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
+                    const Datatype& type, int source, int tag, int context, const Comm& comm);
+
 /// Posts a receive from world rank `source` (or MPI_ANY_SOURCE) and returns its request.
 Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
                        int source, int tag, int context, const Comm& comm);

@@ -36,7 +36,18 @@ struct Request {
   int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
   int tag = MPI_ANY_TAG;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
+  /// Called when the request completes (wherever that happens: for operations that progress on
+  /// their own, such as the steps of a non-blocking collective). `context` is the callback's.
+  void (*on_complete)(Request& self, void* context) = nullptr;
+  void* completion_context = nullptr;
 };
+
+/// Marks `q` complete at simulated time `ready` and runs its completion callback.
+inline void mark_complete(Request& q, SimTime ready) {
+  q.ready_time = ready;
+  q.complete = true;
+  if (q.on_complete) q.on_complete(q, q.completion_context);
+}
 
 /// Byte count stored in / read from a status (MPICH's split 63-bit layout).
 inline void set_status_bytes(MPI_Status& s, std::size_t bytes) {
