@@ -115,7 +115,7 @@ void deliver(World& w, Message* m) {
     w.kernel().send_remote(m);
     return;
   }
-  ++w.local_messages;
+  if (w.local(m->src)) ++w.local_messages;
   r->unexpected.push_back(m);
   if (!r->posted.empty()) progress_matching(w, *r);
 }

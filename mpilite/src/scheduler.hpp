@@ -50,6 +50,7 @@ public:
 
   Task* current() const { return current_; }
   bool in_fiber() const { return current_ != &root_; }
+  bool has_ready() const { return ready_count_ > 0; }
   std::size_t done_count() const { return done_; }
   std::size_t context_switches() const { return switches_; }
   const StackPool& stacks() const { return pool_; }

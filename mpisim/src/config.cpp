@@ -133,14 +133,9 @@ const std::vector<Variable>& table() {
          c.ranks = positive_int(v, s);
        }},
       {{"MPISIM_HOSTS", "-hosts", "host processes that run the simulation (under mpiexec if > 1)",
-        "1", "1 (several host processes are not available yet)"},
+        "1", "a positive integer"},
        [](Config& c, const VariableInfo& v, const std::string& s) {
          c.hosts = positive_int(v, s);
-         if (c.hosts > 1)
-           throw ConfigError(fmt::format("{}={}: simulation on several host processes is not "
-                                         "available yet; use 1 (one host process simulates all "
-                                         "ranks)",
-                                         v.name, s));
        }},
       {{"MPISIM_MAP", "--map", "which host process simulates which rank", "block",
         "block, cyclic, or the path of a map file"},

@@ -9,6 +9,7 @@ namespace mpisim {
 using mpilite::kTimeInfinity;
 using mpilite::Rank;
 using mpilite::SimTime;
+using mpilite::TaskState;
 
 namespace {
 
@@ -20,42 +21,61 @@ SimTime earliest_output(const Rank& r, SimTime lookahead) {
   return plus(std::min(r.undecided_key, r.decide_time), lookahead);
 }
 
+bool raise_one(mpilite::World& world, Rank& r, SimTime eit) {
+  r.eit = std::max(r.eit, eit);
+  const auto before = r.task.state;
+  if (r.undecided_key < kTimeInfinity) mpilite::progress_matching(world, r);
+  if (r.decide_time < r.eit) world.scheduler().wake(r.task);
+  return before == TaskState::Blocked && r.task.state == TaskState::Ready;
+}
+
 } // namespace
 
-bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
+LocalK local_k(mpilite::World& world, SimTime lookahead) {
   auto& list = world.undecided();
-  // Drop ranks that have nothing left to decide.
   std::erase_if(list, [&](Rank* r) {
-    if (earliest_output(*r, lookahead) < kTimeInfinity && r->task.state != mpilite::TaskState::Done)
+    if (earliest_output(*r, lookahead) < kTimeInfinity && r->task.state != TaskState::Done)
       return false;
     r->in_undecided_list = false;
     return true;
   });
-  SimTime g = kTimeInfinity, g2 = kTimeInfinity;
-  const Rank* arg = nullptr;
+  LocalK k;
   for (const Rank* r : list) {
-    const SimTime k = earliest_output(*r, lookahead);
-    if (k < g) {
-      g2 = g;
-      g = k;
-      arg = r;
-    } else if (k < g2) {
-      g2 = k;
+    const SimTime v = earliest_output(*r, lookahead);
+    if (v < k.g) {
+      k.g2 = k.g;
+      k.g = v;
+      k.arg = r->id;
+    } else if (v < k.g2) {
+      k.g2 = v;
     }
   }
+  return k;
+}
+
+SimTime local_eit(const LocalK& k, const Rank& rank, SimTime lookahead, SimTime remote) {
+  const SimTime others = rank.id == k.arg ? k.g2 : k.g;
+  return std::min({others, plus(std::min(k.g, remote), lookahead), remote});
+}
+
+bool raise_bounds(mpilite::World& world, const std::function<SimTime(const Rank&)>& eit, bool all) {
   bool woke = false;
-  // Iterate over a copy: matching may add ranks to the list.
-  const std::vector<Rank*> ranks(list.begin(), list.end());
-  for (Rank* r : ranks) {
-    const SimTime eit = r == arg ? std::min(g2, plus(g, lookahead)) : g;
-    r->eit = std::max(r->eit, eit);
-    const auto before = r->task.state;
-    mpilite::progress_matching(world, *r);
-    if (r->decide_time < r->eit) world.scheduler().wake(r->task);
-    woke = woke ||
-           (before == mpilite::TaskState::Blocked && r->task.state == mpilite::TaskState::Ready);
+  if (all) {
+    for (const auto& r : world.ranks())
+      if (r->task.state == TaskState::Blocked) woke = raise_one(world, *r, eit(*r)) || woke;
+    return woke;
   }
+  // A copy: matching may add ranks to the list.
+  const std::vector<Rank*> ranks(world.undecided().begin(), world.undecided().end());
+  for (Rank* r : ranks)
+    woke = raise_one(world, *r, eit(*r)) || woke;
   return woke;
+}
+
+bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
+  const LocalK k = local_k(world, lookahead);
+  return raise_bounds(world,
+                      [&](const Rank& r) { return local_eit(k, r, lookahead, kTimeInfinity); });
 }
 
 } // namespace mpisim

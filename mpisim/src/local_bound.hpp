@@ -1,18 +1,40 @@
-// The time bound over the LPs of one host process, computed exactly from their states when
-// none of them can run (DESIGN.md, "Within a host").
+// Time bounds of the LPs of one host process, computed exactly from their states when none of
+// them can run (DESIGN.md, "Within a host").
+//
+// A blocked LP r with undecided receives (or waiting for a test's answer at clock c) cannot
+// produce a message before K(r) = min(max(t_post, m.ts) over its undecided candidates m, c) + L,
+// and any other blocked LP only after a new message wakes it. So every future message has
+// ts >= g = min(min_r K(r), R), where R bounds what other host processes may still send, and
+//   EIT(r) = min( min over s != r of K(s), g + L, R ).
 #pragma once
+
+#include <functional>
 
 #include "world.hpp"
 
 namespace mpisim {
 
-/// Lower bound on the recv timestamp of any message a blocked LP may still produce, given that
-/// every message it could be woken by arrives no earlier than the current bound:
-///   K(r) = min(undecided_key(r), decide_time(r)) + lookahead.
-/// Then every future message has ts >= g = min_r K(r), and for rank r
-///   EIT(r) = min over s != r of K(s), and g + lookahead (a message caused by a future one).
-/// Sets r.eit for every undecided rank, matches what became safe and wakes the ranks that may
-/// proceed. Returns whether any rank became ready. `lookahead` must be > 0.
+/// The smallest and second smallest K over a host's LPs, and the rank of the smallest.
+struct LocalK {
+  mpilite::SimTime g = mpilite::kTimeInfinity;
+  mpilite::SimTime g2 = mpilite::kTimeInfinity;
+  int arg = -1;
+};
+
+/// K over the ranks that have something undecided (drops the others from the world's list).
+LocalK local_k(mpilite::World& world, mpilite::SimTime lookahead);
+
+/// EIT of `rank` from the host's K and the bound `remote` on messages from other hosts.
+mpilite::SimTime local_eit(const LocalK& k, const mpilite::Rank& rank, mpilite::SimTime lookahead,
+                           mpilite::SimTime remote);
+
+/// Raises each undecided rank's EIT to `eit(rank)` (every unfinished rank's when `all`), matches
+/// what became safe and wakes the ranks that may proceed. Returns whether any rank became ready.
+bool raise_bounds(mpilite::World& world,
+                  const std::function<mpilite::SimTime(const mpilite::Rank&)>& eit,
+                  bool all = false);
+
+/// One host process alone: raise bounds from its own K. `lookahead` must be > 0.
 bool advance_local_bounds(mpilite::World& world, mpilite::SimTime lookahead);
 
 } // namespace mpisim

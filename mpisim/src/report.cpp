@@ -56,7 +56,7 @@ json settings_json(const Config& c, const RunSummary& run) {
   for (const auto& [name, value] : c.given)
     given[name] = value;
   return {{"ranks", c.ranks},
-          {"hosts", 1},
+          {"hosts", run.hosts},
           {"map", c.map},
           {"machine", machine_json(c.machine)},
           {"protocol", protocol_name(c.protocol)},
@@ -81,6 +81,31 @@ template <class Get> json column_summary(const std::vector<RankSummary>& ranks, 
           {"mean", static_cast<double>(sum / static_cast<long double>(ranks.size()))},
           {"max", get(*hi)},
           {"max_rank", hi->rank}};
+}
+
+json hosts_json(const RunSummary& run) {
+  json hosts = json::array();
+  for (const HostSummary& h : run.host_stats) {
+    const auto& y = h.sync;
+    hosts.push_back(
+        {{"host", h.host},
+         {"ranks", h.ranks},
+         {"null_messages", y.null_messages},
+         {"null_rounds", y.null_rounds},
+         {"cep_rounds", y.cep_rounds},
+         {"quantum_barriers", y.quantum_barriers},
+         {"protocol_rounds", y.rounds()},
+         {"reports", y.reports},
+         {"lookahead_mean_s",
+          y.null_messages ? y.lookahead_sum_s / static_cast<double>(y.null_messages) : 0.0},
+         {"blocked_wall_s", y.blocked_wall_s},
+         {"local_messages", h.local_messages},
+         {"remote_messages_sent", y.remote_sent},
+         {"remote_messages_received", y.remote_received},
+         {"context_switches", h.context_switches},
+         {"idle_rounds", h.idle_rounds}});
+  }
+  return hosts;
 }
 
 } // namespace
@@ -123,6 +148,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"predicted_time_s", predicted_s},
           {"ranks", ranks},
           {"rank_summary", summary},
+          {"hosts", hosts_json(run)},
           {"messages",
            {{"count", messages},
             {"bytes", bytes},
@@ -186,6 +212,24 @@ void render_ranks(std::string& out, const json& report) {
   }
 }
 
+/// Protocol statistics per host process (only when there are several).
+void render_hosts(std::string& out, const json& hosts) {
+  if (hosts.size() < 2) return;
+  out += fmt::format("{:>5} {:>7} {:>9} {:>8} {:>8} {:>9} {:>8} {:>11} {:>11} {:>12} {:>10}\n",
+                     "host", "ranks", "rounds R", "null msg", "CEP", "barriers", "reports",
+                     "remote out", "remote in", "lookahead", "blocked");
+  for (const json& h : hosts)
+    out += fmt::format(
+        "{:>5} {:>7} {:>9} {:>8} {:>8} {:>9} {:>8} {:>11} {:>11} {:>12} {:>9.3f}s\n",
+        h["host"].get<int>(), h["ranks"].get<std::uint64_t>(),
+        h["protocol_rounds"].get<std::uint64_t>(), h["null_messages"].get<std::uint64_t>(),
+        h["cep_rounds"].get<std::uint64_t>(), h["quantum_barriers"].get<std::uint64_t>(),
+        h["reports"].get<std::uint64_t>(), h["remote_messages_sent"].get<std::uint64_t>(),
+        h["remote_messages_received"].get<std::uint64_t>(),
+        format_time(static_cast<SimTime>(h["lookahead_mean_s"].get<double>() * 1e12)),
+        h["blocked_wall_s"].get<double>());
+}
+
 /// Ranks that failed or skipped MPI_Finalize, which a user would want to know about.
 void render_exits(std::string& out, const json& ranks) {
   std::string failed, unfinalized;
@@ -224,6 +268,7 @@ std::string render_report(const json& r) {
                      t(r["predicted_time_ps"]));
   render_ranks(out, r);
   render_exits(out, r["ranks"]);
+  render_hosts(out, r["hosts"]);
   const json& m = r["messages"];
   out += fmt::format("messages: {} ({} bytes); {} within host processes, {} between them\n",
                      m["count"].get<std::uint64_t>(), m["bytes"].get<std::uint64_t>(),

@@ -12,6 +12,7 @@
 
 #include "deadlock.hpp"
 #include "local_bound.hpp"
+#include "summary_codec.hpp"
 
 namespace mpisim {
 namespace {
@@ -68,41 +69,68 @@ bool Simulation::is_local(int world_rank) const {
   return world_ && world_->local(world_rank);
 }
 
-void Simulation::send_remote(mpilite::Message*) {
-  throw std::logic_error("message to a rank of another host process in a one-host simulation");
+void Simulation::send_remote(mpilite::Message* m) {
+  link_->send_message(m);
 }
 
-void Simulation::reply_remote(const mpilite::Reply&) {
-  throw std::logic_error("reply to a rank of another host process in a one-host simulation");
+void Simulation::reply_remote(const mpilite::Reply& reply) {
+  link_->send_reply(reply);
 }
 
 bool Simulation::idle() {
   ++idle_rounds_;
+  if (link_) return link_->idle();
   return advance_local_bounds(*world_, network_.latency());
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<int> local(static_cast<std::size_t>(config_.ranks));
-  std::iota(local.begin(), local.end(), 0);
+  if (protocols::Transport::launched_as_several_processes()) {
+    int ac = argc;
+    char** av = argv;
+    link_ = std::make_unique<HostLink>(config_, &ac, &av);
+  }
+  const int hosts = link_ ? link_->hosts() : 1;
+  const int host = link_ ? link_->host() : 0;
+  const RankMap map(config_.map, config_.ranks, hosts);
   RunSummary s;
+  s.hosts = hosts;
+  s.reporting_host = host == 0;
+  HostSummary mine;
+  mine.host = host;
   {
-    mpilite::World world(*this, config_.ranks, local, config_.stack_size);
+    mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
+    if (link_) link_->attach(world, map, network_.latency());
     s.reason = world.run(main, argc, argv);
+    if (link_ && s.reason == mpilite::EndReason::Finished) {
+      while (link_->idle()) {
+      }
+      if (link_->end() == HostLink::End::Deadlock) s.reason = mpilite::EndReason::Deadlock;
+    }
     s.exit_code = world.exit_code();
     s.message = world.stop_message();
+    if (link_ &&
+        (s.reason == mpilite::EndReason::Abort || s.reason == mpilite::EndReason::FatalError)) {
+      // The other host processes cannot finish without this one's ranks: end them all.
+      std::fflush(stdout);
+      std::fprintf(stderr, "mpisim: %s%s\n",
+                   s.reason == mpilite::EndReason::Abort ? "" : "MPI error: ", s.message.c_str());
+      link_->abort_all(s.exit_code);
+    }
     if (s.reason == mpilite::EndReason::Deadlock) {
       s.blocked = describe_blocked_ranks(world);
       s.exit_code = 1;
     }
     for (const auto& r : world.ranks()) {
       s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, r->finalized, r->exited});
-      s.predicted = std::max(s.predicted, r->clock);
       if (s.reason == mpilite::EndReason::Finished && s.exit_code == 0 && r->exit_code != 0)
         s.exit_code = r->exit_code;
     }
-    s.context_switches = world.scheduler().context_switches();
+    mine.ranks = world.ranks().size();
+    mine.context_switches = world.scheduler().context_switches();
+    mine.local_messages = world.local_messages;
+    s.context_switches = mine.context_switches;
     s.local_messages = world.local_messages;
     s.remote_messages = world.remote_messages;
     s.overflow_check = world.scheduler().stacks().check() == mpilite::OverflowCheck::GuardPage
@@ -110,10 +138,40 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
                            : "canary";
     world_ = nullptr;
   }
+  mine.idle_rounds = idle_rounds_;
   s.idle_rounds = idle_rounds_;
+  if (link_) {
+    mine.sync = link_->stats();
+    gather_hosts(s, mine);
+  } else {
+    s.host_stats.push_back(mine);
+  }
+  for (const RankSummary& r : s.ranks)
+    s.predicted = std::max(s.predicted, r.clock);
   s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   s.peak_rss_kib = peak_rss_kib();
+  link_.reset(); // MPI_Finalize
   return s;
+}
+
+void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {
+  const auto all = link_->gather(encode_host_part(s, mine));
+  if (all.empty()) return; // not host 0
+  RunSummary merged = s;
+  merged.ranks.clear();
+  merged.blocked.clear();
+  merged.local_messages = merged.remote_messages = merged.context_switches = merged.idle_rounds = 0;
+  for (const auto& bytes : all)
+    decode_host_part(bytes, merged);
+  std::sort(merged.ranks.begin(), merged.ranks.end(),
+            [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+  if (merged.reason == mpilite::EndReason::Finished && merged.exit_code == 0)
+    for (const RankSummary& r : merged.ranks)
+      if (r.exit_code != 0) {
+        merged.exit_code = r.exit_code;
+        break;
+      }
+  s = std::move(merged);
 }
 
 } // namespace mpisim

@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "config.hpp"
+#include "host_link.hpp"
+#include "host_sync.hpp"
 #include "kernel.hpp"
 #include "network_model.hpp"
+#include "rank_map.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -23,8 +26,21 @@ struct RankSummary {
   bool exited = false; ///< ended by exit() rather than by returning from main
 };
 
+/// One host process's share of the work and its protocol statistics.
+struct HostSummary {
+  int host = 0;
+  std::uint64_t ranks = 0;
+  protocols::SyncStats sync;
+  std::uint64_t local_messages = 0;
+  std::uint64_t context_switches = 0;
+  std::uint64_t idle_rounds = 0;
+};
+
 /// What a run produced: everything the report needs.
 struct RunSummary {
+  int hosts = 1;
+  bool reporting_host = true; ///< host 0 prints the report; the others only run
+  std::vector<HostSummary> host_stats;
   mpilite::EndReason reason = mpilite::EndReason::Finished;
   int exit_code = 0;                ///< the process exit code this run calls for
   std::string message;              ///< abort / fatal error text
@@ -65,9 +81,12 @@ public:
   bool idle() override;
 
 private:
+  void gather_hosts(RunSummary& s, HostSummary mine);
+
   Config config_;
   NetworkModel network_;
   mpilite::World* world_ = nullptr;
+  std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
 };
 

@@ -142,6 +142,7 @@ struct Options {
   bool help = false;
   bool list_machines = false;
   bool version = false;
+  bool variables_markdown = false;
 };
 
 void add_options(CLI::App& app, Options& o) {
@@ -149,6 +150,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("-h,--help", o.help);
   app.add_flag("--list-machines", o.list_machines);
   app.add_flag("--version", o.version);
+  app.add_flag("--variables-markdown", o.variables_markdown)->group(""); // for docs/configuration.md
   for (const VariableInfo& v : mpisim::variables()) {
     o.values.emplace_back();
     o.options.push_back(app.add_option(cli11_names(v), o.values.back(), v.meaning)
@@ -166,6 +168,7 @@ void print_information(const Options& o) {
   if (o.help) fmt::print("{}", help_text());
   if (o.version) fmt::print("mpisimrun (mpisim) {}\n", MPISIM_VERSION);
   if (o.list_machines) fmt::print("{}", mpisim::describe_machine_presets());
+  if (o.variables_markdown) fmt::print("{}", mpisim::describe_variables_markdown());
 }
 
 } // namespace
@@ -186,7 +189,7 @@ int main(int argc, char** argv) {
     usage_error(e.what());
   }
 
-  if (options.help || options.version || options.list_machines) {
+  if (options.help || options.version || options.list_machines || options.variables_markdown) {
     print_information(options);
     return 0;
   }

@@ -1,0 +1,191 @@
+#include "host_link.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "matching.hpp"
+
+namespace mpisim {
+namespace {
+
+using mpilite::kTimeInfinity;
+using protocols::FrameKind;
+
+struct DataHeader {
+  std::int32_t src, dst, context, tag;
+  std::uint64_t seq;
+  SimTime ts;
+  std::uint64_t bytes;
+  std::uint64_t reply_to;
+  std::uint8_t protocol;
+};
+
+protocols::ProtocolKind protocol_kind(Protocol p) {
+  switch (p) {
+  case Protocol::Quantum:
+    return protocols::ProtocolKind::Quantum;
+  case Protocol::Nmp:
+    return protocols::ProtocolKind::Nmp;
+  case Protocol::Cep:
+    return protocols::ProtocolKind::Cep;
+  case Protocol::NmpCep:
+    return protocols::ProtocolKind::NmpCep;
+  }
+  return protocols::ProtocolKind::NmpCep;
+}
+
+SimTime plus(SimTime t, SimTime d) {
+  return t >= kTimeInfinity ? kTimeInfinity : t + d;
+}
+
+} // namespace
+
+HostLink::HostLink(const Config& config, int* argc, char*** argv)
+    : config_(config), transport_(argc, argv) {}
+
+void HostLink::attach(mpilite::World& world, const RankMap& map, SimTime lookahead) {
+  world_ = &world;
+  map_ = &map;
+  lookahead_ = lookahead;
+  sync_ = std::make_unique<protocols::HostSync>(transport_, protocol_kind(config_.protocol),
+                                                config_.quantum.value_or(lookahead));
+}
+
+void HostLink::send_message(mpilite::Message* m) {
+  const DataHeader h{m->src,   m->dst,      m->context,
+                     m->tag,   m->seq,      m->ts,
+                     m->bytes, m->reply_to, static_cast<std::uint8_t>(m->protocol)};
+  std::vector<std::byte> body(sizeof h + m->bytes);
+  std::memcpy(body.data(), &h, sizeof h);
+  if (m->bytes) std::memcpy(body.data() + sizeof h, m->packed, m->bytes);
+  const int to = map_->host_of(m->dst);
+  transport_.send(to, FrameKind::Data, body.data(), body.size());
+  sync_->count_sent(to);
+  world_->free_message(m);
+}
+
+void HostLink::send_reply(const mpilite::Reply& reply) {
+  const int to = map_->host_of(reply.to);
+  transport_.send(to, FrameKind::Reply, &reply, sizeof reply);
+  sync_->count_sent(to);
+}
+
+void HostLink::handle(const protocols::Frame& f) {
+  switch (f.kind) {
+  case FrameKind::Data: {
+    DataHeader h;
+    if (f.body.size() < sizeof h) throw std::runtime_error("truncated message between hosts");
+    std::memcpy(&h, f.body.data(), sizeof h);
+    mpilite::Message* m = world_->new_message();
+    m->src = h.src;
+    m->dst = h.dst;
+    m->context = h.context;
+    m->tag = h.tag;
+    m->seq = h.seq;
+    m->ts = h.ts;
+    m->bytes = h.bytes;
+    m->reply_to = h.reply_to;
+    m->protocol = static_cast<mpilite::SendProtocol>(h.protocol);
+    std::byte* payload = mpilite::allocate_payload(*m, h.bytes);
+    if (h.bytes) std::memcpy(payload, f.body.data() + sizeof h, h.bytes);
+    sync_->count_received(f.from);
+    mpilite::deliver(*world_, m);
+    break;
+  }
+  case FrameKind::Reply: {
+    mpilite::Reply r;
+    std::memcpy(&r, f.body.data(), sizeof r);
+    sync_->count_received(f.from);
+    mpilite::complete_reply(*world_, r);
+    break;
+  }
+  default:
+    sync_->on_frame(f);
+  }
+}
+
+bool HostLink::apply_decision(const protocols::Decision& d) {
+  using Kind = protocols::Decision::Kind;
+  if (d.kind == Kind::Finish || d.kind == Kind::Deadlock) {
+    end_ = d.kind == Kind::Finish ? End::Finish : End::Deadlock;
+    return false;
+  }
+  if (d.kind != Kind::Bound) return false; // a window moves remote_bound()
+  // A quiescent snapshot of every host: the one-host formula, over all of them.
+  return raise_bounds(*world_, [&](const mpilite::Rank& r) {
+    return r.id == d.arg ? std::min(d.g2, plus(d.g, lookahead_)) : d.g;
+  });
+}
+
+SimTime HostLink::eot(const LocalK& k, SimTime remote) const {
+  const auto& sched = world_->scheduler();
+  if (sched.done_count() == world_->ranks().size()) return kTimeInfinity;
+  if (config_.lookahead == Lookahead::Dynamic) return std::min(k.g, plus(remote, lookahead_));
+  // Static lookahead: what every unfinished rank could send one latency after the earliest time
+  // it can act: its clock, or the post time of a receive that may answer an incoming message,
+  // but not before its own input bound.
+  SimTime low = kTimeInfinity;
+  for (const auto& r : world_->ranks()) {
+    if (r->task.state == mpilite::TaskState::Done) continue;
+    SimTime act = r->clock;
+    for (const mpilite::Request* q : r->posted)
+      act = std::min(act, q->post_time);
+    low = std::min(low, std::max(act, r->eit));
+  }
+  return plus(low, lookahead_);
+}
+
+bool HostLink::idle() {
+  const auto start = std::chrono::steady_clock::now();
+  auto account = [&] {
+    sync_->stats().blocked_wall_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto& sched = world_->scheduler();
+  const bool quantum = config_.protocol == Protocol::Quantum;
+  const bool all_ranks = config_.lookahead == Lookahead::Static;
+  for (;;) {
+    protocols::Frame f;
+    while (transport_.poll(f))
+      handle(f);
+    bool woke = sched.has_ready();
+    if (auto d = sync_->take_decision()) {
+      woke = apply_decision(*d) || woke;
+      if (end_ != End::None) {
+        account();
+        return false;
+      }
+    }
+    const LocalK k = local_k(*world_, lookahead_);
+    const SimTime remote = sync_->remote_bound();
+    woke = raise_bounds(
+               *world_,
+               [&](const mpilite::Rank& r) {
+                 return quantum ? remote : local_eit(k, r, lookahead_, remote);
+               },
+               all_ranks) ||
+           woke || sched.has_ready();
+    if (woke) {
+      sync_->note_progress();
+      account();
+      return true;
+    }
+    const auto not_done = static_cast<std::int64_t>(world_->ranks().size() - sched.done_count());
+    const protocols::Summary s{k.g, k.arg, k.g2, not_done, !world_->undecided().empty()};
+    sync_->on_idle(
+        s, [&](int) { return eot(k, remote); },
+        [&] {
+          SimTime low = kTimeInfinity;
+          for (const auto& r : world_->ranks())
+            if (r->task.state != mpilite::TaskState::Done) low = std::min(low, r->clock);
+          return low;
+        });
+    sched_yield(); // other host processes may share this core
+  }
+}
+
+} // namespace mpisim
