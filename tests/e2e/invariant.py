@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The central invariant: a program's output (every rank's digest of what it received) and every
+rank's final clock are identical for 1, 2, 3 and 4 host processes, under all five protocol
+settings and both rank maps.
+
+usage: invariant.py MPISIMRUN PROGRAM RANKS ARGS...
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SETTINGS = [("quantum", "0"), ("nmp", "0"), ("cep", "0"), ("nmp+cep", "0"), ("nmp+cep", "1")]
+
+
+def run(mpisimrun, program, ranks, args, hosts, protocol="nmp+cep", det="1", rank_map="block"):
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        cmd = [mpisimrun, "-np", str(ranks), "-hosts", str(hosts), "--protocol", protocol, "--det", det,
+               "--map", rank_map, "--cpu", "off", "--report", report, program] + args
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: exit code {p.returncode}: {' '.join(cmd)}\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
+        lines = sorted(l for l in p.stdout.splitlines() if l.startswith("rank "))
+        r = json.load(open(report))
+        clocks = [x["time_ps"] for x in sorted(r["ranks"], key=lambda x: x["rank"])]
+        rounds = sum(h["protocol_rounds"] for h in r["hosts"])
+        return lines, clocks, rounds, cmd
+
+
+def main():
+    mpisimrun, program, ranks, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+    ref_lines, ref_clocks, _, _ = run(mpisimrun, program, ranks, args, 1)
+    if len(ref_lines) != ranks:
+        sys.exit(f"FAIL: expected {ranks} digest lines from the one-host run, got {len(ref_lines)}")
+    runs = 0
+    for hosts in (2, 3, 4):
+        for protocol, det in SETTINGS:
+            for rank_map in ("block", "cyclic"):
+                lines, clocks, rounds, cmd = run(mpisimrun, program, ranks, args, hosts, protocol, det, rank_map)
+                runs += 1
+                if lines != ref_lines or clocks != ref_clocks:
+                    diff = [f"  1 host: {a}\n  now:    {b}" for a, b in zip(ref_lines, lines) if a != b][:5]
+                    cdiff = [f"  rank {i}: {a} vs {b} ps" for i, (a, b) in enumerate(zip(ref_clocks, clocks)) if a != b][:5]
+                    sys.exit("FAIL: differs from the one-host run: " + " ".join(cmd) + "\n" + "\n".join(diff + cdiff))
+    print(f"invariant holds: {runs} runs identical to the one-host run "
+          f"(predicted {max(ref_clocks)} ps, {ranks} ranks, {' '.join(args)})")
+
+
+if __name__ == "__main__":
+    main()

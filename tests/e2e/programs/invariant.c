@@ -1,0 +1,166 @@
+/* Communication patterns for the central invariant: every rank prints a digest of what it
+ * received (data and sources, in order) and its final clock. The output must be identical for
+ * every number of host processes, protocol and rank map. No globals: ranks share them until the
+ * privatizer lands. */
+#include <mpi.h>
+#include <mpisim.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  int rank, size;
+  unsigned long long digest;
+} Ctx;
+
+static void mix(Ctx* c, unsigned long long v) {
+  c->digest ^= v + 0x9e3779b97f4a7c15ULL + (c->digest << 6) + (c->digest >> 2);
+}
+
+static void mix_buffer(Ctx* c, const int* buf, int n) {
+  for (int i = 0; i < n; ++i) mix(c, (unsigned long long)(unsigned)buf[i]);
+}
+
+static void fill(int* buf, int n, int seed) {
+  for (int i = 0; i < n; ++i) buf[i] = seed * 7919 + i * 31;
+}
+
+/* Pairs exchange messages of eager and rendezvous sizes, with uneven compute. */
+static void pingpong(Ctx* c) {
+  const int sizes[] = {2, 250, 30000};
+  int* buf = malloc(30000 * sizeof *buf);
+  const int peer = c->rank ^ 1;
+  if (peer >= c->size) return;
+  for (int s = 0; s < 3; ++s)
+    for (int it = 0; it < 4; ++it) {
+      MPISIM_Compute((c->rank + 1) * 1e-6);
+      if (c->rank % 2 == 0) {
+        fill(buf, sizes[s], c->rank + it);
+        MPI_Send(buf, sizes[s], MPI_INT, peer, s, MPI_COMM_WORLD);
+        MPI_Recv(buf, sizes[s], MPI_INT, peer, s, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf, sizes[s], MPI_INT, peer, s, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        buf[0] += 1;
+        MPI_Ssend(buf, sizes[s], MPI_INT, peer, s, MPI_COMM_WORLD);
+      }
+      mix_buffer(c, buf, sizes[s]);
+    }
+  free(buf);
+}
+
+/* A token three times around the ring, each rank computing before passing it on. */
+static void ring(Ctx* c) {
+  int token = 0;
+  const int next = (c->rank + 1) % c->size, prev = (c->rank + c->size - 1) % c->size;
+  for (int r = 0; r < 3; ++r) {
+    if (c->rank == 0) {
+      MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+      MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPISIM_Compute((c->rank % 5) * 0.5e-6);
+      token += c->rank;
+      MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+    }
+    mix(c, (unsigned long long)token);
+  }
+}
+
+/* 2-D halo exchange on a px x py grid with a residual Allreduce every iteration. */
+static void halo2d(Ctx* c) {
+  int px = 1;
+  for (int d = 1; d * d <= c->size; ++d)
+    if (c->size % d == 0) px = d;
+  const int py = c->size / px, x = c->rank % px, y = c->rank / px;
+  const int west = x > 0 ? c->rank - 1 : MPI_PROC_NULL, east = x < px - 1 ? c->rank + 1 : MPI_PROC_NULL;
+  const int south = y > 0 ? c->rank - px : MPI_PROC_NULL, north = y < py - 1 ? c->rank + px : MPI_PROC_NULL;
+  int edge[64], halo[64];
+  for (int it = 0; it < 5; ++it) {
+    MPISIM_Compute(((c->rank * 13 + it) % 7 + 1) * 1e-6);
+    const int peers[4][2] = {{east, west}, {west, east}, {north, south}, {south, north}};
+    for (int k = 0; k < 4; ++k) {
+      fill(edge, 64, c->rank * 4 + k + it);
+      MPI_Status st;
+      MPI_Sendrecv(edge, 64, MPI_INT, peers[k][0], k, halo, 64, MPI_INT, peers[k][1], k,
+                   MPI_COMM_WORLD, &st);
+      if (peers[k][1] != MPI_PROC_NULL) mix_buffer(c, halo, 64);
+      mix(c, (unsigned long long)(st.MPI_SOURCE + 2));
+    }
+    double local = c->rank * 0.5 + it, global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    mix(c, (unsigned long long)(global * 4));
+  }
+}
+
+/* Every collective, with different roots and sizes (short and long messages). */
+static void collectives(Ctx* c) {
+  int* buf = malloc(20000 * sizeof *buf);
+  int* out = malloc(20000 * sizeof *out);
+  const int counts[] = {1, 100, 20000};
+  for (int k = 0; k < 3; ++k) {
+    const int n = counts[k], root = (k * 3) % c->size;
+    MPISIM_Compute((c->rank % 3 + k) * 1e-6);
+    fill(buf, n, c->rank == root ? 99 : c->rank);
+    MPI_Bcast(buf, n, MPI_INT, root, MPI_COMM_WORLD);
+    mix_buffer(c, buf, n);
+    fill(buf, n, c->rank + k);
+    MPI_Reduce(buf, out, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    if (c->rank == root) mix_buffer(c, out, n);
+    MPI_Allreduce(buf, out, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mix_buffer(c, out, n);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  free(buf);
+  free(out);
+}
+
+/* Master/worker farm: the master hands out tasks of uneven cost and takes results from
+ * MPI_ANY_SOURCE in the order they arrive in simulated time. */
+static void farm(Ctx* c) {
+  const int tasks = 4 * c->size;
+  if (c->size == 1) return;
+  if (c->rank == 0) {
+    int next = 0, done = 0;
+    for (int w = 1; w < c->size; ++w, ++next) MPI_Send(&next, 1, MPI_INT, w, 1, MPI_COMM_WORLD);
+    while (done < tasks) {
+      int result[2];
+      MPI_Status st;
+      MPI_Recv(result, 2, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &st);
+      ++done;
+      mix(c, (unsigned long long)st.MPI_SOURCE);
+      mix(c, (unsigned long long)result[1]);
+      const int task = next < tasks ? next++ : -1;
+      MPI_Send(&task, 1, MPI_INT, st.MPI_SOURCE, 1, MPI_COMM_WORLD);
+    }
+  } else {
+    for (;;) {
+      int task;
+      MPI_Recv(&task, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (task < 0) break;
+      MPISIM_Compute(((task * 37 + c->rank * 11) % 17 + 1) * 1e-6);
+      int result[2] = {task, task * task + c->rank};
+      MPI_Send(result, 2, MPI_INT, 0, 2, MPI_COMM_WORLD);
+      mix(c, (unsigned long long)task);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Ctx c = {0, 0, 1469598103934665603ULL};
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+  const char* pattern = argc > 1 ? argv[1] : "ring";
+  if (!strcmp(pattern, "pingpong")) pingpong(&c);
+  else if (!strcmp(pattern, "ring")) ring(&c);
+  else if (!strcmp(pattern, "halo2d")) halo2d(&c);
+  else if (!strcmp(pattern, "collectives")) collectives(&c);
+  else if (!strcmp(pattern, "farm")) farm(&c);
+  else {
+    if (c.rank == 0) fprintf(stderr, "invariant: unknown pattern %s\n", pattern);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  printf("rank %d digest %016llx clock %lld\n", c.rank, c.digest, MPISIM_Clock_ps());
+  MPI_Finalize();
+  return 0;
+}
