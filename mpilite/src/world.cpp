@@ -62,6 +62,7 @@ void World::rank_entry(void* arg) {
   for (auto& a : r.args)
     r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
+  w.kernel_.leave_mpi(r); // compute is charged from here
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
   w.kernel_.enter_mpi(r); // charge the compute after the last MPI call
 }

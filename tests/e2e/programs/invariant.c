@@ -18,11 +18,13 @@ static void mix(Ctx* c, unsigned long long v) {
 }
 
 static void mix_buffer(Ctx* c, const int* buf, int n) {
-  for (int i = 0; i < n; ++i) mix(c, (unsigned long long)(unsigned)buf[i]);
+  for (int i = 0; i < n; ++i)
+    mix(c, (unsigned long long)(unsigned)buf[i]);
 }
 
 static void fill(int* buf, int n, int seed) {
-  for (int i = 0; i < n; ++i) buf[i] = seed * 7919 + i * 31;
+  for (int i = 0; i < n; ++i)
+    buf[i] = seed * 7919 + i * 31;
 }
 
 /* Pairs exchange messages of eager and rendezvous sizes, with uneven compute. */
@@ -72,8 +74,10 @@ static void halo2d(Ctx* c) {
   for (int d = 1; d * d <= c->size; ++d)
     if (c->size % d == 0) px = d;
   const int py = c->size / px, x = c->rank % px, y = c->rank / px;
-  const int west = x > 0 ? c->rank - 1 : MPI_PROC_NULL, east = x < px - 1 ? c->rank + 1 : MPI_PROC_NULL;
-  const int south = y > 0 ? c->rank - px : MPI_PROC_NULL, north = y < py - 1 ? c->rank + px : MPI_PROC_NULL;
+  const int west = x > 0 ? c->rank - 1 : MPI_PROC_NULL,
+            east = x < px - 1 ? c->rank + 1 : MPI_PROC_NULL;
+  const int south = y > 0 ? c->rank - px : MPI_PROC_NULL,
+            north = y < py - 1 ? c->rank + px : MPI_PROC_NULL;
   int edge[64], halo[64];
   for (int it = 0; it < 5; ++it) {
     MPISIM_Compute(((c->rank * 13 + it) % 7 + 1) * 1e-6);
@@ -121,7 +125,8 @@ static void farm(Ctx* c) {
   if (c->size == 1) return;
   if (c->rank == 0) {
     int next = 0, done = 0;
-    for (int w = 1; w < c->size; ++w, ++next) MPI_Send(&next, 1, MPI_INT, w, 1, MPI_COMM_WORLD);
+    for (int w = 1; w < c->size; ++w, ++next)
+      MPI_Send(&next, 1, MPI_INT, w, 1, MPI_COMM_WORLD);
     while (done < tasks) {
       int result[2];
       MPI_Status st;
@@ -151,11 +156,16 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.size);
   const char* pattern = argc > 1 ? argv[1] : "ring";
-  if (!strcmp(pattern, "pingpong")) pingpong(&c);
-  else if (!strcmp(pattern, "ring")) ring(&c);
-  else if (!strcmp(pattern, "halo2d")) halo2d(&c);
-  else if (!strcmp(pattern, "collectives")) collectives(&c);
-  else if (!strcmp(pattern, "farm")) farm(&c);
+  if (!strcmp(pattern, "pingpong"))
+    pingpong(&c);
+  else if (!strcmp(pattern, "ring"))
+    ring(&c);
+  else if (!strcmp(pattern, "halo2d"))
+    halo2d(&c);
+  else if (!strcmp(pattern, "collectives"))
+    collectives(&c);
+  else if (!strcmp(pattern, "farm"))
+    farm(&c);
   else {
     if (c.rank == 0) fprintf(stderr, "invariant: unknown pattern %s\n", pattern);
     MPI_Abort(MPI_COMM_WORLD, 2);
