@@ -150,6 +150,30 @@ static void farm(Ctx* c) {
   }
 }
 
+/* Rank 0 polls MPI_Test on wildcard receives while computing; the others send at staggered
+ * times. How many polls each receive takes depends on simulated time only. */
+static void testpoll(Ctx* c) {
+  if (c->rank == 0) {
+    for (int k = 1; k < c->size; ++k) {
+      int v = -1, flag = 0, polls = 0;
+      MPI_Request q;
+      MPI_Status st;
+      MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &q);
+      while (!flag) {
+        MPISIM_Compute(0.3e-6);
+        MPI_Test(&q, &flag, &st);
+        ++polls;
+      }
+      mix(c, (unsigned long long)(st.MPI_SOURCE * 1000 + v));
+      mix(c, (unsigned long long)polls);
+    }
+  } else {
+    MPISIM_Compute(((c->rank * 7) % 11 + 1) * 2e-6);
+    int v = c->rank * 3;
+    MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   Ctx c = {0, 0, 1469598103934665603ULL};
@@ -166,7 +190,12 @@ int main(int argc, char** argv) {
     collectives(&c);
   else if (!strcmp(pattern, "farm"))
     farm(&c);
-  else {
+  else if (!strcmp(pattern, "testpoll"))
+    testpoll(&c);
+  else if (!strcmp(pattern, "abort")) {
+    if (c.rank == c.size - 1) MPI_Abort(MPI_COMM_WORLD, 17);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else {
     if (c.rank == 0) fprintf(stderr, "invariant: unknown pattern %s\n", pattern);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
