@@ -148,7 +148,7 @@ bool HostLink::idle() {
   auto& sched = world_->scheduler();
   const bool quantum = config_.protocol == Protocol::Quantum;
   const bool all_ranks = config_.lookahead == Lookahead::Static;
-  for (;;) {
+  for (int spins = 0;; ++spins) {
     protocols::Frame f;
     while (transport_.poll(f))
       handle(f);
@@ -184,7 +184,9 @@ bool HostLink::idle() {
             if (r->task.state != mpilite::TaskState::Done) low = std::min(low, r->clock);
           return low;
         });
-    sched_yield(); // other host processes may share this core
+    // Poll hard for a short while (a reply is often microseconds away), then let other host
+    // processes that share this core run.
+    if (spins > 64) sched_yield();
   }
 }
 

@@ -1,7 +1,7 @@
-/* Communication patterns for the central invariant: every rank prints a digest of what it
- * received (data and sources, in order) and its final clock. The output must be identical for
- * every number of host processes, protocol and rank map. No globals: ranks share them until the
- * privatizer lands. */
+/* Communication patterns, used by the central-invariant tests and the protocol benchmarks.
+ * Every rank prints a digest of what it received (data and sources, in order) and its final
+ * clock: the output must be identical for every number of host processes, protocol and rank
+ * map. No globals: ranks share them until the privatizer lands. */
 #include <mpi.h>
 #include <mpisim.h>
 #include <stdio.h>
