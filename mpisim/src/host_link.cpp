@@ -139,6 +139,34 @@ SimTime HostLink::eot(const LocalK& k, SimTime remote) const {
   return plus(low, lookahead_);
 }
 
+void HostLink::add_host_of(int world_rank, Sources& s) const {
+  const int h = map_->host_of(world_rank);
+  if (h == host())
+    s.local = true;
+  else
+    s.remote |= protocols::host_bit(h);
+}
+
+HostLink::Sources HostLink::potential_sources(const mpilite::Rank& rank) const {
+  // A test or wait that needs a decision may complete any of the rank's requests.
+  if (rank.decide_time < kTimeInfinity) return {true, protocols::kAllHosts};
+  Sources s;
+  for (const mpilite::Request* q : rank.posted) {
+    if (!q->undecided) continue;
+    if (q->source != MPI_ANY_SOURCE) {
+      add_host_of(q->source, s);
+    } else if (q->comm->self) {
+      s.local = true;
+    } else if (q->comm->members.empty()) { // MPI_COMM_WORLD: everyone
+      return {true, protocols::kAllHosts};
+    } else {
+      for (int m : q->comm->members)
+        add_host_of(m, s);
+    }
+  }
+  return s;
+}
+
 bool HostLink::idle() {
   const auto start = std::chrono::steady_clock::now();
   auto account = [&] {
@@ -162,20 +190,24 @@ bool HostLink::idle() {
     }
     const LocalK k = local_k(*world_, lookahead_);
     const SimTime remote = sync_->remote_bound();
-    woke = raise_bounds(
-               *world_,
-               [&](const mpilite::Rank& r) {
-                 return quantum ? remote : local_eit(k, r, lookahead_, remote);
-               },
-               all_ranks) ||
-           woke || sched.has_ready();
+    std::uint64_t wanted = 0;
+    const auto eit = [&](const mpilite::Rank& r) {
+      if (quantum) return remote;
+      const Sources from = potential_sources(r);
+      // A message from a local source may have been caused by any host's: then the bound needs
+      // every host's.
+      wanted |= from.local ? protocols::kAllHosts : from.remote;
+      const SimTime local = from.local ? local_eit(k, r, lookahead_, remote) : kTimeInfinity;
+      return std::min(local, sync_->remote_bound(from.remote));
+    };
+    woke = raise_bounds(*world_, eit, all_ranks) || woke || sched.has_ready();
     if (woke) {
       sync_->note_progress();
       account();
       return true;
     }
     const auto not_done = static_cast<std::int64_t>(world_->ranks().size() - sched.done_count());
-    const protocols::Summary s{k.g, k.arg, k.g2, not_done, !world_->undecided().empty()};
+    const protocols::Summary s{k.g, k.arg, k.g2, not_done, !world_->undecided().empty(), wanted};
     sync_->on_idle(
         s, [&](int) { return eot(k, remote); },
         [&] {

@@ -46,6 +46,14 @@ private:
   void handle(const protocols::Frame& f);
   bool apply_decision(const protocols::Decision& d);
   SimTime eot(const LocalK& k, SimTime remote) const;
+  /// The hosts (and whether this one) that could send what `rank`'s undecided operations wait
+  /// for: the paper's potential sources.
+  struct Sources {
+    bool local = false;
+    std::uint64_t remote = 0;
+  };
+  Sources potential_sources(const mpilite::Rank& rank) const;
+  void add_host_of(int world_rank, Sources& s) const;
 
   const Config& config_;
   protocols::Transport transport_;

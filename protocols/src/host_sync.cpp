@@ -75,7 +75,7 @@ void HostSync::count_received(int from) {
   ++stats_.remote_received;
 }
 
-SimTime HostSync::remote_bound() const {
+SimTime HostSync::remote_bound(std::uint64_t hosts) const {
   switch (kind_) {
   case ProtocolKind::Quantum:
     return window_;
@@ -85,7 +85,8 @@ SimTime HostSync::remote_bound() const {
   case ProtocolKind::NmpCep: {
     SimTime b = kTimeInfinity;
     for (int h = 0; h < t_.hosts(); ++h)
-      if (h != t_.host()) b = std::min(b, channel_[static_cast<std::size_t>(h)]);
+      if (h != t_.host() && (h >= 64 || (hosts & host_bit(h))))
+        b = std::min(b, channel_[static_cast<std::size_t>(h)]);
     return std::max(b, floor_);
   }
   }
@@ -156,10 +157,11 @@ void HostSync::on_idle(const Summary& s, const std::function<SimTime(int)>& eot_
                        const std::function<SimTime()>& min_clock) {
   ++stall_;
   if (kind_ == ProtocolKind::Nmp || kind_ == ProtocolKind::NmpCep) {
-    // A host whose bound a peer needs needs its own peers' bounds to compute it.
+    // A host whose bound a peer needs needs all its own peers' bounds to compute it; otherwise
+    // it asks only the hosts of its receives' potential sources.
     const bool asked =
         std::any_of(peer_wants_.begin(), peer_wants_.end(), [](char w) { return w != 0; });
-    send_nulls(s.needs_bound || asked, eot_to, min_clock);
+    send_nulls(asked ? kAllHosts : s.wanted_hosts, eot_to, min_clock);
   }
   if (!wants_report(s)) return;
   Report r{epoch_, s, sent_, received_};
@@ -182,13 +184,14 @@ void HostSync::on_idle(const Summary& s, const std::function<SimTime(int)>& eot_
   t_.send(0, FrameKind::Report, body.data(), body.size());
 }
 
-void HostSync::send_nulls(bool want, const std::function<SimTime(int)>& eot_to,
+void HostSync::send_nulls(std::uint64_t wanted, const std::function<SimTime(int)>& eot_to,
                           const std::function<SimTime()>& min_clock) {
   bool any = false;
   SimTime lowest = -1;
   for (int h = 0; h < t_.hosts(); ++h) {
     if (h == t_.host()) continue;
     const auto i = static_cast<std::size_t>(h);
+    const bool want = h >= 64 || (wanted & host_bit(h));
     const bool announce = wants_sent_[i] != static_cast<char>(want);
     if (!announce && !peer_wants_[i]) continue;
     const SimTime v = eot_to(h);

@@ -26,7 +26,14 @@ struct Summary {
   SimTime k_second = mpilite::kTimeInfinity;
   std::int64_t not_done = 0; ///< LPs of this host that have not finished
   bool needs_bound = false;  ///< some LP waits for a time bound to decide
+  /// The hosts whose bounds those LPs need: the hosts of their receives' potential sources.
+  std::uint64_t wanted_hosts = 0;
 };
+
+inline constexpr std::uint64_t kAllHosts = ~std::uint64_t{0};
+inline std::uint64_t host_bit(int h) {
+  return h < 64 ? std::uint64_t{1} << h : 0;
+}
 
 /// What the coordinator concluded from a quiescent snapshot of all hosts.
 struct Decision {
@@ -64,7 +71,10 @@ public:
   void count_received(int from);
 
   /// Every future data frame from another host has a recv timestamp >= this.
-  SimTime remote_bound() const;
+  SimTime remote_bound() const { return remote_bound(kAllHosts); }
+  /// The same for the frames of the hosts in `hosts` (bit h for host h; hosts beyond 63 are
+  /// always included).
+  SimTime remote_bound(std::uint64_t hosts) const;
   /// The last quantum window end (quantum protocol).
   SimTime window() const { return window_; }
 
@@ -90,7 +100,7 @@ private:
     Summary summary;
     std::vector<std::uint64_t> sent, received; // per peer host
   };
-  void send_nulls(bool want, const std::function<SimTime(int)>& eot_to,
+  void send_nulls(std::uint64_t want, const std::function<SimTime(int)>& eot_to,
                   const std::function<SimTime()>& min_clock);
   bool wants_report(const Summary& s) const;
   void coordinator_receive(int from, const Report& r);
