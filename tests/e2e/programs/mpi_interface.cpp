@@ -1,0 +1,2 @@
+// mpi_interface.c built as C++, through mpisimcxx.
+#include "mpi_interface.c"
