@@ -56,17 +56,25 @@ int publish(ApiCall& c, Datatype&& t, Contents&& contents, MPI_Datatype* newtype
 
 namespace {
 
-int hvector(const char* name, int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-            MPI_Datatype* newtype) {
+/// MPI_Type_vector (`stride` in elements of `oldtype`) and the hvectors (`stride` in bytes).
+int vector_call(const char* name, int count, int blocklength, MPI_Aint stride, bool in_bytes,
+                MPI_Datatype oldtype, MPI_Datatype* newtype) {
   ApiCall c(name);
   const Datatype* old;
   if (int e = check_nonnegative_count(c, count)) return e;
   if (int e = check_blocklength(c, blocklength)) return e;
   if (int e = lookup_type(c, oldtype, old, "oldtype")) return e;
+  Contents contents =
+      in_bytes ? Contents{MPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {keep(*old)}}
+               : Contents{MPI_COMBINER_VECTOR,
+                          {count, blocklength, static_cast<int>(stride)},
+                          {},
+                          {keep(*old)}};
   return publish(c,
                  make_hvector(static_cast<std::size_t>(count),
-                              static_cast<std::size_t>(blocklength), stride, *old),
-                 {MPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {keep(*old)}}, newtype);
+                              static_cast<std::size_t>(blocklength),
+                              in_bytes ? stride : stride * old->extent, *old),
+                 std::move(contents), newtype);
 }
 
 /// The four indexed constructors. Block lengths come from `lengths`, or are all `blocklength`
@@ -95,7 +103,8 @@ int indexed(const char* name, int combiner, int count, bool uniform, const int* 
   if (uniform) contents.ints.push_back(blocklength);
   for (std::size_t i = 0; i < n; ++i) {
     const int length = uniform ? blocklength : lengths[i];
-    if (int e = check_blocklength(c, length, static_cast<long>(i))) return e;
+    if (!uniform)
+      if (int e = check_blocklength(c, length, static_cast<long>(i))) return e;
     block[i] = static_cast<std::size_t>(length);
     disp[i] = in_bytes ? displacements[i] : displacements[i] * old->extent;
     if (!uniform) contents.ints.push_back(length);
@@ -123,7 +132,10 @@ int structure(const char* name, int count, const int* lengths, const MPI_Aint* d
   std::unordered_map<MPI_Datatype, std::shared_ptr<const Datatype>> kept;
   for (std::size_t i = 0; i < n; ++i) {
     if (int e = check_blocklength(c, lengths[i], static_cast<long>(i))) return e;
-    if (int e = lookup_type(c, types[i], old[i], "array_of_types[i]")) return e;
+    old[i] = c.w.datatype(types[i]);
+    if (!old[i])
+      if (int e = lookup_type(c, types[i], old[i], fmt::format("array_of_types[{}]", i).c_str()))
+        return e;
     block[i] = static_cast<std::size_t>(lengths[i]);
     contents.ints.push_back(lengths[i]);
     auto& k = kept[types[i]];
@@ -150,27 +162,19 @@ MPISIM_WEAK_ALIAS(Type_contiguous)
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype* newtype) {
-  ApiCall c("MPI_Type_vector");
-  const Datatype* old;
-  if (int e = check_nonnegative_count(c, count)) return e;
-  if (int e = check_blocklength(c, blocklength)) return e;
-  if (int e = lookup_type(c, oldtype, old, "oldtype")) return e;
-  return publish(c,
-                 make_hvector(static_cast<std::size_t>(count),
-                              static_cast<std::size_t>(blocklength), stride * old->extent, *old),
-                 {MPI_COMBINER_VECTOR, {count, blocklength, stride}, {}, {keep(*old)}}, newtype);
+  return vector_call("MPI_Type_vector", count, blocklength, stride, false, oldtype, newtype);
 }
 MPISIM_WEAK_ALIAS(Type_vector)
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype* newtype) {
-  return hvector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype);
+  return vector_call("MPI_Type_create_hvector", count, blocklength, stride, true, oldtype, newtype);
 }
 MPISIM_WEAK_ALIAS(Type_create_hvector)
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype* newtype) {
-  return hvector("MPI_Type_hvector", count, blocklength, stride, oldtype, newtype);
+  return vector_call("MPI_Type_hvector", count, blocklength, stride, true, oldtype, newtype);
 }
 MPISIM_WEAK_ALIAS(Type_hvector)
 

@@ -403,6 +403,39 @@ TEST(Datatypes, EnvelopeAndContentsOfEveryCombiner) {
   EXPECT_EQ(got, expected);
 }
 
+TEST(Datatypes, Mpi1ConstructorsMakeWhatTheirMpi2NamesMake) {
+  std::vector<Shape> shapes;
+  std::vector<int> combiners;
+  on_one_rank([&] {
+    int lengths[] = {2, 1};
+    MPI_Aint displacements[] = {12, -8};
+    MPI_Datatype types[] = {MPI_INT, MPI_DOUBLE};
+    MPI_Datatype t[6];
+    MPI_Type_hvector(3, 2, 20, MPI_INT, &t[0]);
+    MPI_Type_create_hvector(3, 2, 20, MPI_INT, &t[1]);
+    MPI_Type_hindexed(2, lengths, displacements, MPI_INT, &t[2]);
+    MPI_Type_create_hindexed(2, lengths, displacements, MPI_INT, &t[3]);
+    MPI_Type_struct(2, lengths, displacements, types, &t[4]);
+    MPI_Type_create_struct(2, lengths, displacements, types, &t[5]);
+    for (MPI_Datatype type : t) {
+      shapes.push_back(shape(type));
+      int ni, na, nt;
+      MPI_Type_get_envelope(type, &ni, &na, &nt, &combiners.emplace_back());
+    }
+  });
+  // hvector: blocks of 8 bytes at 0, 20, 40. hindexed: 8 bytes at 12, 4 at -8. struct: two ints
+  // at 12, a double at -8; aligned to 8.
+  EXPECT_EQ(shapes, (std::vector<Shape>{{0, 48, 0, 48, 24},
+                                        {0, 48, 0, 48, 24},
+                                        {-8, 28, -8, 28, 12},
+                                        {-8, 28, -8, 28, 12},
+                                        {-8, 32, -8, 28, 16},
+                                        {-8, 32, -8, 28, 16}}));
+  EXPECT_EQ(combiners,
+            (std::vector<int>{MPI_COMBINER_HVECTOR, MPI_COMBINER_HVECTOR, MPI_COMBINER_HINDEXED,
+                              MPI_COMBINER_HINDEXED, MPI_COMBINER_STRUCT, MPI_COMBINER_STRUCT}));
+}
+
 TEST(Datatypes, NamesOfPredefinedAndNamedTypes) {
   std::vector<std::string> names;
   std::vector<int> lengths;
