@@ -434,3 +434,11 @@ MPISIM_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype* dat
 MPISIM_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
 MPISIM_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
 /* ---- Not generated: declarations added by hand, kept by scripts/gen-mpi-interface ---- */
+/* MPI-1 datatype functions removed in MPI-3.0 that older codes (NPB among them) still call. */
+MPISIM_DECLARE(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_extent, (MPI_Datatype datatype, MPI_Aint* extent))
+MPISIM_DECLARE(int, Type_lb, (MPI_Datatype datatype, MPI_Aint* displacement))
+MPISIM_DECLARE(int, Type_ub, (MPI_Datatype datatype, MPI_Aint* displacement))
+MPISIM_DECLARE(int, Address, (const void* location, MPI_Aint* address))

@@ -91,10 +91,11 @@ int ApiCall::check_root(const Comm& c, int root) {
 int ApiCall::check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out) {
   out = w.op(h);
   if (!out) return error(c.handle, MPI_ERR_OP, "invalid operation {:#x}", static_cast<unsigned>(h));
-  if (!out->user &&
-      (type.basic == MPI_DATATYPE_NULL || !type.basic_layout || !op_defined_for(h, type.basic)))
+  if (!op_applies_to(*out, type))
     return error(c.handle, MPI_ERR_OP, "{} is not defined for datatype {}", out->name,
-                 type.name ? type.name : "(derived)");
+                 type.name                         ? type.name
+                 : type.basic == MPI_DATATYPE_NULL ? "(derived, of mixed basic types)"
+                                                   : "(derived)");
   return MPI_SUCCESS;
 }
 

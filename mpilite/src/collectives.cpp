@@ -15,22 +15,26 @@ namespace {
 // everywhere, and non-overtaking keeps consecutive ones apart.
 enum CollTag { kBarrierTag = 1, kBcastTag, kReduceTag, kAllreduceTag };
 
-/// A scratch buffer for `count` elements of `type`, laid out as the user's buffers are. The last
-/// element gets its whole extent, not only its true extent: the MINLOC/MAXLOC kernels copy whole
+/// A scratch buffer for `count` elements of `type`, laid out as the user's buffers are: it
+/// spans from the lowest to the highest byte of data, whatever the signs of the lower bound and
+/// the extent. It also covers [0, extent) of each element: the MINLOC/MAXLOC kernels copy whole
 /// C structs, padding included (MPI_DOUBLE_INT: 12 bytes of data, 16 of struct).
 class TypedBuffer {
 public:
-  TypedBuffer(std::size_t count, const Datatype& type)
-      : store_(count == 0
-                   ? 0
-                   : static_cast<std::size_t>(std::max(type.true_extent, type.extent) +
-                                              static_cast<MPI_Aint>(count - 1) * type.extent)),
-        base_(store_.data() - type.true_lb) {}
-  void* get() { return base_; }
+  TypedBuffer(std::size_t count, const Datatype& type) {
+    if (count == 0) return;
+    const MPI_Aint reps = static_cast<MPI_Aint>(count - 1) * type.extent;
+    const MPI_Aint lo = std::min<MPI_Aint>(type.true_lb, 0) + std::min<MPI_Aint>(reps, 0);
+    const MPI_Aint hi =
+        std::max(type.true_lb + type.true_extent, type.extent) + std::max<MPI_Aint>(reps, 0);
+    store_.resize(static_cast<std::size_t>(hi - lo));
+    origin_ = -lo;
+  }
+  void* get() { return store_.data() + origin_; }
 
 private:
   std::vector<std::byte> store_;
-  std::byte* base_;
+  MPI_Aint origin_ = 0; ///< offset of the buffer's origin (displacement 0) in the store
 };
 
 void copy_elements(const void* from, void* to, std::size_t count, const Datatype& type) {

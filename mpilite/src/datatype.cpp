@@ -5,7 +5,7 @@
 
 #include <array>
 #include <cstring>
-#include <memory>
+#include <stdexcept>
 
 namespace mpilite {
 namespace {
@@ -15,92 +15,174 @@ template <class A, class B> struct Pair {
   B index;
 };
 
-struct BuiltinSpec {
-  MPI_Datatype handle;
-  const char* name;
-  std::size_t size;
-  std::size_t align_extent;  ///< extent (sizeof the C type)
-  std::vector<Block> blocks; ///< empty: one block of `size`
-};
-
-Datatype from_spec(const BuiltinSpec& s) {
+Datatype scalar(MPI_Datatype h, std::size_t size, std::size_t align) {
   Datatype t;
-  t.handle = s.handle;
-  t.name = s.name;
-  t.size = s.size;
-  t.extent = static_cast<MPI_Aint>(s.align_extent);
-  t.blocks = s.blocks.empty() ? std::vector<Block>{{0, s.size}} : s.blocks;
-  t.true_lb = 0;
-  t.true_extent = static_cast<MPI_Aint>(t.blocks.back().offset + t.blocks.back().length);
-  t.basic = s.handle;
-  t.basic_count = 1;
-  t.basic_layout = true;
-  t.predefined = true;
-  t.committed = true;
+  t.size = size;
+  t.extent = static_cast<MPI_Aint>(size);
+  t.true_extent = t.extent;
+  t.align = align;
+  t.elements = 1;
+  t.dense = true;
+  Node leaf;
+  leaf.size = size;
+  leaf.elements = 1;
+  leaf.elem_size = static_cast<std::uint32_t>(size);
+  t.map = std::make_shared<const TypeMap>(TypeMap{leaf});
+  t.basic = h;
   return t;
 }
 
-template <class A, class B> BuiltinSpec pair_spec(MPI_Datatype h, const char* name) {
-  using P = Pair<A, B>;
-  std::vector<Block> blocks{{offsetof(P, value), sizeof(A)}, {offsetof(P, index), sizeof(B)}};
-  if (blocks[0].offset + static_cast<MPI_Aint>(blocks[0].length) == blocks[1].offset)
-    blocks = {{0, sizeof(A) + sizeof(B)}};
-  return {h, name, sizeof(A) + sizeof(B), sizeof(P), blocks};
+/// MPI_LB and MPI_UB: no data, only a marked bound at displacement 0.
+Datatype marker(bool upper) {
+  Datatype t;
+  t.lb_marked = !upper;
+  t.ub_marked = upper;
+  t.map = std::make_shared<const TypeMap>();
+  return t;
 }
 
-#define MPISIM_SCALAR(h, T)                                                                        \
-  BuiltinSpec {                                                                                    \
-    h, #h, sizeof(T), sizeof(T), {}                                                                \
-  }
+// The pair types are the structs MPI-3.1 section 5.9.4 defines them as; the struct padding
+// rule must reproduce the C layout, which is checked.
+template <class A, class B>
+Datatype pair(const Datatype& value, const Datatype& index, const char* name) {
+  using P = Pair<A, B>;
+  Datatype t = make_struct({1, 1}, {offsetof(P, value), offsetof(P, index)}, {&value, &index});
+  if (t.extent != static_cast<MPI_Aint>(sizeof(P)))
+    throw std::logic_error(std::string("struct padding does not reproduce the layout of ") + name);
+  return t;
+}
 
 std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins() {
-  const BuiltinSpec specs[] = {
-      MPISIM_SCALAR(MPI_CHAR, char),
-      MPISIM_SCALAR(MPI_SIGNED_CHAR, signed char),
-      MPISIM_SCALAR(MPI_UNSIGNED_CHAR, unsigned char),
-      MPISIM_SCALAR(MPI_BYTE, unsigned char),
-      MPISIM_SCALAR(MPI_WCHAR, wchar_t),
-      MPISIM_SCALAR(MPI_SHORT, short),
-      MPISIM_SCALAR(MPI_UNSIGNED_SHORT, unsigned short),
-      MPISIM_SCALAR(MPI_INT, int),
-      MPISIM_SCALAR(MPI_UNSIGNED, unsigned),
-      MPISIM_SCALAR(MPI_LONG, long),
-      MPISIM_SCALAR(MPI_UNSIGNED_LONG, unsigned long),
-      MPISIM_SCALAR(MPI_LONG_LONG_INT, long long),
-      MPISIM_SCALAR(MPI_UNSIGNED_LONG_LONG, unsigned long long),
-      MPISIM_SCALAR(MPI_FLOAT, float),
-      MPISIM_SCALAR(MPI_DOUBLE, double),
-      MPISIM_SCALAR(MPI_LONG_DOUBLE, long double),
-      MPISIM_SCALAR(MPI_C_BOOL, bool),
-      MPISIM_SCALAR(MPI_INT8_T, int8_t),
-      MPISIM_SCALAR(MPI_INT16_T, int16_t),
-      MPISIM_SCALAR(MPI_INT32_T, int32_t),
-      MPISIM_SCALAR(MPI_INT64_T, int64_t),
-      MPISIM_SCALAR(MPI_UINT8_T, uint8_t),
-      MPISIM_SCALAR(MPI_UINT16_T, uint16_t),
-      MPISIM_SCALAR(MPI_UINT32_T, uint32_t),
-      MPISIM_SCALAR(MPI_UINT64_T, uint64_t),
-      MPISIM_SCALAR(MPI_C_FLOAT_COMPLEX, float _Complex),
-      MPISIM_SCALAR(MPI_C_DOUBLE_COMPLEX, double _Complex),
-      MPISIM_SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex),
-      MPISIM_SCALAR(MPI_AINT, MPI_Aint),
-      MPISIM_SCALAR(MPI_OFFSET, MPI_Offset),
-      MPISIM_SCALAR(MPI_COUNT, MPI_Count),
-      MPISIM_SCALAR(MPI_PACKED, unsigned char),
-      pair_spec<float, int>(MPI_FLOAT_INT, "MPI_FLOAT_INT"),
-      pair_spec<double, int>(MPI_DOUBLE_INT, "MPI_DOUBLE_INT"),
-      pair_spec<long, int>(MPI_LONG_INT, "MPI_LONG_INT"),
-      pair_spec<int, int>(MPI_2INT, "MPI_2INT"),
-      pair_spec<short, int>(MPI_SHORT_INT, "MPI_SHORT_INT"),
-      pair_spec<long double, int>(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT"),
-  };
   std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> table{};
-  for (const BuiltinSpec& s : specs)
-    table[static_cast<std::size_t>(s.handle & 0xff)] = std::make_unique<Datatype>(from_spec(s));
+  auto put = [&](MPI_Datatype h, const char* name, Datatype t) {
+    t.handle = h;
+    t.name = name;
+    t.predefined = true;
+    t.committed = true;
+    if (t.size > 0) {
+      t.basic = h;
+      t.basic_count = 1;
+      t.basic_layout = true;
+    }
+    table[static_cast<std::size_t>(h & 0xff)] = std::make_unique<Datatype>(std::move(t));
+  };
+  auto get = [&](MPI_Datatype h) -> const Datatype& { return *table[h & 0xff]; };
+#define MPISIM_SCALAR(h, T) put(h, #h, scalar(h, sizeof(T), alignof(T)))
+  MPISIM_SCALAR(MPI_CHAR, char);
+  MPISIM_SCALAR(MPI_SIGNED_CHAR, signed char);
+  MPISIM_SCALAR(MPI_UNSIGNED_CHAR, unsigned char);
+  MPISIM_SCALAR(MPI_BYTE, unsigned char);
+  MPISIM_SCALAR(MPI_WCHAR, wchar_t);
+  MPISIM_SCALAR(MPI_SHORT, short);
+  MPISIM_SCALAR(MPI_UNSIGNED_SHORT, unsigned short);
+  MPISIM_SCALAR(MPI_INT, int);
+  MPISIM_SCALAR(MPI_UNSIGNED, unsigned);
+  MPISIM_SCALAR(MPI_LONG, long);
+  MPISIM_SCALAR(MPI_UNSIGNED_LONG, unsigned long);
+  MPISIM_SCALAR(MPI_LONG_LONG_INT, long long);
+  MPISIM_SCALAR(MPI_UNSIGNED_LONG_LONG, unsigned long long);
+  MPISIM_SCALAR(MPI_FLOAT, float);
+  MPISIM_SCALAR(MPI_DOUBLE, double);
+  MPISIM_SCALAR(MPI_LONG_DOUBLE, long double);
+  MPISIM_SCALAR(MPI_C_BOOL, bool);
+  MPISIM_SCALAR(MPI_INT8_T, int8_t);
+  MPISIM_SCALAR(MPI_INT16_T, int16_t);
+  MPISIM_SCALAR(MPI_INT32_T, int32_t);
+  MPISIM_SCALAR(MPI_INT64_T, int64_t);
+  MPISIM_SCALAR(MPI_UINT8_T, uint8_t);
+  MPISIM_SCALAR(MPI_UINT16_T, uint16_t);
+  MPISIM_SCALAR(MPI_UINT32_T, uint32_t);
+  MPISIM_SCALAR(MPI_UINT64_T, uint64_t);
+  MPISIM_SCALAR(MPI_C_FLOAT_COMPLEX, float _Complex);
+  MPISIM_SCALAR(MPI_C_DOUBLE_COMPLEX, double _Complex);
+  MPISIM_SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
+  MPISIM_SCALAR(MPI_AINT, MPI_Aint);
+  MPISIM_SCALAR(MPI_OFFSET, MPI_Offset);
+  MPISIM_SCALAR(MPI_COUNT, MPI_Count);
+  MPISIM_SCALAR(MPI_PACKED, unsigned char);
+#undef MPISIM_SCALAR
+  const Datatype& i = get(MPI_INT);
+  put(MPI_FLOAT_INT, "MPI_FLOAT_INT", pair<float, int>(get(MPI_FLOAT), i, "MPI_FLOAT_INT"));
+  put(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", pair<double, int>(get(MPI_DOUBLE), i, "MPI_DOUBLE_INT"));
+  put(MPI_LONG_INT, "MPI_LONG_INT", pair<long, int>(get(MPI_LONG), i, "MPI_LONG_INT"));
+  put(MPI_2INT, "MPI_2INT", pair<int, int>(i, i, "MPI_2INT"));
+  put(MPI_SHORT_INT, "MPI_SHORT_INT", pair<short, int>(get(MPI_SHORT), i, "MPI_SHORT_INT"));
+  put(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT",
+      pair<long double, int>(get(MPI_LONG_DOUBLE), i, "MPI_LONG_DOUBLE_INT"));
+  put(MPI_UB, "MPI_UB", marker(true));
+  put(MPI_LB, "MPI_LB", marker(false));
   return table;
 }
 
-#undef MPISIM_SCALAR
+/// Calls run(address, bytes) for every run of the nodes [first, last) of one copy whose
+/// origin is `origin`, in type-map order, until run returns false.
+template <class Run> bool walk(const Node* first, const Node* last, MPI_Aint origin, Run& run) {
+  for (const Node* n = first; n != last; n += n->skip) {
+    MPI_Aint at = origin + n->offset;
+    for (std::size_t k = 0; k < n->count; ++k, at += n->stride)
+      if (n->leaf() ? !run(at, n->size) : !walk(n + 1, n + n->skip, at, run)) return false;
+  }
+  return true;
+}
+
+/// Moves at most `bytes` bytes between the type map of `count` elements at `buf` and the
+/// packed stream at `packed`, in the direction `to_packed`. Runs that follow each other in
+/// memory are copied with one memcpy.
+void transfer(void* buf, std::size_t count, const Datatype& type, std::byte* packed,
+              std::size_t bytes, bool to_packed) {
+  if (bytes == 0) return;
+  if (type.contiguous()) {
+    if (to_packed)
+      std::memcpy(packed, buf, bytes);
+    else
+      std::memcpy(buf, packed, bytes);
+    return;
+  }
+  MPI_Aint pending = 0;
+  std::size_t pending_bytes = 0;
+  auto flush = [&] {
+    auto* user = reinterpret_cast<std::byte*>(pending);
+    if (to_packed)
+      std::memcpy(packed, user, pending_bytes);
+    else
+      std::memcpy(user, packed, pending_bytes);
+    packed += pending_bytes;
+    pending_bytes = 0;
+  };
+  auto run = [&](MPI_Aint at, std::size_t n) {
+    n = std::min(n, bytes);
+    bytes -= n;
+    if (pending_bytes > 0 && pending + static_cast<MPI_Aint>(pending_bytes) == at) {
+      pending_bytes += n;
+    } else {
+      if (pending_bytes > 0) flush();
+      pending = at;
+      pending_bytes = n;
+    }
+    return bytes > 0;
+  };
+  const TypeMap& map = *type.map;
+  const MPI_Aint base = reinterpret_cast<MPI_Aint>(buf);
+  for (std::size_t i = 0; i < count && bytes > 0; ++i)
+    walk(map.data(), map.data() + map.size(), base + static_cast<MPI_Aint>(i) * type.extent, run);
+  if (pending_bytes > 0) flush();
+}
+
+/// Basic elements in the first `bytes` bytes of one copy of the nodes [first, last), where
+/// `bytes` is less than their size; -1 when it ends inside a basic element.
+long long prefix_elements(const Node* first, const Node* last, std::size_t bytes) {
+  long long n = 0;
+  for (const Node* node = first; node != last && bytes > 0; node += node->skip) {
+    const std::size_t whole = std::min(bytes / node->size, node->count);
+    n += static_cast<long long>(whole * node->elements);
+    bytes -= whole * node->size;
+    if (whole == node->count || bytes == 0) continue;
+    if (!node->leaf()) return n + prefix_elements(node + 1, node + node->skip, bytes);
+    if (bytes % node->elem_size != 0) return -1;
+    return n + static_cast<long long>(bytes / node->elem_size);
+  }
+  return n;
+}
 
 } // namespace
 
@@ -112,59 +194,23 @@ const Datatype* builtin_datatype(MPI_Datatype handle) {
 }
 
 void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* out) {
-  const auto* base = static_cast<const std::byte*>(buf);
-  if (type.contiguous()) {
-    if (count * type.size > 0) std::memcpy(out, base, count * type.size);
-    return;
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::byte* elem = base + static_cast<MPI_Aint>(i) * type.extent;
-    for (const Block& b : type.blocks) {
-      std::memcpy(out, elem + b.offset, b.length);
-      out += b.length;
-    }
-  }
+  transfer(const_cast<void*>(buf), count, type, out, count * type.size, true);
 }
 
 void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* buf) {
-  auto* base = static_cast<std::byte*>(buf);
-  if (type.contiguous()) {
-    if (bytes > 0) std::memcpy(base, in, bytes);
-    return;
-  }
-  for (std::size_t i = 0; bytes > 0; ++i) {
-    std::byte* elem = base + static_cast<MPI_Aint>(i) * type.extent;
-    for (const Block& b : type.blocks) {
-      const std::size_t n = std::min(bytes, b.length);
-      std::memcpy(elem + b.offset, in, n);
-      in += n;
-      bytes -= n;
-      if (bytes == 0) break;
-    }
-  }
+  if (type.size == 0) return;
+  const std::size_t count = (bytes + type.size - 1) / type.size;
+  transfer(buf, count, type, const_cast<std::byte*>(in), bytes, false);
 }
 
-Datatype make_contiguous(std::size_t count, const Datatype& old) {
-  Datatype t;
-  t.size = count * old.size;
-  t.lb = old.lb;
-  t.extent = static_cast<MPI_Aint>(count) * old.extent;
-  t.true_lb = old.true_lb;
-  t.true_extent =
-      count == 0 ? 0 : (static_cast<MPI_Aint>(count) - 1) * old.extent + old.true_extent;
-  for (std::size_t i = 0; i < count; ++i)
-    for (const Block& b : old.blocks) {
-      const MPI_Aint off = static_cast<MPI_Aint>(i) * old.extent + b.offset;
-      if (!t.blocks.empty() &&
-          t.blocks.back().offset + static_cast<MPI_Aint>(t.blocks.back().length) == off)
-        t.blocks.back().length += b.length;
-      else
-        t.blocks.push_back({off, b.length});
-    }
-  t.basic = old.basic;
-  t.basic_count = count * old.basic_count;
-  t.basic_layout = old.basic_layout && old.lb == 0;
-  return t;
+long long elements_in(const Datatype& type, std::size_t bytes) {
+  if (type.size == 0) return 0;
+  const long long whole = static_cast<long long>(bytes / type.size * type.elements);
+  const std::size_t rest = bytes % type.size;
+  if (rest == 0) return whole;
+  const long long part =
+      prefix_elements(type.map->data(), type.map->data() + type.map->size(), rest);
+  return part < 0 ? -1 : whole + part;
 }
 
 } // namespace mpilite

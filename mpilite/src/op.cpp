@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace mpilite {
 namespace {
@@ -258,6 +259,10 @@ bool op_defined_for(MPI_Op op, MPI_Datatype basic) {
   }
 }
 
+bool op_applies_to(const Op& op, const Datatype& type) {
+  return op.user || (type.basic != MPI_DATATYPE_NULL && op_defined_for(op.handle, type.basic));
+}
+
 int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, std::size_t count) {
   if (op.user) {
     int n = static_cast<int>(count);
@@ -265,10 +270,24 @@ int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, st
     op.user(const_cast<void*>(in), inout, &n, &h);
     return MPI_SUCCESS;
   }
-  if (type.basic == MPI_DATATYPE_NULL || !op_defined_for(op.handle, type.basic)) return MPI_ERR_OP;
-  if (!type.basic_layout) return MPI_ERR_OP;
-  return apply_builtin(op.handle, type.basic, in, inout, count * type.basic_count) ? MPI_SUCCESS
-                                                                                   : MPI_ERR_OP;
+  if (!op_applies_to(op, type)) return MPI_ERR_OP;
+  const std::size_t n = count * type.basic_count;
+  if (type.basic_layout)
+    return apply_builtin(op.handle, type.basic, in, inout, n) ? MPI_SUCCESS : MPI_ERR_OP;
+  // Any other layout of one basic type: gather both operands into arrays of it (the packed
+  // streams of both layouts are the same), combine, and scatter the result back.
+  const Datatype& unit = *builtin_datatype(type.basic);
+  std::vector<std::byte> packed(count * type.size);
+  std::vector<std::byte> a(n * static_cast<std::size_t>(unit.extent));
+  std::vector<std::byte> b(a.size());
+  pack(in, count, type, packed.data());
+  unpack(packed.data(), packed.size(), unit, a.data());
+  pack(inout, count, type, packed.data());
+  unpack(packed.data(), packed.size(), unit, b.data());
+  if (!apply_builtin(op.handle, type.basic, a.data(), b.data(), n)) return MPI_ERR_OP;
+  pack(b.data(), n, unit, packed.data());
+  unpack(packed.data(), packed.size(), type, inout);
+  return MPI_SUCCESS;
 }
 
 } // namespace mpilite

@@ -18,8 +18,12 @@ struct Op {
 /// The predefined op of `handle`, or null.
 const Op* builtin_op(MPI_Op handle);
 
+/// Whether `op` may reduce `type`: user ops always; predefined ops when all of the type's data
+/// is of one predefined type the op is defined for (MPI-3.1 section 5.9.2), whatever its layout.
+bool op_applies_to(const Op& op, const Datatype& type);
+
 /// inout[i] = in[i] op inout[i] for `count` elements of `type` (laid out with its extent).
-/// Returns MPI_SUCCESS, or MPI_ERR_OP when a predefined op is not defined for the type.
+/// Returns MPI_SUCCESS, or MPI_ERR_OP when `op` does not apply to the type.
 int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, std::size_t count);
 
 /// Whether predefined `op` is defined on predefined type `basic` (MPI-3.1 section 5.9.2).

@@ -93,6 +93,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     m->user_buf = buf;
     m->user_count = count;
     m->user_type = &type;
+    retain(type);
   }
   if (m->protocol == SendProtocol::Buffered) r.bsend_used += bytes + MPI_BSEND_OVERHEAD;
   const bool waits =
@@ -120,6 +121,7 @@ Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
   q->buf = buf;
   q->count = count;
   q->type = &type;
+  retain(type);
   q->comm = &comm;
   q->context = context;
   q->source = source;

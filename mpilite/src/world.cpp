@@ -107,7 +107,7 @@ const Datatype* World::datatype(MPI_Datatype h) const {
   if (const Datatype* t = builtin_datatype(h)) return t;
   if ((h & ~static_cast<int>(kIndexMask)) != kDerivedTypeBase) return nullptr;
   const std::size_t i = static_cast<std::uint32_t>(h) & kIndexMask;
-  if (i >= datatypes_.size() || datatypes_[i].handle != h) return nullptr;
+  if (i >= datatypes_.size() || datatypes_[i].handle != h || datatypes_[i].freed) return nullptr;
   return &datatypes_[i];
 }
 
@@ -122,6 +122,8 @@ MPI_Datatype World::add_datatype(Datatype&& t) {
     datatypes_.push_back(std::move(t));
   }
   datatypes_[i].handle = kDerivedTypeBase | static_cast<int>(i);
+  datatypes_[i].users = 0;
+  datatypes_[i].freed = false;
   return datatypes_[i].handle;
 }
 
@@ -129,9 +131,19 @@ bool World::free_datatype(MPI_Datatype h) {
   const Datatype* t = datatype(h);
   if (!t || t->predefined) return false;
   const std::size_t i = static_cast<std::uint32_t>(h) & kIndexMask;
+  datatypes_[i].freed = true;
+  if (t->users == 0) recycle_datatype(i);
+  return true;
+}
+
+void World::release_datatype(const Datatype& t) {
+  if (t.predefined || --t.users > 0 || !t.freed) return;
+  recycle_datatype(static_cast<std::uint32_t>(t.handle) & kIndexMask);
+}
+
+void World::recycle_datatype(std::size_t i) {
   datatypes_[i] = Datatype{};
   free_datatypes_.push_back(static_cast<std::uint32_t>(i));
-  return true;
 }
 
 Request* World::new_request(Rank& owner, RequestKind kind) {
@@ -168,6 +180,8 @@ Request* World::request_by_id(std::uint64_t id) {
 }
 
 void World::free_request(Request* r) {
+  if (r->type) release_datatype(*r->type);
+  r->type = nullptr;
   r->active = false;
   r->id = 0;
   free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
@@ -184,6 +198,8 @@ void World::free_message(Message* m) {
   m->packed = nullptr;
   m->heap.reset();
   m->user_buf = nullptr;
+  if (m->user_type) release_datatype(*m->user_type);
+  m->user_type = nullptr;
   m->reply_to = 0;
   free_messages_.push_back(m);
 }

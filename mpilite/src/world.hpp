@@ -60,7 +60,11 @@ public:
   CommTable& comms() { return comms_; }
   const Datatype* datatype(MPI_Datatype h) const;
   MPI_Datatype add_datatype(Datatype&& t);
+  /// MPI_Type_free: the handle becomes invalid at once; the type itself lives on while
+  /// operations that retain()ed it are pending.
   bool free_datatype(MPI_Datatype h);
+  /// Ends a use begun by retain(type).
+  void release_datatype(const Datatype& t);
   const Op* op(MPI_Op h) const { return builtin_op(h); }
 
   Request* new_request(Rank& owner, RequestKind kind);
@@ -87,6 +91,7 @@ public:
 
 private:
   Rank* find_sparse(int world_rank);
+  void recycle_datatype(std::size_t slot);
   static void rank_entry(void* arg);
 
   static World* current_;
