@@ -42,6 +42,11 @@ public:
   /// Hands the reply to a synchronous or rendezvous send of another host process to the transport.
   virtual void reply_remote(const Reply& reply) = 0;
 
+  /// Whether poll() has anything to do (work may arrive from other host processes).
+  virtual bool polls() const { return false; }
+  /// Takes in what other host processes sent, while ranks of this host keep running.
+  virtual void poll() {}
+
   /// Called when no rank of this host can run: advance time bounds, poll other hosts, and wake
   /// ranks that may proceed. Returns false when no rank can ever proceed again (deadlock).
   virtual bool idle() = 0;

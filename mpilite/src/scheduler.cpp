@@ -65,12 +65,16 @@ Task& Scheduler::next_or_root() {
   return *t;
 }
 
-RunOutcome Scheduler::run(const std::function<bool()>& idle) {
+RunOutcome Scheduler::run(const std::function<bool()>& idle, const std::function<void()>& poll,
+                          std::size_t poll_every) {
   g_active = this;
   install_overflow_guard(pool_);
+  poll_every_ = poll ? poll_every : 0;
   for (;;) {
     if (stopping_) return RunOutcome::Stopped;
     if (ready_count_ > 0) {
+      if (poll && since_root_ >= poll_every_) poll();
+      since_root_ = 0;
       switch_to(next_or_root(), false);
       continue;
     }
@@ -81,7 +85,8 @@ RunOutcome Scheduler::run(const std::function<bool()>& idle) {
 
 void Scheduler::block() {
   current_->state = TaskState::Blocked;
-  Task& next = next_or_root();
+  // Every so often the root runs between two fibers, to poll for work from outside.
+  Task& next = poll_every_ && ++since_root_ >= poll_every_ ? root_ : next_or_root();
   if (&next == current_) { // woken again before we left: just go on
     current_->state = TaskState::Running;
     return;

@@ -36,8 +36,11 @@ public:
   void spawn(Task& task, std::size_t index, void (*entry)(void*), void* arg);
 
   /// Runs fibers until all are done, one calls stop(), or none is ready and `idle` returns
-  /// false. `idle` is called whenever no fiber is ready; it may make fibers ready.
-  RunOutcome run(const std::function<bool()>& idle);
+  /// false. `idle` is called whenever no fiber is ready; it may make fibers ready. `poll`, if
+  /// given, is called from the scheduler's own stack at least every `poll_every` switches while
+  /// fibers keep running (to take in work from outside without starving it).
+  RunOutcome run(const std::function<bool()>& idle, const std::function<void()>& poll = {},
+                 std::size_t poll_every = 1024);
 
   /// From a fiber: suspend the current task (Blocked) and run the next ready one.
   void block();
@@ -78,7 +81,9 @@ private:
   std::size_t spawned_ = 0;
   std::size_t done_ = 0;
   std::size_t switches_ = 0;
-  long finished_slot_ = -1; ///< stack to give back once we are off it
+  long finished_slot_ = -1;    ///< stack to give back once we are off it
+  std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
+  std::size_t since_root_ = 0; ///< switches since the root last ran
   bool stopping_ = false;
 };
 

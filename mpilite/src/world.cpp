@@ -75,7 +75,9 @@ EndReason World::run(const Main& main, int argc, char** argv) {
     Rank& r = *ranks_[i];
     sched_.spawn(r.task, i, &World::rank_entry, &r);
   }
-  switch (sched_.run([this] { return kernel_.idle(); })) {
+  const auto poll =
+      kernel_.polls() ? std::function<void()>([this] { kernel_.poll(); }) : std::function<void()>();
+  switch (sched_.run([this] { return kernel_.idle(); }, poll)) {
   case RunOutcome::Finished:
     end_ = EndReason::Finished;
     break;

@@ -167,6 +167,12 @@ HostLink::Sources HostLink::potential_sources(const mpilite::Rank& rank) const {
   return s;
 }
 
+void HostLink::poll() {
+  protocols::Frame f;
+  while (transport_.poll(f))
+    handle(f);
+}
+
 bool HostLink::idle() {
   const auto start = std::chrono::steady_clock::now();
   auto account = [&] {
@@ -177,9 +183,7 @@ bool HostLink::idle() {
   const bool quantum = config_.protocol == Protocol::Quantum;
   const bool all_ranks = config_.lookahead == Lookahead::Static;
   for (int spins = 0;; ++spins) {
-    protocols::Frame f;
-    while (transport_.poll(f))
-      handle(f);
+    poll();
     bool woke = sched.has_ready();
     if (auto d = sync_->take_decision()) {
       woke = apply_decision(*d) || woke;

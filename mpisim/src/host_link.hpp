@@ -30,6 +30,9 @@ public:
   void send_message(mpilite::Message* m);
   void send_reply(const mpilite::Reply& reply);
 
+  /// Takes in frames from other hosts while local ranks run (they may wake more ranks).
+  void poll();
+
   /// Called when no local rank can run: polls other hosts, applies bounds, runs the protocol.
   /// Returns true when a rank became ready, false when the run ended (see end()).
   bool idle();

@@ -79,6 +79,8 @@ public:
   void send_remote(mpilite::Message* m) override;
   void reply_remote(const mpilite::Reply& reply) override;
   bool idle() override;
+  bool polls() const override { return link_ != nullptr; }
+  void poll() override { link_->poll(); }
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
