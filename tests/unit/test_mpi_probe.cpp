@@ -119,33 +119,107 @@ TEST_P(ProbeDet, IprobeAnySourceFindsEarliestArrivalNotHostOrder) {
 }
 
 TEST_P(ProbeDet, IprobeDoesNotReportWhatAnEarlierReceiveTakes) {
-  // Rank 0's pending MPI_Irecv takes the first message; the probe sees the second.
-  int probed_count = -1, flag = -1;
-  std::vector<int> first(1, 0), second(2, 0);
+  // Rank 0's pending MPI_Irecv (from rank 1, or from any source) takes the first message; the
+  // probe sees the second.
+  for (int irecv_source : {1, MPI_ANY_SOURCE}) {
+    int probed_count = -1, flag = -1;
+    std::vector<int> first(1, 0), second(2, 0);
+    auto r = test::simulate(config(2, GetParam()), [&](int, char**) {
+      MPI_Init(nullptr, nullptr);
+      if (test::world_rank() == 0) {
+        MPI_Request q;
+        MPI_Irecv(first.data(), 1, MPI_INT, irecv_source, 5, MPI_COMM_WORLD, &q);
+        MPISIM_Compute(20e-6); // both messages have arrived
+        MPI_Status st;
+        MPI_Iprobe(1, 5, MPI_COMM_WORLD, &flag, &st);
+        MPI_Get_count(&st, MPI_INT, &probed_count);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Recv(second.data(), 2, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        int a = 1, b[2] = {2, 3};
+        MPI_Send(&a, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+        MPI_Send(b, 2, MPI_INT, 0, 5, MPI_COMM_WORLD);
+      }
+      MPI_Finalize();
+      return 0;
+    });
+    ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+    EXPECT_EQ(flag, 1) << irecv_source;
+    EXPECT_EQ(probed_count, 2) << irecv_source;
+    EXPECT_EQ(first, (std::vector<int>{1}));
+    EXPECT_EQ(second, (std::vector<int>{2, 3}));
+  }
+}
+
+TEST_P(ProbeDet, IprobeDoesNotReportWhatAPendingWildcardReceiveMayStillTake) {
+  // Rank 1 sends a large message (tag 7, arriving at 61.1 us) then a small one (tag 5,
+  // arriving at 1.204 us). Rank 0's pending MPI_Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) has taken
+  // nothing by 10 us: it may still take either, so the probe for tag 5 says no. By 70 us the
+  // receive has taken the large message and the probe sees the small one.
+  constexpr int kLarge = 15'000; // ints: 60000 bytes, eager
+  std::vector<int> flags;
+  int taken_count = -1, probed_count = -1;
   auto r = test::simulate(config(2, GetParam()), [&](int, char**) {
     MPI_Init(nullptr, nullptr);
+    std::vector<int> big(kLarge);
     if (test::world_rank() == 0) {
       MPI_Request q;
-      MPI_Irecv(first.data(), 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &q);
-      MPISIM_Compute(20e-6); // both messages have arrived
       MPI_Status st;
-      MPI_Iprobe(1, 5, MPI_COMM_WORLD, &flag, &st);
+      MPI_Irecv(big.data(), kLarge, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &q);
+      for (double t : {10e-6, 60e-6}) {
+        MPISIM_Compute(t);
+        int flag;
+        MPI_Iprobe(1, 5, MPI_COMM_WORLD, &flag, &st);
+        flags.push_back(flag);
+      }
       MPI_Get_count(&st, MPI_INT, &probed_count);
-      MPI_Wait(&q, MPI_STATUS_IGNORE);
-      MPI_Recv(second.data(), 2, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Wait(&q, &st);
+      MPI_Get_count(&st, MPI_INT, &taken_count);
+      int v;
+      MPI_Recv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-      int a = 1, b[2] = {2, 3};
-      MPI_Send(&a, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
-      MPI_Send(b, 2, MPI_INT, 0, 5, MPI_COMM_WORLD);
+      int v = 1;
+      MPI_Send(big.data(), kLarge, MPI_INT, 0, 7, MPI_COMM_WORLD);
+      MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  EXPECT_EQ(flags, (std::vector<int>{0, 1}));
+  EXPECT_EQ(probed_count, 1);
+  EXPECT_EQ(taken_count, kLarge);
+}
+
+TEST_P(ProbeDet, IprobeLooksPastTheMessageANamedReceiveTakes) {
+  // A pending receive that names its source takes the first matching message from it, however
+  // late that arrives (non-overtaking): the probe looks past it, in both modes alike.
+  constexpr int kLarge = 15'000; // ints: 60000 bytes, eager, arriving at 61.1 us
+  int flag = -1, tag = -1;
+  auto r = test::simulate(config(2, GetParam()), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    std::vector<int> big(kLarge);
+    if (test::world_rank() == 0) {
+      MPI_Request q;
+      MPI_Status st;
+      MPI_Irecv(big.data(), kLarge, MPI_INT, 1, 7, MPI_COMM_WORLD, &q);
+      MPISIM_Compute(10e-6);
+      MPI_Iprobe(1, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+      tag = st.MPI_TAG;
+      MPI_Wait(&q, MPI_STATUS_IGNORE);
+      int v;
+      MPI_Recv(&v, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      int v = 1;
+      MPI_Send(big.data(), kLarge, MPI_INT, 0, 7, MPI_COMM_WORLD);
+      MPI_Send(&v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
     }
     MPI_Finalize();
     return 0;
   });
   ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
   EXPECT_EQ(flag, 1);
-  EXPECT_EQ(probed_count, 2);
-  EXPECT_EQ(first, (std::vector<int>{1}));
-  EXPECT_EQ(second, (std::vector<int>{2, 3}));
+  EXPECT_EQ(tag, 8);
 }
 
 INSTANTIATE_TEST_SUITE_P(Det, ProbeDet, ::testing::Bool(),
@@ -246,7 +320,7 @@ TEST_P(ProbeRanks, MprobeTakesTheMessageOutOfMatching) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, ProbeRanks, ::testing::Values(2, 3, 7, 16, 33));
+INSTANTIATE_TEST_SUITE_P(Ranks, ProbeRanks, ::testing::Values(1, 2, 3, 7, 16, 33));
 
 TEST(Probe, ImprobeAndImrecvCompleteLikeAReceive) {
   // Improbe polls like Iprobe; Imrecv then receives the message as a receive posted at that
