@@ -442,3 +442,6 @@ MPISIM_DECLARE(int, Type_extent, (MPI_Datatype datatype, MPI_Aint* extent))
 MPISIM_DECLARE(int, Type_lb, (MPI_Datatype datatype, MPI_Aint* displacement))
 MPISIM_DECLARE(int, Type_ub, (MPI_Datatype datatype, MPI_Aint* displacement))
 MPISIM_DECLARE(int, Address, (const void* location, MPI_Aint* address))
+/* MPI-1 names, removed in MPI-3.0, kept for old programs. */
+MPISIM_DECLARE(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+MPISIM_DECLARE(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler* errhandler))

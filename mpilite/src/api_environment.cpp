@@ -1,4 +1,5 @@
 // MPI entry points: initialization, environment, errors, communicator queries.
+#include <cstdlib>
 #include <cstring>
 
 #include "api_call.hpp"
@@ -82,7 +83,40 @@ int PMPI_Get_version(int* version, int* subversion) {
 }
 MPISIM_WEAK_ALIAS(Get_version)
 
+int PMPI_Get_library_version(char* version, int* resultlen) {
+  // Like MPI_Get_version, callable at any time, even outside a rank.
+  if (!version || !resultlen) return MPI_ERR_ARG;
+  std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                "mpisim %s (MPI %d.%d on simulated ranks; MPI_Wtime is simulated time)",
+                MPISIM_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
+  *resultlen = static_cast<int>(std::strlen(version));
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Get_library_version)
+
+int PMPI_Query_thread(int* provided) {
+  ApiCall c("MPI_Query_thread");
+  if (!provided) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null provided pointer");
+  *provided = MPI_THREAD_FUNNELED; // what MPI_Init_thread provides
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Query_thread)
+
+int PMPI_Is_thread_main(int* flag) {
+  ApiCall c("MPI_Is_thread_main");
+  if (!flag) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null flag pointer");
+  // A rank is one fiber; MPI calls from other threads never reach here (see ApiCall).
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Is_thread_main)
+
 int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
+  ApiCall c("MPI_Error_string");
+  if (!string || !resultlen)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null string or resultlen pointer");
+  if (!is_error_code(errorcode))
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "{} is not an MPI error code", errorcode);
   std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", error_class_name(errorcode),
                 error_class_text(errorcode));
   *resultlen = static_cast<int>(std::strlen(string));
@@ -91,10 +125,40 @@ int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
 MPISIM_WEAK_ALIAS(Error_string)
 
 int PMPI_Error_class(int errorcode, int* errorclass) {
-  *errorclass = errorcode;
+  ApiCall c("MPI_Error_class");
+  if (!errorclass) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null errorclass pointer");
+  if (!is_error_code(errorcode))
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "{} is not an MPI error code", errorcode);
+  *errorclass = errorcode; // every error code of mpisim is its own class
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Error_class)
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
+  // Info hints (e.g. for registered memory) do not change the simulation: they are ignored.
+  ApiCall c("MPI_Alloc_mem");
+  if (size < 0) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "negative size {}", size);
+  if (!baseptr) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null baseptr");
+  void* p = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  if (!p) return c.error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "cannot allocate {} bytes", size);
+  *static_cast<void**>(baseptr) = p;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Alloc_mem)
+
+int PMPI_Free_mem(void* base) {
+  ApiCall c("MPI_Free_mem");
+  std::free(base);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Free_mem)
+
+int PMPI_Pcontrol(const int, ...) {
+  // Profiling control: mpisim's own report is always on, so the level changes nothing.
+  ApiCall c("MPI_Pcontrol");
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Pcontrol)
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   ApiCall c("MPI_Comm_set_errhandler");

@@ -35,6 +35,44 @@ constexpr ErrorClass kClasses[] = {
     {MPI_ERR_PENDING, "MPI_ERR_PENDING", "pending request"},
     {MPI_ERR_REQUEST, "MPI_ERR_REQUEST", "invalid request"},
     {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "unsupported operation"},
+    {MPI_ERR_ACCESS, "MPI_ERR_ACCESS", "permission denied"},
+    {MPI_ERR_AMODE, "MPI_ERR_AMODE", "invalid file access mode"},
+    {MPI_ERR_BAD_FILE, "MPI_ERR_BAD_FILE", "invalid file name"},
+    {MPI_ERR_CONVERSION, "MPI_ERR_CONVERSION", "data conversion failed"},
+    {MPI_ERR_DUP_DATAREP, "MPI_ERR_DUP_DATAREP", "data representation already defined"},
+    {MPI_ERR_FILE_EXISTS, "MPI_ERR_FILE_EXISTS", "file exists"},
+    {MPI_ERR_FILE_IN_USE, "MPI_ERR_FILE_IN_USE", "file in use"},
+    {MPI_ERR_FILE, "MPI_ERR_FILE", "invalid file handle"},
+    {MPI_ERR_INFO, "MPI_ERR_INFO", "invalid info object"},
+    {MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY", "info key too long"},
+    {MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE", "info value too long"},
+    {MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY", "no such info key"},
+    {MPI_ERR_IO, "MPI_ERR_IO", "I/O error"},
+    {MPI_ERR_NAME, "MPI_ERR_NAME", "invalid service name"},
+    {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory"},
+    {MPI_ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "arguments differ between processes"},
+    {MPI_ERR_NO_SPACE, "MPI_ERR_NO_SPACE", "out of disk space"},
+    {MPI_ERR_NO_SUCH_FILE, "MPI_ERR_NO_SUCH_FILE", "no such file"},
+    {MPI_ERR_PORT, "MPI_ERR_PORT", "invalid port name"},
+    {MPI_ERR_QUOTA, "MPI_ERR_QUOTA", "quota exceeded"},
+    {MPI_ERR_READ_ONLY, "MPI_ERR_READ_ONLY", "read-only file or file system"},
+    {MPI_ERR_SERVICE, "MPI_ERR_SERVICE", "invalid service"},
+    {MPI_ERR_SPAWN, "MPI_ERR_SPAWN", "spawning processes failed"},
+    {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
+    {MPI_ERR_WIN, "MPI_ERR_WIN", "invalid window"},
+    {MPI_ERR_BASE, "MPI_ERR_BASE", "invalid base address"},
+    {MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE", "invalid lock type"},
+    {MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid attribute key"},
+    {MPI_ERR_RMA_CONFLICT, "MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window"},
+    {MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls"},
+    {MPI_ERR_SIZE, "MPI_ERR_SIZE", "invalid size"},
+    {MPI_ERR_DISP, "MPI_ERR_DISP", "invalid displacement"},
+    {MPI_ERR_ASSERT, "MPI_ERR_ASSERT", "invalid assertion"},
+    {MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory outside the window"},
+    {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
+    {MPI_ERR_RMA_SHARED, "MPI_ERR_RMA_SHARED", "memory cannot be shared"},
+    {MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+    {MPI_T_ERR_MEMORY, "MPI_T_ERR_MEMORY", "out of memory (tool interface)"},
 };
 
 const ErrorClass* find(int code) {
@@ -44,6 +82,10 @@ const ErrorClass* find(int code) {
 }
 
 } // namespace
+
+bool is_error_code(int code) {
+  return find(code) != nullptr;
+}
 
 const char* error_class_name(int code) {
   const ErrorClass* c = find(code);

@@ -10,6 +10,9 @@ namespace mpilite {
 class World;
 struct Rank;
 
+/// Whether `code` is an error code of mpisim (every code is its own class).
+bool is_error_code(int code);
+
 /// "MPI_ERR_RANK: invalid rank" style description of an error class.
 const char* error_class_name(int code);
 const char* error_class_text(int code);

@@ -11,35 +11,56 @@
 namespace mpilite {
 namespace {
 
-bool envelope_matches(const Request& q, const Message& m) {
-  return q.context == m.context && (q.source == MPI_ANY_SOURCE || q.source == m.src) &&
-         (q.tag == MPI_ANY_TAG || q.tag == m.tag);
-}
-
 bool earlier(const Message& a, const Message& b) {
   if (a.ts != b.ts) return a.ts < b.ts;
   if (a.src != b.src) return a.src < b.src;
   return a.seq < b.seq;
 }
 
-/// The message `q` would take now: for a named source the first matching one it sent
-/// (non-overtaking); for MPI_ANY_SOURCE the earliest among each source's first matching one.
-Message* candidate(const Rank& r, const Request& q) {
+} // namespace
+
+bool envelope_matches(const Request& q, const Message& m) {
+  return q.context == m.context && (q.source == MPI_ANY_SOURCE || q.source == m.src) &&
+         (q.tag == MPI_ANY_TAG || q.tag == m.tag);
+}
+
+bool could_take(const std::vector<const Request*>& receives, const Message& m) {
+  for (const Request* u : receives)
+    if (envelope_matches(*u, m)) return true;
+  return false;
+}
+
+void describe_message(MPI_Status& s, const Comm& comm, const Message& m) {
+  s.MPI_SOURCE = comm.rank_of(m.src);
+  s.MPI_TAG = m.tag;
+  s.MPI_ERROR = MPI_SUCCESS;
+  s.count_hi_and_cancelled = 0;
+  set_status_bytes(s, m.bytes);
+}
+
+Message* candidate(const Rank& r, const Request& q, const CandidateFilter& f) {
+  const auto taken = [&](const Message* m) {
+    return f.taken && std::find(f.taken->begin(), f.taken->end(), m) != f.taken->end();
+  };
+  const auto hidden = [&](const Message& m) { return f.hidden_by && could_take(*f.hidden_by, m); };
   if (q.source != MPI_ANY_SOURCE) {
     for (Message* m = r.unexpected.front(); m; m = m->next)
-      if (envelope_matches(q, *m)) return m;
+      if (!taken(m) && envelope_matches(q, *m)) return hidden(*m) ? nullptr : m;
     return nullptr;
   }
   Message* best = nullptr;
   std::vector<int> seen; // sources whose first matching message was already considered
   for (Message* m = r.unexpected.front(); m; m = m->next) {
-    if (!envelope_matches(q, *m)) continue;
+    if (taken(m) || !envelope_matches(q, *m)) continue;
     if (std::find(seen.begin(), seen.end(), m->src) != seen.end()) continue;
     seen.push_back(m->src);
+    if (hidden(*m)) continue;
     if (!best || earlier(*m, *best)) best = m;
   }
   return best;
 }
+
+namespace {
 
 /// Moves the data of `m` into the receive buffer of `q` (at most its capacity).
 void copy_payload(const Message& m, const Request& q, std::size_t bytes) {
@@ -58,9 +79,22 @@ void copy_payload(const Message& m, const Request& q, std::size_t bytes) {
   unpack(tmp.data(), bytes, *q.type, q.buf);
 }
 
-void match(World& w, Rank& r, Request& q, Message& m) {
+/// A probe found `m`: it completes when `m` is there, and Take sets `m` aside for MPI_Mrecv.
+void probe_found(World& w, Rank& r, Request& q, Message& m) {
+  describe_message(q.status, *q.comm, m);
+  q.undecided = false;
+  if (q.probe == Request::Probe::Take) {
+    r.unexpected.erase(&m);
+    q.message.reset(&m);
+  }
+  mark_complete(q, std::max(q.post_time, m.ts));
+  w.scheduler().wake(r.task);
+}
+
+} // namespace
+
+void receive_message(World& w, Rank& r, Request& q, Message& m) {
   Kernel& k = w.kernel();
-  r.unexpected.erase(&m);
   const SimTime t_match = std::max(q.post_time, m.ts);
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
@@ -83,13 +117,9 @@ void match(World& w, Rank& r, Request& q, Message& m) {
     complete_reply(w, {m.src, m.reply_to, clear_to_send});
     break;
   case SendProtocol::Rendezvous:
+  case SendProtocol::Buffered: // the reply frees the attached-buffer space (bsend.hpp)
     q.ready_time = data_arrival;
     complete_reply(w, {m.src, m.reply_to, data_arrival - k.transfer(m.src, r.id, 0)});
-    break;
-  case SendProtocol::Buffered:
-    q.ready_time = data_arrival;
-    if (Rank* sender = w.local(m.src))
-      sender->bsend_used -= std::min(sender->bsend_used, m.bytes + MPI_BSEND_OVERHEAD);
     break;
   }
   ++r.stats.msgs_received;
@@ -99,14 +129,6 @@ void match(World& w, Rank& r, Request& q, Message& m) {
   mark_complete(q, q.ready_time);
   w.scheduler().wake(r.task);
 }
-
-bool could_take(const std::vector<const Request*>& undecided, const Message& m) {
-  for (const Request* u : undecided)
-    if (envelope_matches(*u, m)) return true;
-  return false;
-}
-
-} // namespace
 
 void deliver(World& w, Message* m) {
   Rank* r = w.local(m->dst);
@@ -141,7 +163,12 @@ void progress_matching(World& w, Rank& r) {
     const bool decidable = !blocked && ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit);
     if (decidable) {
       r.posted.erase(r.posted.begin() + static_cast<std::ptrdiff_t>(i));
-      match(w, r, q, *m);
+      if (q.probe != Request::Probe::None) {
+        probe_found(w, r, q, *m);
+      } else {
+        r.unexpected.erase(m);
+        receive_message(w, r, q, *m);
+      }
       continue;
     }
     q.undecided = true;

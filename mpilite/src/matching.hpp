@@ -2,6 +2,9 @@
 // sequence) winning among eligible messages, and a time bound for wildcard decisions.
 #pragma once
 
+#include <vector>
+
+#include "comm.hpp"
 #include "message.hpp"
 #include "rank.hpp"
 #include "request.hpp"
@@ -22,5 +25,29 @@ void progress_matching(World& w, Rank& r);
 
 /// Completes the sender's side of a synchronous or rendezvous send (local or remote).
 void complete_reply(World& w, const Reply& reply);
+
+/// Completes receive `q` of `r` with message `m`, which is no longer in r.unexpected (the
+/// caller took it out: matching, or MPI_Mrecv of a message set aside by MPI_Mprobe).
+void receive_message(World& w, Rank& r, Request& q, Message& m);
+
+/// The status a probe gives for `m`: its source (as a rank of `comm`), tag and size.
+void describe_message(MPI_Status& s, const Comm& comm, const Message& m);
+
+/// Whether `q` (a receive or probe) matches the envelope of `m`.
+bool envelope_matches(const Request& q, const Message& m);
+/// Whether any of `receives` matches the envelope of `m`.
+bool could_take(const std::vector<const Request*>& receives, const Message& m);
+
+/// What a candidate search leaves out: messages in `taken` (set aside for other receives) and,
+/// with `hidden_by`, every source whose first matching message one of those receives could match.
+struct CandidateFilter {
+  const std::vector<const Message*>* taken = nullptr;
+  const std::vector<const Request*>* hidden_by = nullptr;
+};
+
+/// The message `q` would take now from r.unexpected: for a named source the first matching one
+/// it sent (non-overtaking); for MPI_ANY_SOURCE the earliest (recv timestamp, source, sequence)
+/// among each source's first matching one.
+Message* candidate(const Rank& r, const Request& q, const CandidateFilter& filter = {});
 
 } // namespace mpilite

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "bsend.hpp"
 #include "matching.hpp"
 #include "world.hpp"
 
@@ -16,13 +17,13 @@ SendProtocol protocol_for(SendMode mode, std::size_t bytes, std::size_t eager_li
   return mode == SendMode::Synchronous ? SendProtocol::EagerSync : SendProtocol::Eager;
 }
 
-/// Charges a completed request to the clock of its owner.
+} // namespace
+
 void charge(Rank& r, const Request& q) {
   r.wait_until(q.ready_time);
   if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead);
 }
 
-/// Charges completed requests in the order they completed in simulated time (ties: index).
 void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
   if (n == 1) {
     if (reqs[0]) charge(r, *reqs[0]);
@@ -46,22 +47,17 @@ void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
     charge(r, *reqs[order[k]]);
 }
 
-/// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet.
-enum class Decision { Yes, No, Unknown };
 Decision decide(const Rank& r, const Request& q) {
   if (q.complete) return q.ready_time <= r.clock ? Decision::Yes : Decision::No;
   return r.eit > r.clock ? Decision::No : Decision::Unknown;
 }
 
-/// Blocks until the protocol's bound passes the rank's clock or a request completes.
-void await_decision(World& w, Rank& r) {
-  r.decide_time = r.clock;
+void await_decision(World& w, Rank& r, SimTime t) {
+  r.decide_time = t;
   w.note_undecided(r);
   w.scheduler().block();
   r.decide_time = kTimeInfinity;
 }
-
-} // namespace
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context) {
@@ -76,6 +72,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   const std::size_t bytes = count * type.size;
   const SimTime injected = at + k.send_overhead(r.id, dest, bytes);
   Request* q = w.new_request(r, RequestKind::Send);
+  q->dest = dest;
   Message* m = w.new_message();
   m->src = r.id;
   m->dst = dest;
@@ -95,7 +92,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     m->user_type = &type;
     retain(type);
   }
-  if (m->protocol == SendProtocol::Buffered) r.bsend_used += bytes + MPI_BSEND_OVERHEAD;
+  if (m->protocol == SendProtocol::Buffered) m->reply_to = reserve_bsend(w, r, bytes)->id;
   const bool waits =
       m->protocol == SendProtocol::EagerSync || m->protocol == SendProtocol::Rendezvous;
   if (waits) {
@@ -172,10 +169,7 @@ long wait_any(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       return first;
     }
     if (first >= 0) {
-      r.decide_time = reqs[first]->ready_time;
-      w.note_undecided(r);
-      w.scheduler().block();
-      r.decide_time = kTimeInfinity;
+      await_decision(w, r, reqs[first]->ready_time);
     } else {
       w.scheduler().block();
     }
@@ -195,7 +189,7 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       if (d == Decision::Unknown) unknown = true;
     }
     if (!unknown) break;
-    await_decision(w, r);
+    await_decision(w, r, r.clock);
   }
   wait_all(w, r, reqs, n);
   return true;

@@ -49,6 +49,23 @@ long wait_any(World& w, Rank& r, Request* const* reqs, std::size_t n);
 /// completed by the rank's clock. May block until that question can be answered.
 bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n);
 
+/// Advances the clock of `r` through the completion of `q`: to its completion time, then the
+/// receive overhead of a receive.
+void charge(Rank& r, const Request& q);
+
+/// Charges completed requests in the order they completed in simulated time (ties: index).
+void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n);
+
+/// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet (it is pending
+/// and a message that completes it might still arrive by the clock).
+enum class Decision { Yes, No, Unknown };
+Decision decide(const Rank& r, const Request& q);
+
+/// Blocks until the protocol's bound passes `t` (r.eit > t) or something the rank waits for
+/// happens (a request completes, a message arrives). `t` is also the rank's earliest output
+/// time while it waits: it must not be later than the clock at which the caller may resume.
+void await_decision(World& w, Rank& r, SimTime t);
+
 /// Send and receive at once (MPI_Sendrecv), waiting for both; returns the receive's error.
 int send_receive(World& w, Rank& r, const void* sbuf, std::size_t scount, const Datatype& stype,
                  int dest, int stag, void* rbuf, std::size_t rcount, const Datatype& rtype,

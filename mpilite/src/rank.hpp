@@ -67,7 +67,9 @@ struct Rank {
   std::unordered_map<MPI_Comm, MPI_Errhandler> errhandlers; ///< only those set by the program
   std::size_t bsend_capacity = 0;                           ///< attached buffer (MPI_Buffer_attach)
   void* bsend_buffer = nullptr;
-  std::size_t bsend_used = 0;
+  /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)
+  /// when its message has been transmitted.
+  std::vector<Request*> bsend_pending;
 
   /// Advances the clock to `t` (if later), accounting the gap as waiting.
   void wait_until(SimTime t) {

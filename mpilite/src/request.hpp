@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
+#include "message.hpp"
 #include "mpi.h"
 #include "sim_time.hpp"
 
@@ -12,6 +14,7 @@ namespace mpilite {
 struct Rank;
 struct Comm;
 struct Datatype;
+struct PersistentOp;
 
 enum class RequestKind : std::uint8_t { Send, Recv };
 
@@ -26,7 +29,8 @@ struct Request {
   SimTime ready_time = 0;        ///< when the operation completes in simulated time
   SimTime recv_overhead = 0;     ///< charged when a completed receive is waited for
   MPI_Status status{};           ///< receives: source (comm rank), tag, byte count, error
-  std::size_t message_bytes = 0; ///< receives: size of the matched message (for truncation)
+  std::size_t message_bytes = 0; ///< receives: size of the matched message (for truncation);
+                                 ///< space of a buffered send: the bytes it holds
   // Receives.
   void* buf = nullptr;
   std::size_t count = 0;
@@ -36,6 +40,17 @@ struct Request {
   int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
   int tag = MPI_ANY_TAG;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
+  /// Probes (MPI_Probe, MPI_Mprobe) are matched like receives but Peek leaves the message where
+  /// it is and Take moves it into `message` (until MPI_Mrecv receives it).
+  enum class Probe : std::uint8_t { None, Peek, Take } probe = Probe::None;
+  std::unique_ptr<Message> message;
+  // Sends.
+  int dest = MPI_PROC_NULL; ///< world rank (MPI_Cancel looks for the message there)
+  /// Persistent requests (MPI_Send_init, MPI_Recv_init): what MPI_Start starts, and the
+  /// operation the last MPI_Start started until a wait or test completes it (null: inactive).
+  /// Such a request never takes part in matching itself.
+  std::shared_ptr<const PersistentOp> persistent;
+  Request* started = nullptr;
   /// Called when the request completes (wherever that happens: for operations that progress on
   /// their own, such as the steps of a non-blocking collective). `context` is the callback's.
   void (*on_complete)(Request& self, void* context) = nullptr;

@@ -1,0 +1,249 @@
+// MPI entry points: completion of requests (wait, test and their any/some/all forms), freeing,
+// cancelling and querying requests.
+#include <vector>
+
+#include "api_p2p.hpp"
+#include "cancel.hpp"
+#include "completion.hpp"
+
+using namespace mpilite;
+
+namespace {
+
+/// Finishes the completed operations `done` (indices into the set), stores their statuses in
+/// `statuses` (position k for done[k]; or by index when `by_index`), and raises
+/// MPI_ERR_IN_STATUS if one failed.
+int finish_all(ApiCall& c, HandleSet& set, const std::vector<std::size_t>& done,
+               MPI_Request* handles, MPI_Status* statuses, bool by_index) {
+  int failed = 0, first_error = MPI_SUCCESS;
+  for (std::size_t k = 0; k < done.size(); ++k) {
+    const Request* op = set.ops[done[k]];
+    const int error = op && op->kind == RequestKind::Recv ? op->status.MPI_ERROR : MPI_SUCCESS;
+    const MPI_Status s = finish_request(c, set, done[k], handles);
+    if (error != MPI_SUCCESS && failed++ == 0) first_error = error;
+    if (statuses != MPI_STATUSES_IGNORE && statuses) statuses[by_index ? done[k] : k] = s;
+  }
+  if (failed == 0) return MPI_SUCCESS;
+  return c.error(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, "{} of {} requests failed (first: {})", failed,
+                 done.size(), error_class_name(first_error));
+}
+
+std::vector<std::size_t> all_indices(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = i;
+  return v;
+}
+
+/// Finishes the single completed operation `i` of a Wait/Test/Waitany/Testany call.
+int finish_one(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request* handles,
+               MPI_Status* status) {
+  const int e = set.ops[i] ? receive_error(c, *set.ops[i]) : MPI_SUCCESS;
+  store_status(status, finish_request(c, set, i, handles));
+  return e;
+}
+
+bool all_null(const HandleSet& set) {
+  for (const Request* q : set.ops)
+    if (q) return false;
+  return true;
+}
+
+/// One request handle (MPI_Request_free, MPI_Cancel, MPI_Request_get_status).
+int lookup_one(ApiCall& c, MPI_Request h, Request*& out) {
+  out = c.w.request(h);
+  if (out && out->owner == &c.r) return MPI_SUCCESS;
+  return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "invalid request {:#x}",
+                 static_cast<unsigned>(h));
+}
+
+int check_out(ApiCall& c, const void* p, const char* what) {
+  if (p) return MPI_SUCCESS;
+  return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null {} pointer", what);
+}
+
+/// MPI_Waitsome and MPI_Testsome.
+int some(const char* name, bool wait, int incount, MPI_Request* requests, int* outcount,
+         int* indices, MPI_Status* statuses) {
+  ApiCall c(name);
+  HandleSet set;
+  if (int e = check_out(c, outcount, "outcount")) return e;
+  if (int e = lookup_requests(c, incount, requests, set)) return e;
+  if (all_null(set)) {
+    *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  if (int e = check_out(c, indices, "array_of_indices")) return e;
+  const std::vector<std::size_t> done = wait ? wait_some(c.w, c.r, set.ops.data(), set.ops.size())
+                                             : test_some(c.w, c.r, set.ops.data(), set.ops.size());
+  *outcount = static_cast<int>(done.size());
+  for (std::size_t k = 0; k < done.size(); ++k)
+    indices[k] = static_cast<int>(done[k]);
+  return finish_all(c, set, done, requests, statuses, false);
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  ApiCall c("MPI_Wait");
+  HandleSet set;
+  if (int e = check_out(c, request, "request")) return e;
+  if (int e = lookup_requests(c, 1, request, set)) return e;
+  wait_all(c.w, c.r, set.ops.data(), 1);
+  return finish_one(c, set, 0, request, status);
+}
+MPISIM_WEAK_ALIAS(Wait)
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
+  ApiCall c("MPI_Waitall");
+  HandleSet set;
+  if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  wait_all(c.w, c.r, set.ops.data(), set.ops.size());
+  return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
+                    true);
+}
+MPISIM_WEAK_ALIAS(Waitall)
+
+int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  ApiCall c("MPI_Test");
+  HandleSet set;
+  if (int e = check_out(c, request, "request")) return e;
+  if (int e = check_out(c, flag, "flag")) return e;
+  if (int e = lookup_requests(c, 1, request, set)) return e;
+  *flag = test_all(c.w, c.r, set.ops.data(), 1);
+  if (!*flag) return MPI_SUCCESS;
+  return finish_one(c, set, 0, request, status);
+}
+MPISIM_WEAK_ALIAS(Test)
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
+                 MPI_Status array_of_statuses[]) {
+  ApiCall c("MPI_Testall");
+  HandleSet set;
+  if (int e = check_out(c, flag, "flag")) return e;
+  if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  *flag = test_all(c.w, c.r, set.ops.data(), set.ops.size());
+  if (!*flag) return MPI_SUCCESS;
+  return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
+                    true);
+}
+MPISIM_WEAK_ALIAS(Testall)
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
+  ApiCall c("MPI_Waitany");
+  HandleSet set;
+  if (int e = check_out(c, index, "index")) return e;
+  if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  const long i = wait_any(c.w, c.r, set.ops.data(), set.ops.size());
+  if (i < 0) {
+    *index = MPI_UNDEFINED;
+    store_status(status, empty_status());
+    return MPI_SUCCESS;
+  }
+  *index = static_cast<int>(i);
+  return finish_one(c, set, static_cast<std::size_t>(i), array_of_requests, status);
+}
+MPISIM_WEAK_ALIAS(Waitany)
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag,
+                 MPI_Status* status) {
+  ApiCall c("MPI_Testany");
+  HandleSet set;
+  if (int e = check_out(c, index, "index")) return e;
+  if (int e = check_out(c, flag, "flag")) return e;
+  if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  if (all_null(set)) {
+    *flag = 1;
+    *index = MPI_UNDEFINED;
+    store_status(status, empty_status());
+    return MPI_SUCCESS;
+  }
+  const long i = test_any(c.w, c.r, set.ops.data(), set.ops.size());
+  *flag = i >= 0;
+  *index = MPI_UNDEFINED;
+  if (i < 0) return MPI_SUCCESS;
+  *index = static_cast<int>(i);
+  return finish_one(c, set, static_cast<std::size_t>(i), array_of_requests, status);
+}
+MPISIM_WEAK_ALIAS(Testany)
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some("MPI_Waitsome", true, incount, array_of_requests, outcount, array_of_indices,
+              array_of_statuses);
+}
+MPISIM_WEAK_ALIAS(Waitsome)
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some("MPI_Testsome", false, incount, array_of_requests, outcount, array_of_indices,
+              array_of_statuses);
+}
+MPISIM_WEAK_ALIAS(Testsome)
+
+int PMPI_Request_free(MPI_Request* request) {
+  ApiCall c("MPI_Request_free");
+  Request* q;
+  if (int e = check_out(c, request, "request")) return e;
+  if (int e = lookup_one(c, *request, q)) return e;
+  if (q->persistent) {
+    if (q->started) release_when_complete(c.w, *q->started);
+    c.w.free_request(q);
+  } else {
+    release_when_complete(c.w, *q);
+  }
+  *request = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Request_free)
+
+int PMPI_Cancel(MPI_Request* request) {
+  ApiCall c("MPI_Cancel");
+  Request* q;
+  if (int e = check_out(c, request, "request")) return e;
+  if (int e = lookup_one(c, *request, q)) return e;
+  Request* op = q->persistent ? q->started : q;
+  if (!op)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                   "persistent request {:#x} is not active (start it with MPI_Start first)",
+                   static_cast<unsigned>(*request));
+  cancel(c.w, c.r, *op);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Cancel)
+
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  ApiCall c("MPI_Test_cancelled");
+  if (!status || status == MPI_STATUS_IGNORE || !flag)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null status or flag pointer");
+  *flag = status->count_hi_and_cancelled & 1;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Test_cancelled)
+
+int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  ApiCall c("MPI_Request_get_status");
+  if (int e = check_out(c, flag, "flag")) return e;
+  const Request* op = nullptr;
+  if (request != MPI_REQUEST_NULL) {
+    Request* q;
+    if (int e = lookup_one(c, request, q)) return e;
+    op = q->persistent ? q->started : q;
+  }
+  if (!op) {
+    *flag = 1;
+    store_status(status, empty_status());
+    return MPI_SUCCESS;
+  }
+  *flag = completed_by_clock(c.w, c.r, *op);
+  if (!*flag) return MPI_SUCCESS;
+  MPI_Status s = op->status;
+  if (op->kind == RequestKind::Send) s.MPI_ERROR = MPI_SUCCESS;
+  store_status(status, s);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Request_get_status)
+
+} // extern "C"

@@ -1,0 +1,63 @@
+// Argument checking and starting of point-to-point operations, shared by the MPI entry points
+// of sends and receives, persistent requests, probes and request completion.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "api_call.hpp"
+
+namespace mpilite {
+
+/// The checked arguments of a send or receive. `peer` is a rank of `comm`, MPI_PROC_NULL or
+/// (receives) MPI_ANY_SOURCE.
+struct P2pArgs {
+  void* buf = nullptr;
+  std::size_t count = 0;
+  const Datatype* type = nullptr;
+  const Comm* comm = nullptr;
+  int peer = MPI_PROC_NULL;
+  int tag = 0;
+};
+
+/// What MPI_Start starts again and again (MPI_Send_init, MPI_Recv_init and friends).
+struct PersistentOp {
+  RequestKind kind = RequestKind::Send;
+  SendMode mode = SendMode::Standard;
+  P2pArgs args;
+};
+
+/// Checks the arguments of a send (MPI_Send and friends) and of a receive.
+int check_send(ApiCall& c, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, P2pArgs& out);
+int check_receive(ApiCall& c, void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, P2pArgs& out);
+
+/// Starts a checked send; a buffered one needs room in the attached buffer (MPI_ERR_BUFFER).
+int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out);
+/// Posts a checked receive.
+Request* begin_receive(ApiCall& c, const P2pArgs& a);
+
+/// Raises MPI_ERR_TRUNCATE (or what the status holds) for a completed receive.
+int receive_error(ApiCall& c, const Request& q);
+
+/// The status of an empty or inactive request: source MPI_ANY_SOURCE, tag MPI_ANY_TAG, count 0.
+MPI_Status empty_status();
+
+/// The requests named by the handles of a wait, test or cancel call. `named` is what each
+/// handle names (null for MPI_REQUEST_NULL); `ops` the operation to complete: the request
+/// itself or what a persistent request started (null when inactive).
+struct HandleSet {
+  std::vector<Request*> named;
+  std::vector<Request*> ops;
+};
+int lookup_requests(ApiCall& c, int count, const MPI_Request* handles, HandleSet& out);
+
+/// After ops[i] completed: its status (a send's error field is MPI_SUCCESS), and the
+/// operation is freed; a persistent request becomes inactive, any other handle MPI_REQUEST_NULL.
+MPI_Status finish_request(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request* handles);
+
+/// Frees `q` now if it is complete, else when it completes (MPI_Request_free).
+void release_when_complete(World& w, Request& q);
+
+} // namespace mpilite

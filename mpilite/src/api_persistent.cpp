@@ -1,0 +1,114 @@
+// MPI entry points: persistent requests. A persistent request keeps its arguments; each
+// MPI_Start starts a new operation from them, which a wait or test completes, leaving the
+// request inactive and its handle valid.
+#include <memory>
+
+#include "api_p2p.hpp"
+
+using namespace mpilite;
+
+namespace {
+
+/// Makes the persistent request of checked operation `op` and stores its handle.
+int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, MPI_Comm comm,
+                    MPI_Request* request) {
+  if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
+  Request* q = c.w.new_request(c.r, op->kind);
+  q->persistent = std::move(op);
+  *request = q->handle;
+  return MPI_SUCCESS;
+}
+
+int init_send(const char* name, SendMode mode, const void* buf, int count, MPI_Datatype datatype,
+              int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+  ApiCall c(name);
+  auto op = std::make_shared<PersistentOp>();
+  if (int e = check_send(c, buf, count, datatype, dest, tag, comm, op->args)) return e;
+  op->kind = RequestKind::Send;
+  op->mode = mode;
+  return make_persistent(c, std::move(op), comm, request);
+}
+
+int start(ApiCall& c, MPI_Request handle) {
+  Request* q = c.w.request(handle);
+  if (!q || q->owner != &c.r || !q->persistent)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                   "request {:#x} is not a persistent request (make one with MPI_Send_init or "
+                   "MPI_Recv_init)",
+                   static_cast<unsigned>(handle));
+  if (q->started)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                   "persistent request {:#x} is already active (complete it with MPI_Wait or "
+                   "MPI_Test before starting it again)",
+                   static_cast<unsigned>(handle));
+  const PersistentOp& op = *q->persistent;
+  if (op.kind == RequestKind::Recv) {
+    q->started = begin_receive(c, op.args);
+    return MPI_SUCCESS;
+  }
+  return begin_send(c, op.mode, op.args, q->started);
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return init_send("MPI_Send_init", SendMode::Standard, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+MPISIM_WEAK_ALIAS(Send_init)
+
+int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+  return init_send("MPI_Bsend_init", SendMode::Buffered, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+MPISIM_WEAK_ALIAS(Bsend_init)
+
+int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+  return init_send("MPI_Ssend_init", SendMode::Synchronous, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+MPISIM_WEAK_ALIAS(Ssend_init)
+
+int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+  return init_send("MPI_Rsend_init", SendMode::Ready, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+MPISIM_WEAK_ALIAS(Rsend_init)
+
+int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request* request) {
+  ApiCall c("MPI_Recv_init");
+  auto op = std::make_shared<PersistentOp>();
+  if (int e = check_receive(c, buf, count, datatype, source, tag, comm, op->args)) return e;
+  op->kind = RequestKind::Recv;
+  return make_persistent(c, std::move(op), comm, request);
+}
+MPISIM_WEAK_ALIAS(Recv_init)
+
+int PMPI_Start(MPI_Request* request) {
+  ApiCall c("MPI_Start");
+  if (!request) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null request pointer");
+  return start(c, *request);
+}
+MPISIM_WEAK_ALIAS(Start)
+
+int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
+  ApiCall c("MPI_Startall");
+  if (count < 0)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_COUNT, "invalid count {} of requests (must be >= 0)",
+                   count);
+  if (count > 0 && !array_of_requests)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null array of {} requests", count);
+  for (int i = 0; i < count; ++i)
+    if (int e = start(c, array_of_requests[i])) return e;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Startall)
+
+} // extern "C"

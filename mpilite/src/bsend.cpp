@@ -1,0 +1,37 @@
+#include "bsend.hpp"
+
+#include <algorithm>
+
+#include "p2p.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+
+std::size_t bsend_in_use(World& w, Rank& r) {
+  std::size_t used = 0;
+  std::erase_if(r.bsend_pending, [&](Request* q) {
+    if (decide(r, *q) == Decision::Yes) {
+      w.free_request(q);
+      return true;
+    }
+    used += q->message_bytes + MPI_BSEND_OVERHEAD;
+    return false;
+  });
+  return used;
+}
+
+Request* reserve_bsend(World& w, Rank& r, std::size_t bytes) {
+  Request* q = w.new_request(r, RequestKind::Send);
+  q->message_bytes = bytes;
+  r.bsend_pending.push_back(q);
+  return q;
+}
+
+void drain_bsend(World& w, Rank& r) {
+  wait_all(w, r, r.bsend_pending.data(), r.bsend_pending.size());
+  for (Request* q : r.bsend_pending)
+    w.free_request(q);
+  r.bsend_pending.clear();
+}
+
+} // namespace mpilite
