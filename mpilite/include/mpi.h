@@ -273,6 +273,18 @@ typedef void(MPI_User_function)(void* invec, void* inoutvec, int* len, MPI_Datat
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm*, int*, ...);
 typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void*, void*, void*, int*);
 typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void*, void*);
+/* MPI-1 names of the attribute callbacks (MPI_Keyval_create). */
+typedef int(MPI_Copy_function)(MPI_Comm, int, void*, void*, void*, int*);
+typedef int(MPI_Delete_function)(MPI_Comm, int, void*, void*);
+
+/* Predefined attribute callbacks: the null ones never copy / do nothing; DUP copies the value. */
+int mpisim_comm_dup_fn(MPI_Comm, int, void*, void*, void*, int*);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function*)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function*)mpisim_comm_dup_fn)
+#define MPI_NULL_COPY_FN ((MPI_Copy_function*)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function*)0)
+#define MPI_DUP_FN ((MPI_Copy_function*)mpisim_comm_dup_fn)
 
 /* ---- functions ------------------------------------------------------------------------- */
 /* MPISIM_DECLARE(ret, name, params) declares MPI_name and PMPI_name bound to mpisim's symbols. */
