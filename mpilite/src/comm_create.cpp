@@ -48,17 +48,20 @@ int no_context(ApiCall& c, const Comm& over) {
                  over.label(), ContextMask::kBits);
 }
 
-/// Makes the caller a member of the communicator (context, group), found or made in the table.
-MPI_Comm install(ApiCall& c, const Comm& parent, int context, std::shared_ptr<const RankList> group,
-                 int local_members, std::shared_ptr<const Topology> topo) {
+/// Makes the caller a member of `made`, which it has just joined in the table under `context`.
+MPI_Comm enter(ApiCall& c, const Comm& parent, int context, Comm& made,
+               std::shared_ptr<const Topology> topo) {
   take_context(c.r, context);
-  Comm& made = c.w.comms().join(context, std::move(group), local_members);
   made.topology = std::move(topo);
   // MPI-3.1 section 8.3: a new communicator inherits the error handler of its parent.
   const MPI_Errhandler handler = c.r.comms.errhandler(parent.handle);
   c.w.errhandlers().retain(handler);
   c.r.comms.at(made.handle) = CommLocal{handler, false, {}, {}};
   return made.handle;
+}
+
+CommTable::CountLocal local_counter(World& w) {
+  return [&w](const RankList& g) { return count_local(w, g); };
 }
 
 int agree_or_fail(ApiCall& c, const Comm& over, int& context) {
@@ -76,10 +79,12 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
-  const int local = parent.self                       ? 1
-                    : parent.handle == MPI_COMM_WORLD ? count_local(c.w, *parent.group)
-                                                      : parent.local_members;
-  const MPI_Comm h = install(c, parent, context, members_of(parent, c.r), local, parent.topology);
+  // The parent's local members are the new communicator's.
+  const int local = parent.self ? 1 : parent.handle == MPI_COMM_WORLD ? -1 : parent.local_members;
+  Comm& made = c.w.comms().join(context, members_of(parent, c.r), [&](const RankList& g) {
+    return local >= 0 ? local : count_local(c.w, g);
+  });
+  const MPI_Comm h = enter(c, parent, context, made, parent.topology);
   if (int e = copy_attributes(c, parent, *c.w.comm(h))) {
     free_comm(c, *c.w.comm(h));
     return e;
@@ -94,8 +99,8 @@ int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> 
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
   if (!group || group->rank(c.r.id) == MPI_UNDEFINED) return MPI_SUCCESS;
-  const int local = count_local(c.w, *group);
-  *out = install(c, parent, context, std::move(group), local, std::move(topo));
+  Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));
+  *out = enter(c, parent, context, made, std::move(topo));
   return MPI_SUCCESS;
 }
 
@@ -112,8 +117,8 @@ int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const R
   over.name = parent.name;
   int context;
   if (int e = agree_or_fail(c, over, context)) return e;
-  const int local = count_local(c.w, *group);
-  *out = install(c, parent, context, std::move(group), local, nullptr);
+  Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));
+  *out = enter(c, parent, context, made, nullptr);
   return MPI_SUCCESS;
 }
 
@@ -128,14 +133,17 @@ int split_comm(ApiCall& c, const Comm& parent, int color, int key,
   for (int i = 0; i < parent.size; ++i)
     if (all[static_cast<std::size_t>(i)].color == color)
       order.emplace_back(all[static_cast<std::size_t>(i)].key, i);
-  std::sort(order.begin(), order.end());
+  // Keys often follow the ranks, up or down: spare every member a sort then.
+  if (std::is_sorted(order.rbegin(), order.rend()))
+    std::reverse(order.begin(), order.end());
+  else if (!std::is_sorted(order.begin(), order.end()))
+    std::sort(order.begin(), order.end());
   std::vector<int> world;
   world.reserve(order.size());
   for (const auto& [k, i] : order)
     world.push_back(parent.world_of(i, c.r.id));
-  auto group = RankList::of(std::move(world));
-  const int local = count_local(c.w, *group);
-  *out = install(c, parent, context, std::move(group), local, std::move(topo));
+  Comm& made = c.w.comms().join(context, std::move(world), local_counter(c.w));
+  *out = enter(c, parent, context, made, std::move(topo));
   return MPI_SUCCESS;
 }
 

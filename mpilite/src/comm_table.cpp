@@ -24,15 +24,40 @@ CommTable::CommTable(int world_size) {
   self_.name = "MPI_COMM_SELF";
 }
 
-Comm& CommTable::join(int context, std::shared_ptr<const RankList> group, int local_members) {
+Comm* CommTable::join_open(int context, const std::function<bool(const RankList&)>& same) {
   auto [first, last] = open_.equal_range(context);
   for (auto it = first; it != last; ++it) {
     Comm& c = *it->second;
-    if (!c.group->same_order(*group)) continue;
+    if (!same(*c.group)) continue;
     ++c.holders;
     if (++c.joined == c.local_members) open_.erase(it);
-    return c;
+    return &c;
   }
+  return nullptr;
+}
+
+Comm& CommTable::join(int context, std::shared_ptr<const RankList> group,
+                      const CountLocal& count_local) {
+  if (Comm* c = join_open(context, [&](const RankList& g) { return g.same_order(*group); }))
+    return *c;
+  const int local = count_local(*group);
+  return make(context, std::move(group), local);
+}
+
+Comm& CommTable::join(int context, std::vector<int> members, const CountLocal& count_local) {
+  auto same = [&members](const RankList& g) {
+    if (g.size() != static_cast<int>(members.size())) return false;
+    for (int i = 0; i < g.size(); ++i)
+      if (g.world(i) != members[static_cast<std::size_t>(i)]) return false;
+    return true;
+  };
+  if (Comm* c = join_open(context, same)) return *c;
+  auto group = RankList::of(std::move(members));
+  const int local = count_local(*group);
+  return make(context, std::move(group), local);
+}
+
+Comm& CommTable::make(int context, std::shared_ptr<const RankList> group, int local_members) {
   std::uint32_t i;
   if (!free_slots_.empty()) {
     i = free_slots_.back();

@@ -32,11 +32,17 @@ public:
     return slots_[i].get();
   }
 
+  /// Counts the members of a list that live in this host process.
+  using CountLocal = std::function<int(const RankList&)>;
+
   /// Called by each local member of a new communicator with context `context` and members
-  /// `group`, of which `local_members` live in this host process: the first one makes the
-  /// object, the others get the same one. Communicators that share a context id have disjoint
+  /// `group`: the first one makes the object (`count_local` tells how many local members will
+  /// join it), the others get the same one. Communicators that share a context id have disjoint
   /// members while they live, so (context, members) identifies one.
-  Comm& join(int context, std::shared_ptr<const RankList> group, int local_members);
+  Comm& join(int context, std::shared_ptr<const RankList> group, const CountLocal& count_local);
+  /// The same for members known as a plain list (MPI_Comm_split): only the first local member
+  /// turns it into a RankList; the others compare.
+  Comm& join(int context, std::vector<int> members, const CountLocal& count_local);
 
   /// Called by each local member that frees `c`. The object goes when every local member has
   /// joined and freed it; if `pending` says a receive posted on it is still unmatched (MPI lets a
@@ -44,6 +50,10 @@ public:
   void leave(Comm& c, const std::function<bool(const Comm&)>& pending);
 
 private:
+  /// Joins the object of `context` that another local member made, whose members satisfy `same`.
+  Comm* join_open(int context, const std::function<bool(const RankList&)>& same);
+  Comm& make(int context, std::shared_ptr<const RankList> group, int local_members);
+
   static constexpr std::uint32_t kIndexMask = 0x00ffffff;
   static constexpr int kUserBase = static_cast<int>(0x84000000u);
 
