@@ -1,7 +1,6 @@
 #include "comm_create.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 
 #include "api_call.hpp"
@@ -79,11 +78,12 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
-  // The parent's local members are the new communicator's.
-  const int local = parent.self ? 1 : parent.handle == MPI_COMM_WORLD ? -1 : parent.local_members;
-  Comm& made = c.w.comms().join(context, members_of(parent, c.r), [&](const RankList& g) {
-    return local >= 0 ? local : count_local(c.w, g);
-  });
+  // Same members as the parent, hence the same local members.
+  const CommTable::CountLocal count = [&](const RankList& g) {
+    if (parent.self) return 1;
+    return parent.handle == MPI_COMM_WORLD ? count_local(c.w, g) : parent.local_members;
+  };
+  Comm& made = c.w.comms().join(context, members_of(parent, c.r), count);
   const MPI_Comm h = enter(c, parent, context, made, parent.topology);
   if (int e = copy_attributes(c, parent, *c.w.comm(h))) {
     free_comm(c, *c.w.comm(h));
