@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "comm_agreement.hpp"
+
 namespace mpilite {
 namespace {
 
@@ -44,17 +46,25 @@ int ApiCall::check_init() {
 int ApiCall::check_comm(MPI_Comm h, Comm*& out) {
   if (int e = check_init()) return e;
   out = w.comm(h);
-  if (out) return MPI_SUCCESS;
-  return error(MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator {:#x}",
-               static_cast<unsigned>(h));
+  if (!out)
+    return error(MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator {:#x}",
+                 static_cast<unsigned>(h));
+  // Handles are shared by the ranks of a host process: catch one that this rank freed or never
+  // received (the bit test is a few instructions; the member lookup O(log n) at worst).
+  if (!out->self && h != MPI_COMM_WORLD &&
+      (!holds_context(r, out->context) || out->rank_of(r.id) == MPI_UNDEFINED))
+    return error(MPI_COMM_WORLD, MPI_ERR_COMM,
+                 "communicator {:#x} is not one of this rank's (freed, or of other ranks)",
+                 static_cast<unsigned>(h));
+  return MPI_SUCCESS;
 }
 
 int ApiCall::check_rank(const Comm& c, int rank, bool allow_any, const char* what) {
   if ((rank >= 0 && rank < c.size) || rank == MPI_PROC_NULL ||
       (allow_any && rank == MPI_ANY_SOURCE))
     return MPI_SUCCESS;
-  return error(c.handle, MPI_ERR_RANK, "invalid {} rank {} ({} has {} ranks)", what, rank, c.name,
-               c.size);
+  return error(c.handle, MPI_ERR_RANK, "invalid {} rank {} ({} has {} ranks)", what, rank,
+               c.label(), c.size);
 }
 
 int ApiCall::check_tag(const Comm& c, int tag, bool allow_any) {
@@ -85,7 +95,8 @@ int ApiCall::check_buffer(const Comm& c, const void* buf, long count) {
 
 int ApiCall::check_root(const Comm& c, int root) {
   if (root >= 0 && root < c.size) return MPI_SUCCESS;
-  return error(c.handle, MPI_ERR_ROOT, "invalid root {} ({} has {} ranks)", root, c.name, c.size);
+  return error(c.handle, MPI_ERR_ROOT, "invalid root {} ({} has {} ranks)", root, c.label(),
+               c.size);
 }
 
 int ApiCall::check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api_call.hpp"
+#include "attributes.hpp"
 #include "mpisim.h"
 
 using namespace mpilite;
@@ -27,6 +28,9 @@ MPISIM_WEAK_ALIAS(Init_thread)
 int PMPI_Finalize(void) {
   ApiCall c("MPI_Finalize");
   if (int e = c.check_init()) return e;
+  // MPI-3.1 section 8.7.1: first the equivalent of freeing MPI_COMM_SELF, whose attributes'
+  // delete callbacks libraries use as finalization hooks.
+  if (int e = delete_attributes(c, *c.w.comm(MPI_COMM_SELF))) return e;
   c.r.finalized = true;
   return MPI_SUCCESS;
 }
@@ -159,28 +163,6 @@ int PMPI_Pcontrol(const int, ...) {
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Pcontrol)
-
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  ApiCall c("MPI_Comm_set_errhandler");
-  Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return c.error(comm, MPI_ERR_ARG, "invalid error handler {:#x}",
-                   static_cast<unsigned>(errhandler));
-  c.r.errhandlers[comm] = errhandler;
-  return MPI_SUCCESS;
-}
-MPISIM_WEAK_ALIAS(Comm_set_errhandler)
-
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  ApiCall c("MPI_Comm_get_errhandler");
-  Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
-  auto it = c.r.errhandlers.find(comm);
-  *errhandler = it == c.r.errhandlers.end() ? MPI_ERRORS_ARE_FATAL : it->second;
-  return MPI_SUCCESS;
-}
-MPISIM_WEAK_ALIAS(Comm_get_errhandler)
 
 int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
   ApiCall c("MPI_Comm_rank");

@@ -99,9 +99,15 @@ const char* error_class_text(int code) {
 
 int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
                 std::string detail) {
-  auto it = rank.errhandlers.find(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
-  const MPI_Errhandler handler = it == rank.errhandlers.end() ? MPI_ERRORS_ARE_FATAL : it->second;
+  if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
+  const MPI_Errhandler handler = rank.comms.errhandler(comm);
   if (handler == MPI_ERRORS_RETURN) return code;
+  if (MPI_Comm_errhandler_function* fn = w.errhandlers().function(handler)) {
+    // The handler may end the rank (MPI_Abort, exit) and never return here: free the text now.
+    std::string().swap(detail);
+    fn(&comm, &code);
+    return code;
+  }
   detail.insert(0, fmt::format("rank {}: {}: {}: ", rank.id, call, error_class_name(code)));
   w.stop(EndReason::FatalError, 1, std::move(detail));
 }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "comm_local.hpp"
 #include "message.hpp"
 #include "mpi.h"
 #include "request.hpp"
@@ -64,8 +65,8 @@ struct Rank {
   bool finalized = false;
   int exit_code = 0;
   bool exited = false; ///< ended by exit() rather than by returning from main
-  std::unordered_map<MPI_Comm, MPI_Errhandler> errhandlers; ///< only those set by the program
-  std::size_t bsend_capacity = 0;                           ///< attached buffer (MPI_Buffer_attach)
+  RankComms comms;     ///< context ids in use; error handlers, names, attributes per communicator
+  std::size_t bsend_capacity = 0; ///< attached buffer (MPI_Buffer_attach)
   void* bsend_buffer = nullptr;
   /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)
   /// when its message has been transmitted.

@@ -19,7 +19,7 @@ constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
 World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
     : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size),
-      comms_(world_size) {
+      comms_(world_size), keyvals_(world_size) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
   first_local_ = local_ranks.empty() ? 0 : local_ranks.front();

@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "attributes.hpp"
 #include "comm.hpp"
 #include "comm_table.hpp"
 #include "datatype.hpp"
+#include "errhandler.hpp"
+#include "group_table.hpp"
+#include "info_table.hpp"
 #include "kernel.hpp"
 #include "message.hpp"
 #include "op.hpp"
@@ -66,6 +70,10 @@ public:
   /// Ends a use begun by retain(type).
   void release_datatype(const Datatype& t);
   const Op* op(MPI_Op h) const { return builtin_op(h); }
+  GroupTable& groups() { return groups_; }
+  Keyvals& keyvals() { return keyvals_; }
+  Errhandlers& errhandlers() { return errhandlers_; }
+  InfoTable& infos() { return infos_; }
 
   Request* new_request(Rank& owner, RequestKind kind);
   Request* request(MPI_Request h);
@@ -103,6 +111,10 @@ private:
   std::vector<int> rank_of_slot_;
   Scheduler sched_;
   CommTable comms_;
+  GroupTable groups_;
+  Keyvals keyvals_;
+  Errhandlers errhandlers_;
+  InfoTable infos_;
   std::deque<Datatype> datatypes_; // derived types; handle = 0x8c000000 | index
   std::vector<std::uint32_t> free_datatypes_;
   std::deque<Request> requests_; // handle = 0xac000000 | index

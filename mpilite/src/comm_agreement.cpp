@@ -1,0 +1,57 @@
+#include "comm_agreement.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "collectives.hpp"
+#include "p2p.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+namespace {
+
+// Tag of the (color, key) exchange on the collective context; far from the tags of the
+// collective operations (collectives.cpp) so that neither list needs to know the other.
+constexpr int kColorKeyTag = 1000;
+
+} // namespace
+
+int agree_context(World& w, Rank& r, const Comm& over) {
+  std::array<std::uint64_t, ContextMask::kWords> free_blocks;
+  for (int i = 0; i < ContextMask::kWords; ++i)
+    free_blocks[static_cast<std::size_t>(i)] = ~r.comms.contexts.used[static_cast<std::size_t>(i)];
+  allreduce(w, r, MPI_IN_PLACE, free_blocks.data(), free_blocks.size(),
+            *builtin_datatype(MPI_UINT64_T), *builtin_op(MPI_BAND), over);
+  for (int i = 0; i < ContextMask::kWords; ++i)
+    if (const std::uint64_t word = free_blocks[static_cast<std::size_t>(i)])
+      return (i * 64 + std::countr_zero(word)) * kContextStride;
+  return -1;
+}
+
+void take_context(Rank& r, int context) {
+  r.comms.contexts.set(context / kContextStride);
+}
+void release_context(Rank& r, int context) {
+  r.comms.contexts.clear(context / kContextStride);
+}
+bool holds_context(const Rank& r, int context) {
+  return r.comms.contexts.test(context / kContextStride);
+}
+
+std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine) {
+  const int p = c.size;
+  const int me = c.rank_of(r.id);
+  const Datatype& pair = *builtin_datatype(MPI_INT); // an entry is two ints
+  std::vector<ColorKey> got(static_cast<std::size_t>(p));
+  got[0] = mine; // got[i] is the entry of rank (me + i) % p
+  for (int k = 1; k < p; k <<= 1) {
+    const std::size_t n = static_cast<std::size_t>(std::min(k, p - k));
+    send_receive(w, r, got.data(), 2 * n, pair, c.world_of((me - k + p) % p, r.id), kColorKeyTag,
+                 got.data() + k, 2 * n, pair, c.world_of((me + k) % p, r.id), kColorKeyTag,
+                 c.coll_context(), c, MPI_STATUS_IGNORE);
+  }
+  std::rotate(got.begin(), got.begin() + (p - me) % p, got.end());
+  return got;
+}
+
+} // namespace mpilite

@@ -1,0 +1,37 @@
+// What the members of a new communicator agree on, by messages: its context id, and for
+// MPI_Comm_split every member's (color, key). The simulated cost of making a communicator is the
+// cost of these messages, as in MPICH.
+#pragma once
+
+#include <vector>
+
+#include "comm.hpp"
+#include "rank.hpp"
+
+namespace mpilite {
+
+class World;
+
+/// The lowest context-id block free at every member of `over`, found with an Allreduce
+/// (MPI_BAND over the members' masks of free blocks, 64 bytes) on over's collective context.
+/// Returns the block's first context id, or -1 if no block is free at every member. The caller
+/// takes it (take_context) if it becomes a member of the new communicator.
+int agree_context(World& w, Rank& r, const Comm& over);
+
+/// Marks the block of `context` used / free at rank `r`.
+void take_context(Rank& r, int context);
+void release_context(Rank& r, int context);
+/// Whether rank `r` uses the block of `context` (it holds a communicator with that context).
+bool holds_context(const Rank& r, int context);
+
+struct ColorKey {
+  int color;
+  int key;
+};
+
+/// Every member's (color, key), in rank order of `c`, gathered with Bruck's allgather:
+/// ceil(log2 p) rounds; in round k a rank sends the min(2^k, p - 2^k) entries it has to the
+/// rank 2^k below it. MPICH uses this algorithm for short allgathers of non-power-of-two sizes.
+std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine);
+
+} // namespace mpilite
