@@ -157,11 +157,10 @@ HostLink::Sources HostLink::potential_sources(const mpilite::Rank& rank) const {
       add_host_of(q->source, s);
     } else if (q->comm->self) {
       s.local = true;
-    } else if (q->comm->members.empty()) { // MPI_COMM_WORLD: everyone
-      return {true, protocols::kAllHosts};
+    } else if (q->comm->group->is_identity() && q->comm->size == world_->size()) {
+      return {true, protocols::kAllHosts}; // everyone
     } else {
-      for (int m : q->comm->members)
-        add_host_of(m, s);
+      for (int m = 0; m < q->comm->size; ++m) add_host_of(q->comm->group->world(m), s);
     }
   }
   return s;
