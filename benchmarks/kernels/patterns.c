@@ -174,6 +174,79 @@ static void testpoll(Ctx* c) {
   }
 }
 
+/* Rank 0 polls MPI_Iprobe(MPI_ANY_SOURCE) while computing and receives what it finds; the others
+ * send at staggered times. */
+static void iprobe(Ctx* c) {
+  if (c->rank == 0) {
+    for (int got = 1; got < c->size;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) {
+        MPISIM_Compute(0.7e-6);
+        continue;
+      }
+      int v;
+      MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      mix(c, (unsigned long long)(st.MPI_SOURCE * 1000 + v));
+      ++got;
+    }
+  } else {
+    MPISIM_Compute(((c->rank * 5) % 9 + 1) * 1.5e-6);
+    int v = c->rank + 40;
+    MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+  }
+}
+
+/* Every rank receives from three others with MPI_Waitany: the order it sees depends on when
+ * the messages arrive in simulated time. */
+static void waitany(Ctx* c) {
+  if (c->size < 4) return;
+  const int offsets[3] = {1, 2, 3};
+  int in[3];
+  MPI_Request q[3];
+  for (int k = 0; k < 3; ++k)
+    MPI_Irecv(&in[k], 1, MPI_INT, (c->rank + c->size - offsets[k]) % c->size, 9, MPI_COMM_WORLD,
+              &q[k]);
+  for (int k = 0; k < 3; ++k) {
+    MPISIM_Compute(((c->rank * 3 + k * 7) % 5 + 1) * 1e-6);
+    int v = c->rank * 10 + k;
+    MPI_Send(&v, 1, MPI_INT, (c->rank + offsets[k]) % c->size, 9, MPI_COMM_WORLD);
+  }
+  for (int k = 0; k < 3; ++k) {
+    int index;
+    MPI_Status st;
+    MPI_Waitany(3, q, &index, &st);
+    mix(c, (unsigned long long)(index * 100000 + st.MPI_SOURCE * 100 + in[index]));
+  }
+}
+
+/* Communicators split by parity: collectives and a wildcard receive inside each half. */
+static void subcomm(Ctx* c) {
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, c->rank % 2, -c->rank, &half);
+  int hr, hs;
+  MPI_Comm_rank(half, &hr);
+  MPI_Comm_size(half, &hs);
+  MPISIM_Compute((c->rank % 4 + 1) * 1e-6);
+  int v = c->rank, sum = 0;
+  MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, half);
+  mix(c, (unsigned long long)sum);
+  MPI_Bcast(&v, 1, MPI_INT, hs - 1, half);
+  mix(c, (unsigned long long)v);
+  if (hr == 0) {
+    for (int k = 1; k < hs; ++k) {
+      MPI_Status st;
+      MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 3, half, &st);
+      mix(c, (unsigned long long)(st.MPI_SOURCE * 1000 + v));
+    }
+  } else {
+    MPISIM_Compute(((hr * 7) % 5 + 1) * 1e-6);
+    MPI_Send(&hr, 1, MPI_INT, 0, 3, half);
+  }
+  MPI_Comm_free(&half);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   Ctx c = {0, 0, 1469598103934665603ULL};
@@ -192,6 +265,12 @@ int main(int argc, char** argv) {
     farm(&c);
   else if (!strcmp(pattern, "testpoll"))
     testpoll(&c);
+  else if (!strcmp(pattern, "iprobe"))
+    iprobe(&c);
+  else if (!strcmp(pattern, "waitany"))
+    waitany(&c);
+  else if (!strcmp(pattern, "subcomm"))
+    subcomm(&c);
   else if (!strcmp(pattern, "abort")) {
     if (c.rank == c.size - 1) MPI_Abort(MPI_COMM_WORLD, 17);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -63,6 +64,17 @@ void HostLink::send_message(mpilite::Message* m) {
   std::memcpy(body.data(), &h, sizeof h);
   if (m->bytes) std::memcpy(body.data() + sizeof h, m->packed, m->bytes);
   const int to = map_->host_of(m->dst);
+  // A message below a promised bound would make the other host's decisions wrong: never send
+  // one silently.
+  if (m->ts < sync_->promised(to)) {
+    std::fprintf(
+        stderr,
+        "mpisim: internal error: host %d sends a message (rank %d to %d, ts %lld ps) below "
+        "the bound it promised host %d (%lld ps)\n",
+        host(), m->src, m->dst, static_cast<long long>(m->ts), to,
+        static_cast<long long>(sync_->promised(to)));
+    transport_.abort_all(70);
+  }
   transport_.send(to, FrameKind::Data, body.data(), body.size());
   sync_->count_sent(to);
   world_->free_message(m);
@@ -117,7 +129,8 @@ bool HostLink::apply_decision(const protocols::Decision& d) {
   if (d.kind != Kind::Bound) return false; // a window moves remote_bound()
   // A quiescent snapshot of every host: the one-host formula, over all of them.
   return raise_bounds(*world_, [&](const mpilite::Rank& r) {
-    return r.id == d.arg ? std::min(d.g2, plus(d.g, lookahead_)) : d.g;
+    const SimTime b = r.id == d.arg ? std::min(d.g2, plus(d.g, lookahead_)) : d.g;
+    return RankBound{b, b};
   });
 }
 
@@ -160,7 +173,8 @@ HostLink::Sources HostLink::potential_sources(const mpilite::Rank& rank) const {
     } else if (q->comm->group->is_identity() && q->comm->size == world_->size()) {
       return {true, protocols::kAllHosts}; // everyone
     } else {
-      for (int m = 0; m < q->comm->size; ++m) add_host_of(q->comm->group->world(m), s);
+      for (int m = 0; m < q->comm->size; ++m)
+        add_host_of(q->comm->group->world(m), s);
     }
   }
   return s;
@@ -195,13 +209,14 @@ bool HostLink::idle() {
     const SimTime remote = sync_->remote_bound();
     std::uint64_t wanted = 0;
     const auto eit = [&](const mpilite::Rank& r) {
-      if (quantum) return remote;
+      if (quantum) return RankBound{remote, remote};
+      const SimTime wide = local_eit(k, r, lookahead_, remote);
       const Sources from = potential_sources(r);
       // A message from a local source may have been caused by any host's: then the bound needs
       // every host's.
       wanted |= from.local ? protocols::kAllHosts : from.remote;
-      const SimTime local = from.local ? local_eit(k, r, lookahead_, remote) : kTimeInfinity;
-      return std::min(local, sync_->remote_bound(from.remote));
+      const SimTime local = from.local ? wide : kTimeInfinity;
+      return RankBound{std::min(local, sync_->remote_bound(from.remote)), wide};
     };
     woke = raise_bounds(*world_, eit, all_ranks) || woke || sched.has_ready();
     if (woke) {

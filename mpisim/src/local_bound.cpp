@@ -21,11 +21,14 @@ SimTime earliest_output(const Rank& r, SimTime lookahead) {
   return plus(std::min(r.undecided_key, r.decide_time), lookahead);
 }
 
-bool raise_one(mpilite::World& world, Rank& r, SimTime eit) {
-  r.eit = std::max(r.eit, eit);
+bool raise_one(mpilite::World& world, Rank& r, RankBound b) {
+  // A narrowed bound holds only for what the rank waits for now: it must not outlive them.
+  const SimTime kept = std::max(r.eit, b.keep);
+  r.eit = std::max(r.eit, b.now);
   const auto before = r.task.state;
   if (r.undecided_key < kTimeInfinity) mpilite::progress_matching(world, r);
   if (r.decide_time < r.eit) world.scheduler().wake(r.task);
+  r.eit = kept;
   return before == TaskState::Blocked && r.task.state == TaskState::Ready;
 }
 
@@ -58,7 +61,8 @@ SimTime local_eit(const LocalK& k, const Rank& rank, SimTime lookahead, SimTime 
   return std::min({others, plus(std::min(k.g, remote), lookahead), remote});
 }
 
-bool raise_bounds(mpilite::World& world, const std::function<SimTime(const Rank&)>& eit, bool all) {
+bool raise_bounds(mpilite::World& world, const std::function<RankBound(const Rank&)>& eit,
+                  bool all) {
   bool woke = false;
   if (all) {
     for (const auto& r : world.ranks())
@@ -74,8 +78,10 @@ bool raise_bounds(mpilite::World& world, const std::function<SimTime(const Rank&
 
 bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
   const LocalK k = local_k(world, lookahead);
-  return raise_bounds(world,
-                      [&](const Rank& r) { return local_eit(k, r, lookahead, kTimeInfinity); });
+  return raise_bounds(world, [&](const Rank& r) {
+    const SimTime b = local_eit(k, r, lookahead, kTimeInfinity);
+    return RankBound{b, b};
+  });
 }
 
 } // namespace mpisim

@@ -28,11 +28,18 @@ LocalK local_k(mpilite::World& world, mpilite::SimTime lookahead);
 mpilite::SimTime local_eit(const LocalK& k, const mpilite::Rank& rank, mpilite::SimTime lookahead,
                            mpilite::SimTime remote);
 
-/// Raises each undecided rank's EIT to `eit(rank)` (every unfinished rank's when `all`), matches
-/// what became safe and wakes the ranks that may proceed. Returns whether any rank became ready.
+/// A rank's input bound for its current decisions (`now`: may be narrowed to the potential
+/// sources of what it waits for now) and for any later one (`keep`: over every source).
+struct RankBound {
+  mpilite::SimTime now;
+  mpilite::SimTime keep;
+};
+
+/// Raises each undecided rank's EIT (every unfinished rank's when `all`) to `bound(rank).now`,
+/// matches what became safe, keeps `bound(rank).keep` as its EIT for later decisions, and wakes
+/// the ranks that may proceed. Returns whether any rank became ready.
 bool raise_bounds(mpilite::World& world,
-                  const std::function<mpilite::SimTime(const mpilite::Rank&)>& eit,
-                  bool all = false);
+                  const std::function<RankBound(const mpilite::Rank&)>& bound, bool all = false);
 
 /// One host process alone: raise bounds from its own K. `lookahead` must be > 0.
 bool advance_local_bounds(mpilite::World& world, mpilite::SimTime lookahead);

@@ -68,6 +68,8 @@ public:
   /// who must call count_received for each.
   void on_frame(const Frame& f);
   void count_sent(int to);
+  /// The lower bound this host last promised `host` in a null message (-1: none).
+  SimTime promised(int host) const { return null_sent_[static_cast<std::size_t>(host)]; }
   void count_received(int from);
 
   /// Every future data frame from another host has a recv timestamp >= this.
