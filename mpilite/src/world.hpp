@@ -14,6 +14,7 @@
 #include "kernel.hpp"
 #include "message.hpp"
 #include "op.hpp"
+#include "op_table.hpp"
 #include "rank.hpp"
 #include "request.hpp"
 #include "scheduler.hpp"
@@ -61,7 +62,11 @@ public:
   const Datatype* datatype(MPI_Datatype h) const;
   MPI_Datatype add_datatype(Datatype&& t);
   bool free_datatype(MPI_Datatype h);
-  const Op* op(MPI_Op h) const { return builtin_op(h); }
+  const Op* op(MPI_Op h) const {
+    const Op* o = builtin_op(h);
+    return o ? o : ops_.find(h);
+  }
+  OpTable& ops() { return ops_; }
 
   Request* new_request(Rank& owner, RequestKind kind);
   Request* request(MPI_Request h);
@@ -70,6 +75,26 @@ public:
 
   Message* new_message();
   void free_message(Message* m);
+
+  /// Runs `fn(arg)` once no matching is in progress: at once, or when the outermost
+  /// MatchingScope ends. Completion callbacks that send or post receives (the steps of a
+  /// collective schedule) go through here, so that they never re-enter the matching of a rank
+  /// and chains of such steps across ranks run one after another instead of nesting.
+  void defer(void (*fn)(void*), void* arg);
+
+  /// Held by the matching entry points while they work (matching.cpp).
+  class MatchingScope {
+  public:
+    explicit MatchingScope(World& w) : w_(w) { ++w_.matching_depth_; }
+    ~MatchingScope() {
+      if (--w_.matching_depth_ == 0) w_.run_deferred();
+    }
+    MatchingScope(const MatchingScope&) = delete;
+    MatchingScope& operator=(const MatchingScope&) = delete;
+
+  private:
+    World& w_;
+  };
 
   /// Ranks that have undecided receives or wait for a test/probe decision (for the protocols).
   std::vector<Rank*>& undecided() { return undecided_; }
@@ -87,6 +112,7 @@ public:
 
 private:
   Rank* find_sparse(int world_rank);
+  void run_deferred();
   static void rank_entry(void* arg);
 
   static World* current_;
@@ -105,6 +131,14 @@ private:
   std::vector<std::uint32_t> request_generation_;
   std::vector<Message*> free_messages_;
   std::vector<Rank*> undecided_;
+  OpTable ops_;
+  struct Deferred {
+    void (*fn)(void*);
+    void* arg;
+  };
+  std::vector<Deferred> deferred_;
+  int matching_depth_ = 0;
+  bool running_deferred_ = false;
   const Main* main_ = nullptr;
   int argc_ = 0;
   char** argv_ = nullptr;
