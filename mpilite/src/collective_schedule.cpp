@@ -17,25 +17,17 @@ const Comm& world_ranks() {
 
 Schedule::Schedule(World& w, Rank& owner, const Comm& comm)
     : w_(w), owner_(owner), me_(comm.rank_of(owner.id)), size_(comm.size),
-      context_(comm.coll_context()), comm_(&comm) {
-  const std::uint32_t n = owner.collectives_started[context_]++;
-  tag_ = static_cast<int>(n & 0x3fffffffu);
-}
+      context_(comm.coll_context()), comm_(&comm) {}
 
-void Schedule::post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
-                         SendMode mode) {
+void Schedule::add(bool send, SendMode mode, const void* buf, std::size_t count,
+                   const Datatype& type, int peer) {
   if (!open_ || steps_.empty() || steps_.back().local) {
     steps_.push_back({messages_.size(), messages_.size(), {}});
     open_ = true;
   }
   messages_.push_back(
-      {true, mode, const_cast<void*>(buf), count, &type, comm_->world_of(peer, owner_.id)});
+      {send, mode, const_cast<void*>(buf), count, &type, comm_->world_of(peer, owner_.id)});
   steps_.back().last = messages_.size();
-}
-
-void Schedule::post_recv(void* buf, std::size_t count, const Datatype& type, int peer) {
-  post_send(buf, count, type, peer); // opens the batch and translates the peer
-  messages_.back().send = false;
 }
 
 void Schedule::then(std::function<int()> step) {
@@ -61,6 +53,10 @@ Request* start_schedule(std::shared_ptr<Schedule> s) {
   Schedule& x = *s;
   x.open_ = false;
   x.comm_ = nullptr;
+  // Numbered when started, not when built: a call that fails its argument checks has built part
+  // of a schedule on this rank only.
+  const std::uint32_t n = x.owner_.collectives_started[x.context_]++;
+  x.tag_ = static_cast<int>(n & 0x3fffffffu);
   x.request_ = x.w_.new_request(x.owner_, RequestKind::Collective);
   x.request_->post_time = x.time_ = x.owner_.clock;
   x.request_->owned = std::move(s);

@@ -37,7 +37,8 @@ class World;
 class Schedule {
 public:
   /// A schedule of the calling rank `owner` on communicator `comm`; its messages use the
-  /// communicator's collective context and a tag of their own (the collective's number).
+  /// communicator's collective context and a tag of their own (the number of the collective on
+  /// that communicator, counted when it starts).
   /// `comm` is only used while the schedule is built (peers are translated to world ranks).
   Schedule(World& w, Rank& owner, const Comm& comm);
   Schedule(const Schedule&) = delete;
@@ -48,8 +49,12 @@ public:
 
   /// Adds a message to the open batch; `peer` is a rank of the communicator.
   void post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
-                 SendMode mode = SendMode::Standard);
-  void post_recv(void* buf, std::size_t count, const Datatype& type, int peer);
+                 SendMode mode = SendMode::Standard) {
+    add(true, mode, buf, count, type, peer);
+  }
+  void post_recv(void* buf, std::size_t count, const Datatype& type, int peer) {
+    add(false, SendMode::Standard, buf, count, type, peer);
+  }
   /// Ends the open batch (the next message starts a new one).
   void close() { open_ = false; }
   /// One-message batches, and MPI_Sendrecv's batch (send, then receive).
@@ -101,6 +106,8 @@ private:
     std::function<int()> local;      ///< or a local step
   };
 
+  void add(bool send, SendMode mode, const void* buf, std::size_t count, const Datatype& type,
+           int peer);
   static void resume(void* self);
   static void message_done(Request& q, void* self);
   void issue(Step& batch);
@@ -113,7 +120,7 @@ private:
   World& w_;
   Rank& owner_;
   int me_, size_;
-  int context_, tag_;
+  int context_, tag_ = 0;
   const Comm* comm_; ///< while building
   std::vector<Message> messages_;
   std::vector<Step> steps_;

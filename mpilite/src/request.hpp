@@ -15,7 +15,9 @@ struct Comm;
 struct Datatype;
 
 /// Collective: a non-blocking collective (or the schedule a blocking one waits for); it
-/// completes when its schedule (collective_schedule.hpp) has run its last step.
+/// completes when its schedule (collective_schedule.hpp) has run its last step. Freeing it
+/// frees the schedule, so it must not be freed before it completes (MPI makes MPI_Request_free
+/// and MPI_Cancel of such requests erroneous).
 enum class RequestKind : std::uint8_t { Send, Recv, Collective };
 
 struct Request {

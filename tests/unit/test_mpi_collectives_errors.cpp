@@ -197,6 +197,39 @@ TEST(CollectiveErrors, CountsThatDisagreeBetweenRanksAreTruncation) {
   EXPECT_EQ(nonblocking, (std::vector<int>{MPI_ERR_TRUNCATE, MPI_SUCCESS, MPI_SUCCESS}));
 }
 
+TEST(CollectiveErrors, AFailedCallLeavesLaterCollectivesMatched) {
+  // Rank 0's bad calls fail after some of their checks passed; the collectives every rank then
+  // makes must still match up.
+  std::vector<int> sums(3, -1), broadcast(3, -1), failed(3, 0);
+  auto r = test::simulate(test::config(3), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const int me = test::world_rank();
+    const auto i = static_cast<std::size_t>(me);
+    int v = me + 1, out = -1;
+    if (me == 0) {
+      failed[i] += MPI_Reduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, 1, MPI_COMM_WORLD) != 0;
+      failed[i] += MPI_Allreduce(&v, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != 0;
+      MPI_Request q;
+      failed[i] +=
+          MPI_Iallgather(&v, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD, &q) != 0;
+    }
+    MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    sums[i] = out;
+    int b = me == 2 ? 99 : 0;
+    MPI_Request q;
+    MPI_Ibcast(&b, 1, MPI_INT, 2, MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    broadcast[i] = b;
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  EXPECT_EQ(failed, (std::vector<int>{3, 0, 0}));
+  EXPECT_EQ(sums, (std::vector<int>{6, 6, 6}));
+  EXPECT_EQ(broadcast, (std::vector<int>{99, 99, 99}));
+}
+
 TEST(CollectiveErrors, FatalByDefaultNamingTheCallAndTheReason) {
   auto r = test::simulate(test::config(3), [](int, char**) {
     MPI_Init(nullptr, nullptr);

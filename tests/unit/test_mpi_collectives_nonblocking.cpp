@@ -34,53 +34,58 @@ class NonblockingCollectives : public testing::TestWithParam<int> {};
 
 /// A program that runs every collective with uneven compute between them, as blocking calls or
 /// as non-blocking ones waited for at once; returns the run.
-mpisim::RunSummary every_collective(int p, bool nonblocking, Results& res) {
+mpisim::RunSummary every_collective(int p, bool nonblocking, Results& res, bool det = true) {
   Collectives k;
   k.nonblocking = nonblocking;
-  return colltest::run(p, [&](int r) {
-    auto work = [&](int step) { MPISIM_Compute(((r * 7 + step * 3) % 5) * 1e-7); };
-    const int n = 700; // 2.8 KB per rank: the long algorithms where there are some
-    Ints mine(at(n)), out(at(n * p)), counts(at(p), n), displs(at(p));
-    for (int i = 0; i < n; ++i)
-      mine[at(i)] = r + i;
-    for (int j = 0; j < p; ++j)
-      displs[at(j)] = j * n;
-    Ints all(at(n * p));
-    for (int j = 0; j < n * p; ++j)
-      all[at(j)] = j;
-    work(0);
-    res.call(r, k.barrier());
-    work(1);
-    res.call(r, k.bcast(all.data(), 5000 < n * p ? 5000 : n * p, MPI_INT, p - 1));
-    work(2);
-    res.call(r, k.reduce(mine.data(), out.data(), n, MPI_INT, MPI_SUM, 0));
-    work(3);
-    res.call(r, k.allreduce(mine.data(), out.data(), n, MPI_INT, MPI_MAX));
-    work(4);
-    res.call(r, k.gather(mine.data(), n, MPI_INT, out.data(), n, MPI_INT, p / 2));
-    res.call(r, k.gatherv(mine.data(), n, MPI_INT, out.data(), counts.data(), displs.data(),
-                          MPI_INT, 0));
-    work(5);
-    res.call(r, k.scatter(all.data(), n, MPI_INT, mine.data(), n, MPI_INT, 0));
-    res.call(r, k.scatterv(all.data(), counts.data(), displs.data(), MPI_INT, mine.data(), n,
-                           MPI_INT, p - 1));
-    work(6);
-    res.call(r, k.allgather(mine.data(), n, MPI_INT, out.data(), n, MPI_INT));
-    res.call(r, k.allgatherv(mine.data(), n, MPI_INT, out.data(), counts.data(), displs.data(),
-                             MPI_INT));
-    work(7);
-    res.call(r, k.alltoall(all.data(), n, MPI_INT, out.data(), n, MPI_INT));
-    res.call(r, k.alltoall(all.data(), 2, MPI_INT, out.data(), 2, MPI_INT));
-    res.call(r, k.alltoallv(all.data(), counts.data(), displs.data(), MPI_INT, out.data(),
-                            counts.data(), displs.data(), MPI_INT));
-    work(8);
-    res.call(r, k.reduce_scatter_block(all.data(), mine.data(), n, MPI_INT, MPI_SUM));
-    res.call(r, k.reduce_scatter(all.data(), mine.data(), counts.data(), MPI_INT, MPI_SUM));
-    work(9);
-    res.call(r, k.scan(mine.data(), out.data(), n, MPI_INT, MPI_SUM));
-    res.call(r, k.exscan(mine.data(), out.data(), n, MPI_INT, MPI_SUM));
-    res.check("rank ran to the end", r, Ints{1}, Ints{1});
-  });
+  mpisim::Config config = test::config(p);
+  config.det = det;
+  return colltest::run(
+      p,
+      [&](int r) {
+        auto work = [&](int step) { MPISIM_Compute(((r * 7 + step * 3) % 5) * 1e-7); };
+        const int n = 700; // 2.8 KB per rank: the long algorithms where there are some
+        Ints mine(at(n)), out(at(n * p)), counts(at(p), n), displs(at(p));
+        for (int i = 0; i < n; ++i)
+          mine[at(i)] = r + i;
+        for (int j = 0; j < p; ++j)
+          displs[at(j)] = j * n;
+        Ints all(at(n * p));
+        for (int j = 0; j < n * p; ++j)
+          all[at(j)] = j;
+        work(0);
+        res.call(r, k.barrier());
+        work(1);
+        res.call(r, k.bcast(all.data(), 5000 < n * p ? 5000 : n * p, MPI_INT, p - 1));
+        work(2);
+        res.call(r, k.reduce(mine.data(), out.data(), n, MPI_INT, MPI_SUM, 0));
+        work(3);
+        res.call(r, k.allreduce(mine.data(), out.data(), n, MPI_INT, MPI_MAX));
+        work(4);
+        res.call(r, k.gather(mine.data(), n, MPI_INT, out.data(), n, MPI_INT, p / 2));
+        res.call(r, k.gatherv(mine.data(), n, MPI_INT, out.data(), counts.data(), displs.data(),
+                              MPI_INT, 0));
+        work(5);
+        res.call(r, k.scatter(all.data(), n, MPI_INT, mine.data(), n, MPI_INT, 0));
+        res.call(r, k.scatterv(all.data(), counts.data(), displs.data(), MPI_INT, mine.data(), n,
+                               MPI_INT, p - 1));
+        work(6);
+        res.call(r, k.allgather(mine.data(), n, MPI_INT, out.data(), n, MPI_INT));
+        res.call(r, k.allgatherv(mine.data(), n, MPI_INT, out.data(), counts.data(), displs.data(),
+                                 MPI_INT));
+        work(7);
+        res.call(r, k.alltoall(all.data(), n, MPI_INT, out.data(), n, MPI_INT));
+        res.call(r, k.alltoall(all.data(), 2, MPI_INT, out.data(), 2, MPI_INT));
+        res.call(r, k.alltoallv(all.data(), counts.data(), displs.data(), MPI_INT, out.data(),
+                                counts.data(), displs.data(), MPI_INT));
+        work(8);
+        res.call(r, k.reduce_scatter_block(all.data(), mine.data(), n, MPI_INT, MPI_SUM));
+        res.call(r, k.reduce_scatter(all.data(), mine.data(), counts.data(), MPI_INT, MPI_SUM));
+        work(9);
+        res.call(r, k.scan(mine.data(), out.data(), n, MPI_INT, MPI_SUM));
+        res.call(r, k.exscan(mine.data(), out.data(), n, MPI_INT, MPI_SUM));
+        res.check("rank ran to the end", r, Ints{1}, Ints{1});
+      },
+      config);
 }
 
 TEST_P(NonblockingCollectives, WaitedAtOnceTheyCostWhatBlockingOnesCost) {
@@ -98,6 +103,18 @@ TEST_P(NonblockingCollectives, WaitedAtOnceTheyCostWhatBlockingOnesCost) {
     EXPECT_EQ(blocking.ranks[i].stats.msgs_sent, nonblocking.ranks[i].stats.msgs_sent)
         << "rank " << i;
   }
+}
+
+TEST_P(NonblockingCollectives, SameClocksWithoutDeterministicMode) {
+  // Without deterministic mode every collective receive waits for the time bound before it
+  // matches: the schedules' post times and the protocol's bounds must give the same result.
+  const int p = GetParam();
+  Results det_res(p), nondet_res(p);
+  const auto det = every_collective(p, true, det_res, true);
+  const auto nondet = every_collective(p, true, nondet_res, false);
+  det_res.verify();
+  nondet_res.verify();
+  EXPECT_EQ(clocks_of(det), clocks_of(nondet));
 }
 
 /// Runs one collective on every rank, with rank `busy` computing 1 ms: after the collective
@@ -169,6 +186,49 @@ TEST(NonblockingCollectives, IbcastOnTwoRanksCostsOneMessage) {
   res.verify();
   EXPECT_EQ(after[1], kSendOverhead + kLatency + 400 * kPsPerByte + kRecvOverhead);
   EXPECT_EQ(after[0], kBusy);
+}
+
+/// Each rank's clock after `call` on `p` ranks, all starting at 0.
+template <class Call> std::vector<SimTime> clocks_after(int p, Call call) {
+  std::vector<SimTime> after(at(p), -1);
+  Results res(p);
+  colltest::run(p, [&](int r) {
+    res.call(r, call(r));
+    after[at(r)] = MPISIM_Clock_ps();
+  });
+  res.expect_calls_succeeded();
+  return after;
+}
+
+TEST(NonblockingCollectives, BlockingCollectivesCostExactlyTheirMessages) {
+  // docs/model.md: a send costs o_s; a receive completes at max(wait start, ts) + o_r with
+  // ts = send time + o_s + L + n/B; a batch of sends is issued one after another.
+  const SimTime o_s = kSendOverhead, o_r = kRecvOverhead, L = kLatency;
+  // Dissemination barrier on 4 ranks: two rounds of a 0-byte exchange.
+  EXPECT_EQ(clocks_after(4, [](int) { return MPI_Barrier(MPI_COMM_WORLD); }),
+            std::vector<SimTime>(4, 2 * (o_s + L + o_r)));
+  // Binomial broadcast of 400 bytes from rank 0 on 4 ranks: 0 sends to 2 then to 1, 2 relays
+  // to 3.
+  const SimTime T = L + 400 * kPsPerByte;
+  EXPECT_EQ(
+      clocks_after(4,
+                   [](int) {
+                     Ints b(100, 1);
+                     return MPI_Bcast(b.data(), 100, MPI_INT, 0, MPI_COMM_WORLD);
+                   }),
+      (std::vector<SimTime>{2 * o_s, 2 * o_s + T + o_r, o_s + T + o_r + o_s, 2 * (o_s + T + o_r)}));
+  // Allreduce of one int on 3 ranks: rank 0 folds into rank 1, which exchanges with rank 2,
+  // then hands the result back to rank 0.
+  const SimTime t = L + 4 * kPsPerByte;
+  const SimTime folded = o_s + t + o_r;                            // rank 1 has 0's data
+  const SimTime exchanged = std::max(folded + o_s, o_s + t) + o_r; // rank 1 has 2's
+  const SimTime at_2 = std::max(o_s, folded + o_s + t) + o_r;      // rank 2 has 1's
+  EXPECT_EQ(clocks_after(3,
+                         [](int r) {
+                           int in = r, out = -1;
+                           return MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                         }),
+            (std::vector<SimTime>{exchanged + o_s + t + o_r, exchanged + o_s, at_2}));
 }
 
 TEST_P(NonblockingCollectives, IallreduceAndIalltoallProgressWhileOneRankComputes) {
