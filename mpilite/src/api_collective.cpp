@@ -12,8 +12,7 @@ namespace {
 
 int barrier_call(CollectiveCall& k) {
   if (int e = k.begin()) return e;
-  build_barrier(k.schedule());
-  return k.finish();
+  return k.finish(build_barrier(k.schedule()));
 }
 
 int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype, int root) {
@@ -24,8 +23,7 @@ int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype
   if (int e = k.root(root)) return e;
   if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
   if (int e = k.buffer(buffer, count)) return e;
-  build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root);
-  return k.finish();
+  return k.finish(build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }
 
 /// Checks shared by the reductions: count, type, op; and the receive buffer is not in place.
@@ -34,9 +32,7 @@ int reduction_args(CollectiveCall& k, int count, MPI_Datatype datatype, MPI_Op o
   if (int e = k.begin()) return e;
   if (int e = k.count(count)) return e;
   if (int e = k.type(datatype, type)) return e;
-  if (int e = k.op(op, *type, o)) return e;
-  k.schedule().set_op(*o);
-  return MPI_SUCCESS;
+  return k.op(op, *type, o);
 }
 
 int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count,
@@ -54,8 +50,8 @@ int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count
     if (int e = k.buffer(recvbuf, count)) return e;
     if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
   }
-  build_reduce(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root);
-  return k.finish();
+  return k.finish(
+      build_reduce(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root));
 }
 
 /// Allreduce, Scan and Exscan take the same arguments.
@@ -73,16 +69,13 @@ int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf
   const auto n = static_cast<std::size_t>(count);
   switch (kind) {
   case AllKind::Allreduce:
-    build_allreduce(k.schedule(), sendbuf, recvbuf, n, *type);
-    break;
+    return k.finish(build_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));
   case AllKind::Scan:
-    build_scan(k.schedule(), sendbuf, recvbuf, n, *type);
-    break;
+    return k.finish(build_scan(k.schedule(), sendbuf, recvbuf, n, *type));
   case AllKind::Exscan:
-    build_exscan(k.schedule(), sendbuf, recvbuf, n, *type);
     break;
   }
-  return k.finish();
+  return k.finish(build_exscan(k.schedule(), sendbuf, recvbuf, n, *type));
 }
 
 /// Reduce_scatter (counts per rank) and Reduce_scatter_block (`block` for every rank, when
@@ -105,8 +98,7 @@ int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, c
   if (int e = k.buffer(recvbuf, sendbuf == MPI_IN_PLACE ? total : mine)) return e;
   if (int e = k.buffer(sendbuf, total)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, total > 0)) return e;
-  build_reduce_scatter(k.schedule(), sendbuf, recvbuf, n, *type);
-  return k.finish();
+  return k.finish(build_reduce_scatter(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
 }
 
 } // namespace

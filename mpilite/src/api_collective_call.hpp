@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "api_call.hpp"
 #include "collective_schedule.hpp"
@@ -27,8 +28,11 @@ public:
   int count(long n) { return c.check_count(*comm_, n); }
   int type(MPI_Datatype h, const Datatype*& out) { return c.check_type(*comm_, h, out); }
   int root(int r) { return c.check_root(*comm_, r); }
+  /// Checks the op of a reduction; the schedule will apply it.
   int op(MPI_Op h, const Datatype& type, const Op*& out) {
-    return c.check_op(*comm_, h, type, out);
+    if (int e = c.check_op(*comm_, h, type, out)) return e;
+    op_ = out;
+    return MPI_SUCCESS;
   }
   int buffer(const void* buf, long n) { return c.check_buffer(*comm_, buf, n); }
   /// An array of one count per rank: present, none negative. Sets `total` to their sum.
@@ -40,17 +44,21 @@ public:
   /// The same buffer passed as input and output (MPI_IN_PLACE is the way to say that).
   int not_aliased(const void* sendbuf, const void* recvbuf, bool has_data);
 
-  /// The schedule of this call (made on first use).
+  /// The schedule of this call, made on first use: only once every check has passed (a fatal
+  /// error never returns to free it).
   Schedule& schedule();
-  /// Runs the schedule to completion (blocking) or starts it and hands out its request.
-  int finish();
+  /// Runs `body` (an algorithm on schedule()) to completion when blocking, or starts it and hands
+  /// out its request.
+  int finish(CollTask body);
 
 private:
   MPI_Comm handle_;
   Comm* comm_ = nullptr;
   MPI_Request* request_ = nullptr;
   bool nonblocking_ = false;
-  std::shared_ptr<Schedule> schedule_;
+  const Op* op_ = nullptr;
+  std::shared_ptr<Schedule> schedule_; ///< non-blocking calls: owned by the request once started
+  std::optional<Schedule> blocking_schedule_;
 };
 
 } // namespace mpilite

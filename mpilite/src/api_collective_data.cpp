@@ -48,9 +48,9 @@ int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datat
     if (is_root)
       if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
   }
-  build_gather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype,
-               recvbuf, static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root);
-  return k.finish();
+  return k.finish(build_gather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                               stype ? *stype : *rtype, recvbuf,
+                               static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
 }
 
 int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -72,9 +72,9 @@ int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
     if (is_root)
       if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
   }
-  build_gatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype,
-                recvbuf, recvcounts, displs, rtype ? *rtype : *stype, root);
-  return k.finish();
+  return k.finish(build_gatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                stype ? *stype : *rtype, recvbuf, recvcounts, displs,
+                                rtype ? *rtype : *stype, root));
 }
 
 int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -96,9 +96,9 @@ int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
     if (is_root)
       if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
   }
-  build_scatter(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype,
-                recvbuf, static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root);
-  return k.finish();
+  return k.finish(build_scatter(
+      k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype, recvbuf,
+      static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
 }
 
 int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts, const int* displs,
@@ -120,9 +120,9 @@ int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
     if (is_root)
       if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
   }
-  build_scatterv(k.schedule(), sendbuf, sendcounts, displs, stype ? *stype : *rtype, recvbuf,
-                 static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root);
-  return k.finish();
+  return k.finish(build_scatterv(k.schedule(), sendbuf, sendcounts, displs, stype ? *stype : *rtype,
+                                 recvbuf, static_cast<std::size_t>(recvcount),
+                                 rtype ? *rtype : *stype, root));
 }
 
 /// The send side of allgather(v) and alltoall: MPI_IN_PLACE allowed, then nothing to check.
@@ -142,9 +142,9 @@ int allgather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Da
                       static_cast<long>(recvcount) * k.comm().size))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  build_allgather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                  stype ? *stype : *rtype, recvbuf, static_cast<std::size_t>(recvcount), *rtype);
-  return k.finish();
+  return k.finish(build_allgather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                  stype ? *stype : *rtype, recvbuf,
+                                  static_cast<std::size_t>(recvcount), *rtype));
 }
 
 int allgatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -157,9 +157,8 @@ int allgatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_D
   if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  build_allgatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                   stype ? *stype : *rtype, recvbuf, recvcounts, displs, *rtype);
-  return k.finish();
+  return k.finish(build_allgatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                   stype ? *stype : *rtype, recvbuf, recvcounts, displs, *rtype));
 }
 
 int alltoall_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -171,9 +170,9 @@ int alltoall_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Dat
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount * size)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  build_alltoall(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                 stype ? *stype : *rtype, recvbuf, static_cast<std::size_t>(recvcount), *rtype);
-  return k.finish();
+  return k.finish(build_alltoall(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                 stype ? *stype : *rtype, recvbuf,
+                                 static_cast<std::size_t>(recvcount), *rtype));
 }
 
 int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
@@ -189,9 +188,8 @@ int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_v(k, recvbuf, recvcounts, rdispls, recvtype, rtype, "recvcounts", "rdispls"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
-  build_alltoallv(k.schedule(), sendbuf, sendcounts, sdispls, stype ? *stype : *rtype, recvbuf,
-                  recvcounts, rdispls, *rtype);
-  return k.finish();
+  return k.finish(build_alltoallv(k.schedule(), sendbuf, sendcounts, sdispls,
+                                  stype ? *stype : *rtype, recvbuf, recvcounts, rdispls, *rtype));
 }
 
 /// The per-rank types of Alltoallw (each checked).
@@ -225,9 +223,8 @@ int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_types(k, recvtypes, "recvtypes", rtypes)) return e;
   if (int e = k.buffer(recvbuf, total)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
-  build_alltoallw(k.schedule(), sendbuf, sendcounts, sdispls, stypes.data(), recvbuf, recvcounts,
-                  rdispls, rtypes.data());
-  return k.finish();
+  return k.finish(build_alltoallw(k.schedule(), sendbuf, sendcounts, sdispls, std::move(stypes),
+                                  recvbuf, recvcounts, rdispls, std::move(rtypes)));
 }
 
 } // namespace

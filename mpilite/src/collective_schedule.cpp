@@ -17,22 +17,23 @@ const Comm& world_ranks() {
 
 Schedule::Schedule(World& w, Rank& owner, const Comm& comm)
     : w_(w), owner_(owner), me_(comm.rank_of(owner.id)), size_(comm.size),
-      context_(comm.coll_context()), comm_(&comm) {}
+      context_(comm.coll_context()), comm_(&comm) {
+  batch_.reserve(2); // an exchange: most batches
+}
+
+void Schedule::post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
+                         SendMode mode) {
+  add(true, mode, buf, count, type, peer);
+}
+
+void Schedule::post_recv(void* buf, std::size_t count, const Datatype& type, int peer) {
+  add(false, SendMode::Standard, buf, count, type, peer);
+}
 
 void Schedule::add(bool send, SendMode mode, const void* buf, std::size_t count,
                    const Datatype& type, int peer) {
-  if (!open_ || steps_.empty() || steps_.back().local) {
-    steps_.push_back({messages_.size(), messages_.size(), {}});
-    open_ = true;
-  }
-  messages_.push_back(
+  batch_.push_back(
       {send, mode, const_cast<void*>(buf), count, &type, comm_->world_of(peer, owner_.id)});
-  steps_.back().last = messages_.size();
-}
-
-void Schedule::then(std::function<int()> step) {
-  open_ = false;
-  steps_.push_back({0, 0, std::move(step)});
 }
 
 void* Schedule::scratch(std::size_t count, const Datatype& type) {
@@ -41,53 +42,57 @@ void* Schedule::scratch(std::size_t count, const Datatype& type) {
 
 const Datatype& Schedule::keep(const Datatype& type) {
   if (type.predefined) return type;
-  return types_.emplace_back(type);
+  return *types_.emplace_back(std::make_unique<Datatype>(type));
 }
 
 void Schedule::reduce(const void* in, void* inout, std::size_t count, const Datatype& type) {
-  if (count == 0) return;
-  then([this, in, inout, count, &type] { return apply_op(op_, type, in, inout, count); });
+  if (count > 0) note_error(apply_op(op_, type, in, inout, count));
+}
+
+void Schedule::start(Request& q) {
+  // Numbered when started, not when built: a call that fails its argument checks has built part
+  // of a schedule on this rank only.
+  const std::uint32_t n = owner_.collectives_started[context_]++;
+  tag_ = static_cast<int>(n & 0x3fffffffu);
+  request_ = &q;
+  q.post_time = time_ = owner_.clock;
+  w_.defer(&Schedule::resume, this);
 }
 
 Request* start_schedule(std::shared_ptr<Schedule> s) {
   Schedule& x = *s;
-  x.open_ = false;
-  x.comm_ = nullptr;
-  // Numbered when started, not when built: a call that fails its argument checks has built part
-  // of a schedule on this rank only.
-  const std::uint32_t n = x.owner_.collectives_started[x.context_]++;
-  x.tag_ = static_cast<int>(n & 0x3fffffffu);
-  x.request_ = x.w_.new_request(x.owner_, RequestKind::Collective);
-  x.request_->post_time = x.time_ = x.owner_.clock;
-  x.request_->owned = std::move(s);
-  x.w_.defer(&Schedule::resume, &x);
-  return x.request_;
+  Request* q = x.world().new_request(x.owner(), RequestKind::Collective);
+  q->owned = std::move(s);
+  x.start(*q);
+  return q;
 }
 
 void Schedule::resume(void* self) {
   Schedule& s = *static_cast<Schedule*>(self);
-  while (s.next_ < s.steps_.size()) {
-    Step& step = s.steps_[s.next_];
-    if (step.local) {
-      s.note_error(step.local());
-      ++s.next_;
-      continue;
-    }
-    if (!s.issued_) s.issue(step);
-    if (s.pending_ > 0) return; // message_done resumes
-    s.collect(step);
-    ++s.next_;
+  if (s.waiting_) {
+    s.collect();
+    std::exchange(s.waiting_, {}).resume();
+  } else {
+    s.body_.start();
   }
-  s.finish();
+  if (s.body_.done()) s.finish();
 }
 
-void Schedule::issue(Step& batch) {
-  issued_ = true;
+bool Schedule::Batch::await_suspend(std::coroutine_handle<> body) {
+  s_.issue();
+  if (s_.pending_ > 0) {
+    s_.waiting_ = body;
+    return true; // message_done resumes the body
+  }
+  s_.collect();
+  return false;
+}
+
+void Schedule::issue() {
   // Held while issuing: a message may complete during a later one's issue, and the batch must
   // not look complete before all of its messages are out.
   pending_ = 1;
-  for (std::size_t i = batch.first; i < batch.last; ++i) {
-    Message& m = messages_[i];
+  for (Message& m : batch_) {
     if (m.send) {
       m.request =
           send_at(w_, owner_, time_, m.mode, m.buf, m.count, *m.type, m.peer, tag_, context_);
@@ -112,28 +117,25 @@ void Schedule::message_done(Request&, void* self) {
   if (--s.pending_ == 0) s.w_.defer(&Schedule::resume, &s);
 }
 
-void Schedule::collect(Step& batch) {
+void Schedule::collect() {
   // As wait_all charges a rank: completions in time order (ties: issue order), each receive
-  // adding its overhead after its data is there.
-  std::vector<Message*> done;
-  done.reserve(batch.last - batch.first);
-  for (std::size_t i = batch.first; i < batch.last; ++i)
-    done.push_back(&messages_[i]);
-  std::stable_sort(done.begin(), done.end(), [](const Message* a, const Message* b) {
-    return a->request->ready_time < b->request->ready_time;
-  });
-  for (Message* m : done) {
-    Request& q = *m->request;
+  // adding its overhead after its data is there. Batches are small: insertion sort.
+  const std::size_t n = batch_.size();
+  for (std::size_t i = 1; i < n; ++i)
+    for (std::size_t j = i;
+         j > 0 && batch_[j - 1].request->ready_time > batch_[j].request->ready_time; --j)
+      std::swap(batch_[j - 1], batch_[j]);
+  for (Message& m : batch_) {
+    Request& q = *m.request;
     time_ = std::max(time_, q.ready_time);
-    if (!m->send) {
+    if (!m.send) {
       time_ += q.recv_overhead;
       busy_ += q.recv_overhead;
       note_error(q.status.MPI_ERROR);
     }
     w_.free_request(&q);
-    m->request = nullptr;
   }
-  issued_ = false;
+  batch_.clear();
 }
 
 void Schedule::finish() {
@@ -147,12 +149,15 @@ void Schedule::finish() {
   w_.scheduler().wake(owner_.task);
 }
 
-int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s) {
-  Request* q = start_schedule(std::move(s));
-  wait_all(w, r, &q, 1);
-  const int error = q->status.MPI_ERROR;
-  w.free_request(q);
-  return error;
+int run_schedule(World& w, Rank& r, Schedule& s) {
+  // Nobody else sees this request: it lives here rather than in the World's table.
+  Request q;
+  q.kind = RequestKind::Collective;
+  q.owner = &r;
+  s.start(q);
+  Request* reqs[1] = {&q};
+  wait_all(w, r, reqs, 1);
+  return q.status.MPI_ERROR;
 }
 
 } // namespace mpilite

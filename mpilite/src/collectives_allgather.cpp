@@ -41,39 +41,33 @@ struct Own {
   const Datatype* type;
 };
 
-void copy_own(Schedule& s, const Own& own, void* to, std::size_t count, const Datatype& type) {
-  s.then([=, &type] {
-    copy_typed(own.buf, own.count, *own.type, to, count, type);
-    return MPI_SUCCESS;
-  });
+void copy_own(const Own& own, void* to, std::size_t count, const Datatype& type) {
+  copy_typed(own.buf, own.count, *own.type, to, count, type);
 }
 
 /// Recursive doubling on a power of two: subtrees swap everything they hold.
-void allgather_doubling(Schedule& s, const Own& own, void* recvbuf, const Blocks& b,
-                        const Datatype& type) {
+CollTask allgather_doubling(Schedule& s, const Own& own, void* recvbuf, const Blocks& b,
+                            const Datatype& type) {
   const int p = s.size(), me = s.rank();
   void* tmp = s.scratch(b.total, type);
   auto pos = [&](int rank) { return element(tmp, static_cast<MPI_Aint>(b.span(0, rank)), type); };
-  copy_own(s, own, pos(me), b.of(me), type);
+  copy_own(own, pos(me), b.of(me), type);
   std::size_t held = b.of(me);
   for (int mask = 1, i = 0; mask < p; mask <<= 1, ++i) {
     const int dst = me ^ mask;
     const int dst_tree = (dst >> i) << i, my_tree = (me >> i) << i;
     const std::size_t incoming = b.span(dst_tree, dst_tree + mask);
-    s.exchange(pos(my_tree), held, type, dst, pos(dst_tree), incoming, type, dst);
+    co_await s.exchange(pos(my_tree), held, type, dst, pos(dst_tree), incoming, type, dst);
     held += incoming;
   }
-  s.then([=, &type] {
-    for (int r = 0; r < p; ++r)
-      copy_elements(element(tmp, static_cast<MPI_Aint>(b.span(0, r)), type),
-                    element(recvbuf, b.at(r), type), b.of(r), type);
-    return MPI_SUCCESS;
-  });
+  for (int r = 0; r < p; ++r)
+    copy_elements(element(tmp, static_cast<MPI_Aint>(b.span(0, r)), type),
+                  element(recvbuf, b.at(r), type), b.of(r), type);
 }
 
 /// Bruck: ceil(log2 p) steps; in step k a rank passes everything it has to rank - 2^k.
-void allgather_bruck(Schedule& s, const Own& own, void* recvbuf, const Blocks& b,
-                     const Datatype& type) {
+CollTask allgather_bruck(Schedule& s, const Own& own, void* recvbuf, const Blocks& b,
+                         const Datatype& type) {
   const int p = s.size(), me = s.rank();
   void* tmp = s.scratch(b.total, type); // blocks of me, me+1, ... in that order
   auto run = [&](int from, int n) {     // elements of the blocks of n ranks from `from` (mod p)
@@ -82,40 +76,37 @@ void allgather_bruck(Schedule& s, const Own& own, void* recvbuf, const Blocks& b
       sum += b.of((from + i) % p);
     return sum;
   };
-  copy_own(s, own, tmp, b.of(me), type);
+  copy_own(own, tmp, b.of(me), type);
   std::size_t held = b.of(me);
   int pof2 = 1;
   for (; pof2 <= p / 2; pof2 *= 2) {
     const int src = (me + pof2) % p, dst = (me - pof2 + p) % p;
     const std::size_t incoming = run(src, pof2);
-    s.exchange(tmp, held, type, dst, element(tmp, static_cast<MPI_Aint>(held), type), incoming,
-               type, src);
+    co_await s.exchange(tmp, held, type, dst, element(tmp, static_cast<MPI_Aint>(held), type),
+                        incoming, type, src);
     held += incoming;
   }
   if (const int rem = p - pof2; rem > 0) {
     const int src = (me + pof2) % p, dst = (me - pof2 + p) % p;
-    s.exchange(tmp, run(me, rem), type, dst, element(tmp, static_cast<MPI_Aint>(held), type),
-               run(src, rem), type, src);
+    co_await s.exchange(tmp, run(me, rem), type, dst,
+                        element(tmp, static_cast<MPI_Aint>(held), type), run(src, rem), type, src);
   }
-  s.then([=, &type] {
-    std::size_t at = 0;
-    for (int i = 0; i < p; ++i) {
-      const int r = (me + i) % p;
-      copy_elements(element(tmp, static_cast<MPI_Aint>(at), type), element(recvbuf, b.at(r), type),
-                    b.of(r), type);
-      at += b.of(r);
-    }
-    return MPI_SUCCESS;
-  });
+  std::size_t at = 0;
+  for (int i = 0; i < p; ++i) {
+    const int r = (me + i) % p;
+    copy_elements(element(tmp, static_cast<MPI_Aint>(at), type), element(recvbuf, b.at(r), type),
+                  b.of(r), type);
+    at += b.of(r);
+  }
 }
 
 /// Ring: every block travels p - 1 hops to the right; blocks larger than `piece` elements go in
 /// pieces of `piece` (0: whole blocks). `own` is null when the own block is already in place.
-void allgather_ring(Schedule& s, const Own* own, void* recvbuf, const Blocks& b,
-                    const Datatype& type, std::size_t piece) {
+CollTask allgather_ring(Schedule& s, const Own* own, void* recvbuf, const Blocks& b,
+                        const Datatype& type, std::size_t piece) {
   const int p = s.size(), me = s.rank();
   const int left = (me - 1 + p) % p, right = (me + 1) % p;
-  if (own) copy_own(s, *own, element(recvbuf, b.at(me), type), b.of(me), type);
+  if (own) copy_own(*own, element(recvbuf, b.at(me), type), b.of(me), type);
   if (piece == 0) piece = *std::max_element(b.count.begin(), b.count.end());
   std::size_t to_receive = b.total - b.of(me), to_send = b.total - b.of(right);
   std::size_t sent = 0, received = 0; // of the blocks in transit
@@ -129,7 +120,7 @@ void allgather_ring(Schedule& s, const Own* own, void* recvbuf, const Blocks& b,
     if (recv_now > 0)
       s.post_recv(element(recvbuf, b.at(in) + static_cast<MPI_Aint>(received), type), recv_now,
                   type, left);
-    s.close();
+    co_await s.wait();
     to_send -= send_now;
     to_receive -= recv_now;
     sent += send_now;
@@ -145,45 +136,49 @@ void allgather_ring(Schedule& s, const Own* own, void* recvbuf, const Blocks& b,
   }
 }
 
-void allgather_blocks(Schedule& s, const void* sendbuf, std::size_t scount, const Datatype& stype,
-                      void* recvbuf, const Blocks& b, const Datatype& type, bool pieces) {
+CollTask allgather_blocks(Schedule& s, const void* sendbuf, std::size_t scount,
+                          const Datatype& stype, void* recvbuf, const Blocks& b,
+                          const Datatype& type, bool pieces) {
   using namespace thresholds;
-  if (b.total == 0) return;
+  if (b.total == 0) co_return;
   const int me = s.rank();
   const Own own = sendbuf == MPI_IN_PLACE ? Own{element(recvbuf, b.at(me), type), b.of(me), &type}
                                           : Own{sendbuf, scount, &stype};
   const std::size_t bytes = b.total * type.size;
   if (bytes < kAllgatherLong && is_pof2(s.size())) {
-    allgather_doubling(s, own, recvbuf, b, type);
+    co_await allgather_doubling(s, own, recvbuf, b, type);
   } else if (bytes < kAllgatherShort) {
-    allgather_bruck(s, own, recvbuf, b, type);
+    co_await allgather_bruck(s, own, recvbuf, b, type);
   } else {
     std::size_t piece = 0; // whole blocks
     const auto extent = static_cast<std::size_t>(std::max<MPI_Aint>(type.extent, 1));
     if (pieces && *std::max_element(b.count.begin(), b.count.end()) * extent > kAllgathervPipeline)
       piece = std::max<std::size_t>(1, kAllgathervPipeline / extent);
-    allgather_ring(s, sendbuf == MPI_IN_PLACE ? nullptr : &own, recvbuf, b, type, piece);
+    const Own* copy = sendbuf == MPI_IN_PLACE ? nullptr : &own;
+    co_await allgather_ring(s, copy, recvbuf, b, type, piece);
   }
 }
 
 } // namespace
 
-void build_allgather(Schedule& s, const void* sendbuf, std::size_t scount, const Datatype& stype,
-                     void* recvbuf, std::size_t rcount, const Datatype& rtype) {
+CollTask build_allgather(Schedule& s, const void* sendbuf, std::size_t scount,
+                         const Datatype& stype, void* recvbuf, std::size_t rcount,
+                         const Datatype& rtype) {
   const Datatype& st = s.keep(stype);
   const Datatype& rt = s.keep(rtype);
-  if ((scount == 0 && sendbuf != MPI_IN_PLACE) || rcount == 0) return;
+  if ((scount == 0 && sendbuf != MPI_IN_PLACE) || rcount == 0) co_return;
   Blocks b(s.size());
   for (int r = 0; r < s.size(); ++r) {
     b.count[static_cast<std::size_t>(r)] = rcount;
     b.displ[static_cast<std::size_t>(r)] = static_cast<MPI_Aint>(rcount) * r;
   }
   b.finish();
-  allgather_blocks(s, sendbuf, scount, st, recvbuf, b, rt, false);
+  co_await allgather_blocks(s, sendbuf, scount, st, recvbuf, b, rt, false);
 }
 
-void build_allgatherv(Schedule& s, const void* sendbuf, std::size_t scount, const Datatype& stype,
-                      void* recvbuf, const int* counts, const int* displs, const Datatype& rtype) {
+CollTask build_allgatherv(Schedule& s, const void* sendbuf, std::size_t scount,
+                          const Datatype& stype, void* recvbuf, const int* counts,
+                          const int* displs, const Datatype& rtype) {
   const Datatype& st = s.keep(stype);
   const Datatype& rt = s.keep(rtype);
   Blocks b(s.size());
@@ -192,7 +187,7 @@ void build_allgatherv(Schedule& s, const void* sendbuf, std::size_t scount, cons
     b.displ[static_cast<std::size_t>(r)] = displs[r];
   }
   b.finish();
-  allgather_blocks(s, sendbuf, scount, st, recvbuf, b, rt, true);
+  co_await allgather_blocks(s, sendbuf, scount, st, recvbuf, b, rt, true);
 }
 
 } // namespace mpilite

@@ -18,17 +18,17 @@ struct Rooted {
   int abs(int relative) const { return (relative + root) % p; }
 };
 
-void bcast_binomial(Schedule& s, void* buf, std::size_t count, const Datatype& type, int root) {
+CollTask bcast_binomial(Schedule& s, void* buf, std::size_t count, const Datatype& type, int root) {
   const Rooted t{s.size(), root};
   const int rel = t.rel(s.rank());
   int mask = 1;
   for (; mask < t.p; mask <<= 1)
     if (rel & mask) {
-      s.recv(buf, count, type, t.abs(rel - mask));
+      co_await s.recv(buf, count, type, t.abs(rel - mask));
       break;
     }
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rel + mask < t.p) s.send(buf, count, type, t.abs(rel + mask));
+    if (rel + mask < t.p) co_await s.send(buf, count, type, t.abs(rel + mask));
 }
 
 /// The bytes of a long broadcast cut into p pieces of `piece` bytes (ceiling division, so the
@@ -44,7 +44,7 @@ struct Pieces {
 
 /// Binomial scatter of the pieces from the root (MPICH's scatter for bcast): each relative rank
 /// ends with its own piece, having passed on its subtree's.
-void scatter_pieces(Schedule& s, const Pieces& d, int root) {
+CollTask scatter_pieces(Schedule& s, const Pieces& d, int root) {
   const Rooted t{d.p, root};
   const int rel = t.rel(s.rank());
   const Datatype& byte = bytes_type();
@@ -54,20 +54,20 @@ void scatter_pieces(Schedule& s, const Pieces& d, int root) {
     if (rel & mask) {
       end = std::min(d.p, rel + mask);
       if (d.bytes(rel, end) > 0)
-        s.recv(d.data + d.offset(rel), d.bytes(rel, end), byte, t.abs(rel - mask));
+        co_await s.recv(d.data + d.offset(rel), d.bytes(rel, end), byte, t.abs(rel - mask));
       break;
     }
   for (mask >>= 1; mask > 0; mask >>= 1) {
     const int child = rel + mask;
     if (child >= d.p) continue;
     if (d.bytes(child, end) > 0)
-      s.send(d.data + d.offset(child), d.bytes(child, end), byte, t.abs(child));
+      co_await s.send(d.data + d.offset(child), d.bytes(child, end), byte, t.abs(child));
     end = std::min<long>(end, child);
   }
 }
 
 /// Recursive-doubling allgather of the pieces (power-of-two sizes only).
-void allgather_pieces_doubling(Schedule& s, const Pieces& d, int root) {
+CollTask allgather_pieces_doubling(Schedule& s, const Pieces& d, int root) {
   const Rooted t{d.p, root};
   const int rel = t.rel(s.rank());
   const Datatype& byte = bytes_type();
@@ -75,13 +75,14 @@ void allgather_pieces_doubling(Schedule& s, const Pieces& d, int root) {
     const int rdst = rel ^ mask;
     const int dst_tree = (rdst >> i) << i;
     const int my_tree = (rel >> i) << i;
-    s.exchange(d.data + d.offset(my_tree), d.bytes(my_tree, my_tree + mask), byte, t.abs(rdst),
-               d.data + d.offset(dst_tree), d.bytes(dst_tree, dst_tree + mask), byte, t.abs(rdst));
+    co_await s.exchange(d.data + d.offset(my_tree), d.bytes(my_tree, my_tree + mask), byte,
+                        t.abs(rdst), d.data + d.offset(dst_tree),
+                        d.bytes(dst_tree, dst_tree + mask), byte, t.abs(rdst));
   }
 }
 
 /// Ring allgather of the pieces: p - 1 steps, each passing one piece to the right.
-void allgather_pieces_ring(Schedule& s, const Pieces& d, int root) {
+CollTask allgather_pieces_ring(Schedule& s, const Pieces& d, int root) {
   const Rooted t{d.p, root};
   const int me = s.rank();
   const int left = (me - 1 + d.p) % d.p, right = (me + 1) % d.p;
@@ -89,8 +90,8 @@ void allgather_pieces_ring(Schedule& s, const Pieces& d, int root) {
   int j = me, jnext = left;
   for (int i = 1; i < d.p; ++i) {
     const int out = t.rel(j), in = t.rel(jnext);
-    s.exchange(d.data + d.offset(out), d.bytes(out, out + 1), byte, right, d.data + d.offset(in),
-               d.bytes(in, in + 1), byte, left);
+    co_await s.exchange(d.data + d.offset(out), d.bytes(out, out + 1), byte, right,
+                        d.data + d.offset(in), d.bytes(in, in + 1), byte, left);
     j = jnext;
     jnext = (jnext - 1 + d.p) % d.p;
   }
@@ -98,43 +99,35 @@ void allgather_pieces_ring(Schedule& s, const Pieces& d, int root) {
 
 } // namespace
 
-void build_barrier(Schedule& s) {
+CollTask build_barrier(Schedule& s) {
   const int p = s.size(), me = s.rank();
   const Datatype& byte = bytes_type();
   for (int k = 1; k < p; k <<= 1)
-    s.exchange(nullptr, 0, byte, (me + k) % p, nullptr, 0, byte, (me - k + p) % p);
+    co_await s.exchange(nullptr, 0, byte, (me + k) % p, nullptr, 0, byte, (me - k + p) % p);
 }
 
-void build_bcast(Schedule& s, void* buf, std::size_t count, const Datatype& type_in, int root) {
+CollTask build_bcast(Schedule& s, void* buf, std::size_t count, const Datatype& type_in, int root) {
   using namespace thresholds;
   const Datatype& type = s.keep(type_in);
   const int p = s.size();
   const std::size_t nbytes = count * type.size;
-  if (nbytes == 0 || p == 1) return;
+  if (nbytes == 0 || p == 1) co_return;
   if (nbytes < kBcastShort || p < kBcastMinRanks) {
-    bcast_binomial(s, buf, count, type, root);
-    return;
+    co_await bcast_binomial(s, buf, count, type, root);
+    co_return;
   }
   // Long messages move as bytes: the user's buffer itself when it is contiguous.
   const bool packed = !type.contiguous();
   const bool is_root = s.rank() == root;
   auto* data = static_cast<std::byte*>(packed ? s.scratch(nbytes, bytes_type()) : buf);
-  if (packed && is_root)
-    s.then([=, &type] {
-      pack(buf, count, type, data);
-      return MPI_SUCCESS;
-    });
+  if (packed && is_root) pack(buf, count, type, data);
   const Pieces pieces{data, nbytes, (nbytes + static_cast<std::size_t>(p) - 1) / p, p};
-  scatter_pieces(s, pieces, root);
+  co_await scatter_pieces(s, pieces, root);
   if (nbytes < kBcastLong && is_pof2(p))
-    allgather_pieces_doubling(s, pieces, root);
+    co_await allgather_pieces_doubling(s, pieces, root);
   else
-    allgather_pieces_ring(s, pieces, root);
-  if (packed && !is_root)
-    s.then([=, &type] {
-      unpack(data, nbytes, type, buf);
-      return MPI_SUCCESS;
-    });
+    co_await allgather_pieces_ring(s, pieces, root);
+  if (packed && !is_root) unpack(data, nbytes, type, buf);
 }
 
 } // namespace mpilite

@@ -27,14 +27,6 @@ struct Layout {
   std::size_t count(int i) const { return at(i + 1) - at(i); }
 };
 
-void copy_step(Schedule& s, const void* from, void* to, std::size_t count, const Datatype& type) {
-  if (count == 0) return;
-  s.then([=, &type] {
-    copy_elements(from, to, count, type);
-    return MPI_SUCCESS;
-  });
-}
-
 template <class T> void* at(T* base, std::size_t index, const Datatype& type) {
   return const_cast<std::byte*>(element(base, static_cast<MPI_Aint>(index), type));
 }
@@ -42,20 +34,20 @@ template <class T> void* at(T* base, std::size_t index, const Datatype& type) {
 /// Commutative ops: halve the vector pof2 ways (after MPICH's fold of the first 2*rem ranks, in
 /// which even ranks hand everything to the odd rank above them, which then also computes the
 /// even rank's block).
-void recursive_halving(Schedule& s, const void* input, void* recvbuf, const Layout& l,
-                       const Datatype& type) {
+CollTask recursive_halving(Schedule& s, const void* input, void* recvbuf, const Layout& l,
+                           const Datatype& type) {
   const int p = s.size(), me = s.rank();
   const int pof2 = pof2_floor(p), rem = p - pof2;
   void* results = s.scratch(l.total(), type);
   void* incoming = s.scratch(l.total(), type);
-  copy_step(s, input, results, l.total(), type);
+  copy_elements(input, results, l.total(), type);
   int newrank;
   if (me < 2 * rem) {
     if (me % 2 == 0) {
-      s.send(results, l.total(), type, me + 1);
+      co_await s.send(results, l.total(), type, me + 1);
       newrank = -1;
     } else {
-      s.recv(incoming, l.total(), type, me - 1);
+      co_await s.recv(incoming, l.total(), type, me - 1);
       s.reduce(incoming, results, l.total(), type);
       newrank = me / 2;
     }
@@ -91,58 +83,56 @@ void recursive_halving(Schedule& s, const void* input, void* recvbuf, const Layo
       }
       if (send_cnt) s.post_send(pos(results, send_idx), send_cnt, type, dst);
       if (recv_cnt) s.post_recv(pos(incoming, recv_idx), recv_cnt, type, dst);
-      s.close();
+      co_await s.wait();
       s.reduce(pos(incoming, recv_idx), pos(results, recv_idx), recv_cnt, type);
       send_idx = recv_idx;
       last_idx = recv_idx + mask;
     }
-    copy_step(s, at(results, l.at(me), type), recvbuf, l.count(me), type);
+    copy_elements(at(results, l.at(me), type), recvbuf, l.count(me), type);
   }
   if (me < 2 * rem) {
     if (me % 2) {
-      if (l.count(me - 1)) s.send(at(results, l.at(me - 1), type), l.count(me - 1), type, me - 1);
+      if (l.count(me - 1))
+        co_await s.send(at(results, l.at(me - 1), type), l.count(me - 1), type, me - 1);
     } else if (l.count(me)) {
-      s.recv(recvbuf, l.count(me), type, me + 1);
+      co_await s.recv(recvbuf, l.count(me), type, me + 1);
     }
   }
 }
 
 /// Long vectors, commutative ops: p - 1 exchanges, each sending one rank its block.
-void pairwise(Schedule& s, const void* input, void* recvbuf, const Layout& l,
-              const Datatype& type) {
+CollTask pairwise(Schedule& s, const void* input, void* recvbuf, const Layout& l,
+                  const Datatype& type) {
   const int p = s.size(), me = s.rank();
   void* result = s.scratch(l.count(me), type);
   void* incoming = s.scratch(l.count(me), type);
-  copy_step(s, at(input, l.at(me), type), result, l.count(me), type);
+  copy_elements(at(input, l.at(me), type), result, l.count(me), type);
   for (int i = 1; i < p; ++i) {
     const int src = (me - i + p) % p, dst = (me + i) % p;
-    s.exchange(at(input, l.at(dst), type), l.count(dst), type, dst, incoming, l.count(me), type,
-               src);
+    co_await s.exchange(at(input, l.at(dst), type), l.count(dst), type, dst, incoming, l.count(me),
+                        type, src);
     s.reduce(incoming, result, l.count(me), type);
   }
-  copy_step(s, result, recvbuf, l.count(me), type);
+  copy_elements(result, recvbuf, l.count(me), type);
 }
 
 /// Non-commutative ops on a power of two with equal blocks: Traff's butterfly. Blocks start in
 /// bit-reversed order, so that each step halves a contiguous range.
-void butterfly(Schedule& s, const void* input, void* recvbuf, const Layout& l,
-               const Datatype& type) {
+CollTask butterfly(Schedule& s, const void* input, void* recvbuf, const Layout& l,
+                   const Datatype& type) {
   const int p = s.size(), me = s.rank();
   int log2p = 0;
   while ((1 << log2p) < p)
     ++log2p;
   const std::size_t block = l.count(0);
   void* buf[2] = {s.scratch(l.total(), type), s.scratch(l.total(), type)};
-  s.then([=, &type] {
-    for (int i = 0; i < p; ++i) {
-      int mirror = 0;
-      for (int b = 0; b < log2p; ++b)
-        if (i & (1 << b)) mirror |= 1 << (log2p - 1 - b);
-      copy_elements(at(input, l.at(i), type),
-                    at(buf[0], static_cast<std::size_t>(mirror) * block, type), block, type);
-    }
-    return MPI_SUCCESS;
-  });
+  for (int i = 0; i < p; ++i) {
+    int mirror = 0;
+    for (int b = 0; b < log2p; ++b)
+      if (i & (1 << b)) mirror |= 1 << (log2p - 1 - b);
+    copy_elements(at(input, l.at(i), type),
+                  at(buf[0], static_cast<std::size_t>(mirror) * block, type), block, type);
+  }
   int inout = 0; // which buffer holds the running result
   std::size_t send_offset = 0, recv_offset = 0, size = l.total();
   for (int k = 0; k < log2p; ++k) {
@@ -154,8 +144,8 @@ void butterfly(Schedule& s, const void* input, void* recvbuf, const Layout& l,
       recv_offset += size; // higher rank: keep the top half
     else
       send_offset += size;
-    s.exchange(at(out, send_offset, type), size, type, peer, at(in, recv_offset, type), size, type,
-               peer);
+    co_await s.exchange(at(out, send_offset, type), size, type, peer, at(in, recv_offset, type),
+                        size, type, peer);
     if (me > peer) { // received lower ranks: in op out
       s.reduce(at(in, recv_offset, type), at(out, recv_offset, type), size, type);
     } else { // out op in, which becomes the running result
@@ -164,13 +154,13 @@ void butterfly(Schedule& s, const void* input, void* recvbuf, const Layout& l,
     }
     send_offset = recv_offset;
   }
-  copy_step(s, at(buf[inout], recv_offset, type), recvbuf, size, type);
+  copy_elements(at(buf[inout], recv_offset, type), recvbuf, size, type);
 }
 
 /// Non-commutative ops otherwise: recursive doubling, each step exchanging every block outside
 /// the two subtrees' own, with MPICH's forwarding inside subtrees whose partners do not exist.
-void recursive_doubling(Schedule& s, const void* input, void* recvbuf, const Layout& l,
-                        const Datatype& type) {
+CollTask recursive_doubling(Schedule& s, const void* input, void* recvbuf, const Layout& l,
+                            const Datatype& type) {
   const int p = s.size(), me = s.rank();
   const bool commutative = s.op().commutative;
   void* results = s.scratch(l.total(), type);
@@ -178,7 +168,7 @@ void recursive_doubling(Schedule& s, const void* input, void* recvbuf, const Lay
   const std::size_t packed_bytes = l.total() * type.size;
   auto* send_packed = static_cast<std::byte*>(s.scratch(packed_bytes, bytes_type()));
   auto* recv_packed = static_cast<std::byte*>(s.scratch(packed_bytes, bytes_type()));
-  copy_step(s, input, results, l.total(), type);
+  copy_elements(input, results, l.total(), type);
   /// Everything but the blocks of the subtree [root, root + size): two runs of elements.
   struct Runs {
     std::size_t first, second_at, second;
@@ -194,14 +184,10 @@ void recursive_doubling(Schedule& s, const void* input, void* recvbuf, const Lay
     const Runs out = outside(my_tree, mask), in = outside(dst_tree, mask);
     bool received = false;
     if (dst < p) {
-      s.then([=, &type] {
-        pack(results, out.first, type, send_packed);
-        pack(at(results, out.second_at, type), out.second, type,
-             send_packed + out.first * type.size);
-        return MPI_SUCCESS;
-      });
-      s.exchange(send_packed, out.elements() * type.size, bytes_type(), dst, recv_packed,
-                 in.elements() * type.size, bytes_type(), dst);
+      pack(results, out.first, type, send_packed);
+      pack(at(results, out.second_at, type), out.second, type, send_packed + out.first * type.size);
+      co_await s.exchange(send_packed, out.elements() * type.size, bytes_type(), dst, recv_packed,
+                          in.elements() * type.size, bytes_type(), dst);
       received = true;
     }
     if (dst_tree + mask > p) { // forward what came from the missing ranks' subtree
@@ -213,55 +199,52 @@ void recursive_doubling(Schedule& s, const void* input, void* recvbuf, const Lay
         const int peer = me ^ tmp_mask;
         const int tree_root = (me >> k) << k;
         if (peer > me && me < tree_root + completed && peer >= tree_root + completed) {
-          s.send(recv_packed, in.elements() * type.size, bytes_type(), peer);
+          co_await s.send(recv_packed, in.elements() * type.size, bytes_type(), peer);
         } else if (peer < me && peer < tree_root + completed && me >= tree_root + completed) {
-          s.recv(recv_packed, in.elements() * type.size, bytes_type(), peer);
+          co_await s.recv(recv_packed, in.elements() * type.size, bytes_type(), peer);
           received = true;
         }
       }
     }
     if (!received) continue;
-    s.then([=, &type] {
-      unpack(recv_packed, in.first * type.size, type, incoming);
-      unpack(recv_packed + in.first * type.size, in.second * type.size, type,
-             at(incoming, in.second_at, type));
-      return MPI_SUCCESS;
-    });
+    unpack(recv_packed, in.first * type.size, type, incoming);
+    unpack(recv_packed + in.first * type.size, in.second * type.size, type,
+           at(incoming, in.second_at, type));
     if (commutative || dst_tree < my_tree) { // incoming holds lower ranks
       s.reduce(incoming, results, in.first, type);
       s.reduce(at(incoming, in.second_at, type), at(results, in.second_at, type), in.second, type);
     } else {
       s.reduce(results, incoming, in.first, type);
       s.reduce(at(results, in.second_at, type), at(incoming, in.second_at, type), in.second, type);
-      copy_step(s, incoming, results, in.first, type);
-      copy_step(s, at(incoming, in.second_at, type), at(results, in.second_at, type), in.second,
-                type);
+      copy_elements(incoming, results, in.first, type);
+      copy_elements(at(incoming, in.second_at, type), at(results, in.second_at, type), in.second,
+                    type);
     }
   }
-  copy_step(s, at(results, l.at(me), type), recvbuf, l.count(me), type);
+  copy_elements(at(results, l.at(me), type), recvbuf, l.count(me), type);
 }
 
 } // namespace
 
-void build_reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf,
-                          const std::vector<std::size_t>& counts, const Datatype& type_in) {
+CollTask build_reduce_scatter(Schedule& s, const void* sendbuf, void* recvbuf,
+                              std::vector<std::size_t> counts, const Datatype& type_in) {
   using namespace thresholds;
   const Datatype& type = s.keep(type_in);
   const Layout l(counts);
-  if (l.total() == 0) return;
+  if (l.total() == 0) co_return;
   const void* input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   const bool equal =
       std::all_of(counts.begin(), counts.end(), [&](std::size_t c) { return c == counts.front(); });
   if (s.size() == 1)
-    copy_step(s, input, recvbuf, l.total(), type);
+    copy_elements(input, recvbuf, l.total(), type);
   else if (s.op().commutative && l.total() * type.size < kReduceScatterLong)
-    recursive_halving(s, input, recvbuf, l, type);
+    co_await recursive_halving(s, input, recvbuf, l, type);
   else if (s.op().commutative)
-    pairwise(s, input, recvbuf, l, type);
+    co_await pairwise(s, input, recvbuf, l, type);
   else if (is_pof2(s.size()) && equal)
-    butterfly(s, input, recvbuf, l, type);
+    co_await butterfly(s, input, recvbuf, l, type);
   else
-    recursive_doubling(s, input, recvbuf, l, type);
+    co_await recursive_doubling(s, input, recvbuf, l, type);
 }
 
 } // namespace mpilite
