@@ -47,18 +47,11 @@ int CollectiveCall::not_aliased(const void* sendbuf, const void* recvbuf, bool h
 }
 
 Schedule& CollectiveCall::schedule() {
-  // A blocking call's schedule lives in the call's frame, on the rank's own stack.
-  Schedule* s;
-  if (!nonblocking_) {
-    if (blocking_schedule_) return *blocking_schedule_;
-    s = &blocking_schedule_.emplace(c.w, c.r, *comm_);
-  } else {
-    if (schedule_) return *schedule_;
+  if (!schedule_) {
     schedule_ = std::make_shared<Schedule>(c.w, c.r, *comm_);
-    s = schedule_.get();
+    if (op_) schedule_->set_op(*op_);
   }
-  if (op_) s->set_op(*op_);
-  return *s;
+  return *schedule_;
 }
 
 int CollectiveCall::finish(CollTask body) {
@@ -67,8 +60,7 @@ int CollectiveCall::finish(CollTask body) {
     *request_ = start_schedule(std::move(schedule_))->handle;
     return MPI_SUCCESS;
   }
-  const int error = run_schedule(c.w, c.r, *blocking_schedule_);
-  blocking_schedule_.reset(); // before an error that may not return
+  const int error = run_schedule(c.w, c.r, std::move(schedule_));
   if (error == MPI_SUCCESS) return MPI_SUCCESS;
   if (error == MPI_ERR_TRUNCATE)
     return c.error(handle_, error,

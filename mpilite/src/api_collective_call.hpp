@@ -3,7 +3,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 
 #include "api_call.hpp"
 #include "collective_schedule.hpp"
@@ -57,8 +56,7 @@ private:
   MPI_Request* request_ = nullptr;
   bool nonblocking_ = false;
   const Op* op_ = nullptr;
-  std::shared_ptr<Schedule> schedule_; ///< non-blocking calls: owned by the request once started
-  std::optional<Schedule> blocking_schedule_;
+  std::shared_ptr<Schedule> schedule_; ///< owned by its request once started
 };
 
 } // namespace mpilite

@@ -149,15 +149,14 @@ void Schedule::finish() {
   w_.scheduler().wake(owner_.task);
 }
 
-int run_schedule(World& w, Rank& r, Schedule& s) {
-  // Nobody else sees this request: it lives here rather than in the World's table.
-  Request q;
-  q.kind = RequestKind::Collective;
-  q.owner = &r;
-  s.start(q);
-  Request* reqs[1] = {&q};
-  wait_all(w, r, reqs, 1);
-  return q.status.MPI_ERROR;
+int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s) {
+  // The request owns the schedule, and the World its requests: a rank that never returns from
+  // the collective (the run ends in a deadlock or an abort) leaks nothing.
+  Request* q = start_schedule(std::move(s));
+  wait_all(w, r, &q, 1);
+  const int error = q->status.MPI_ERROR;
+  w.free_request(q);
+  return error;
 }
 
 } // namespace mpilite

@@ -204,6 +204,6 @@ private:
 Request* start_schedule(std::shared_ptr<Schedule> s);
 
 /// Runs `s` to completion as a blocking collective of its owner `r`; returns its MPI error code.
-int run_schedule(World& w, Rank& r, Schedule& s);
+int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s);
 
 } // namespace mpilite
