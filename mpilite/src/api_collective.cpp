@@ -1,25 +1,104 @@
-// MPI entry points: collective operations.
-#include "api_call.hpp"
+// MPI entry points: barrier, broadcast and the reducing collectives, blocking and not. Each
+// collective has one function that checks its arguments and builds its schedule; the blocking
+// entry point runs it to completion, the non-blocking one returns its request.
+#include <vector>
+
+#include "api_collective_call.hpp"
 #include "collectives.hpp"
 
 using namespace mpilite;
 
 namespace {
 
-/// Checks shared by the data-carrying collectives.
-int check_data(ApiCall& c, MPI_Comm comm, int count, MPI_Datatype datatype, Comm*& cm,
-               const Datatype*& type) {
-  if (int e = c.check_comm(comm, cm)) return e;
-  if (int e = c.check_count(*cm, count)) return e;
-  if (int e = c.check_type(*cm, datatype, type)) return e;
-  c.collective(comm);
-  return MPI_SUCCESS;
+int barrier_call(CollectiveCall& k) {
+  if (int e = k.begin()) return e;
+  return k.finish(build_barrier(k.schedule()));
 }
 
-int op_result(ApiCall& c, MPI_Comm comm, int error, const Op& op, const Datatype& type) {
-  if (error == MPI_SUCCESS) return error;
-  return c.error(comm, error, "{} cannot be applied to datatype {}", op.name ? op.name : "user op",
-                 type.name ? type.name : "(derived)");
+int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype, int root) {
+  const Datatype* type;
+  if (int e = k.begin()) return e;
+  if (int e = k.count(count)) return e;
+  if (int e = k.type(datatype, type)) return e;
+  if (int e = k.root(root)) return e;
+  if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
+  if (int e = k.buffer(buffer, count)) return e;
+  return k.finish(build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
+}
+
+/// Checks shared by the reductions: count, type, op; and the receive buffer is not in place.
+int reduction_args(CollectiveCall& k, int count, MPI_Datatype datatype, MPI_Op op,
+                   const Datatype*& type, const Op*& o) {
+  if (int e = k.begin()) return e;
+  if (int e = k.count(count)) return e;
+  if (int e = k.type(datatype, type)) return e;
+  return k.op(op, *type, o);
+}
+
+int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root) {
+  const Datatype* type;
+  const Op* o;
+  if (int e = reduction_args(k, count, datatype, op, type, o)) return e;
+  if (int e = k.root(root)) return e;
+  const bool is_root = k.rank() == root;
+  if (!is_root && sendbuf == MPI_IN_PLACE)
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  if (int e = k.buffer(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count)) return e;
+  if (is_root) {
+    if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+    if (int e = k.buffer(recvbuf, count)) return e;
+    if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
+  }
+  return k.finish(
+      build_reduce(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root));
+}
+
+/// Allreduce, Scan and Exscan take the same arguments.
+enum class AllKind { Allreduce, Scan, Exscan };
+
+int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf, int count,
+             MPI_Datatype datatype, MPI_Op op) {
+  const Datatype* type;
+  const Op* o;
+  if (int e = reduction_args(k, count, datatype, op, type, o)) return e;
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = k.buffer(recvbuf, count)) return e;
+  if (int e = k.buffer(sendbuf, count)) return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
+  const auto n = static_cast<std::size_t>(count);
+  switch (kind) {
+  case AllKind::Allreduce:
+    return k.finish(build_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));
+  case AllKind::Scan:
+    return k.finish(build_scan(k.schedule(), sendbuf, recvbuf, n, *type));
+  case AllKind::Exscan:
+    break;
+  }
+  return k.finish(build_exscan(k.schedule(), sendbuf, recvbuf, n, *type));
+}
+
+/// Reduce_scatter (counts per rank) and Reduce_scatter_block (`block` for every rank, when
+/// `counts` is null).
+int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, const int* counts,
+                        int block, MPI_Datatype datatype, MPI_Op op) {
+  const Datatype* type;
+  const Op* o;
+  if (int e = reduction_args(k, counts ? 0 : block, datatype, op, type, o)) return e;
+  const int p = k.comm().size;
+  std::vector<std::size_t> n(static_cast<std::size_t>(p), static_cast<std::size_t>(block));
+  long total = static_cast<long>(block) * p;
+  if (counts) {
+    if (int e = k.counts(counts, "recvcounts", total)) return e;
+    for (int i = 0; i < p; ++i)
+      n[static_cast<std::size_t>(i)] = static_cast<std::size_t>(counts[i]);
+  }
+  const long mine = static_cast<long>(n[static_cast<std::size_t>(k.rank())]);
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = k.buffer(recvbuf, sendbuf == MPI_IN_PLACE ? total : mine)) return e;
+  if (int e = k.buffer(sendbuf, total)) return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, total > 0)) return e;
+  return k.finish(build_reduce_scatter(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
 }
 
 } // namespace
@@ -27,61 +106,113 @@ int op_result(ApiCall& c, MPI_Comm comm, int error, const Op& op, const Datatype
 extern "C" {
 
 int PMPI_Barrier(MPI_Comm comm) {
-  ApiCall c("MPI_Barrier");
-  Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
-  c.collective(comm);
-  barrier(c.w, c.r, *cm);
-  return MPI_SUCCESS;
+  CollectiveCall k("MPI_Barrier", comm);
+  return barrier_call(k);
 }
 MPISIM_WEAK_ALIAS(Barrier)
 
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Ibarrier", comm, request);
+  return barrier_call(k);
+}
+MPISIM_WEAK_ALIAS(Ibarrier)
+
 int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  ApiCall c("MPI_Bcast");
-  Comm* cm;
-  const Datatype* type;
-  if (int e = check_data(c, comm, count, datatype, cm, type)) return e;
-  if (int e = c.check_root(*cm, root)) return e;
-  if (int e = c.check_buffer(*cm, buffer, count)) return e;
-  bcast(c.w, c.r, buffer, static_cast<std::size_t>(count), *type, root, *cm);
-  return MPI_SUCCESS;
+  CollectiveCall k("MPI_Bcast", comm);
+  return bcast_call(k, buffer, count, datatype, root);
 }
 MPISIM_WEAK_ALIAS(Bcast)
 
+int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request* request) {
+  CollectiveCall k("MPI_Ibcast", comm, request);
+  return bcast_call(k, buffer, count, datatype, root);
+}
+MPISIM_WEAK_ALIAS(Ibcast)
+
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm) {
-  ApiCall c("MPI_Reduce");
-  Comm* cm;
-  const Datatype* type;
-  const Op* o;
-  if (int e = check_data(c, comm, count, datatype, cm, type)) return e;
-  if (int e = c.check_root(*cm, root)) return e;
-  if (int e = c.check_op(*cm, op, *type, o)) return e;
-  const bool is_root = cm->rank_of(c.r.id) == root;
-  if (sendbuf == MPI_IN_PLACE && !is_root)
-    return c.error(comm, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
-  if (int e = c.check_buffer(*cm, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count)) return e;
-  if (is_root)
-    if (int e = c.check_buffer(*cm, recvbuf, count)) return e;
-  const int error =
-      reduce(c.w, c.r, sendbuf, recvbuf, static_cast<std::size_t>(count), *type, *o, root, *cm);
-  return op_result(c, comm, error, *o, *type);
+  CollectiveCall k("MPI_Reduce", comm);
+  return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
 }
 MPISIM_WEAK_ALIAS(Reduce)
 
+int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Ireduce", comm, request);
+  return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+}
+MPISIM_WEAK_ALIAS(Ireduce)
+
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
-  ApiCall c("MPI_Allreduce");
-  Comm* cm;
-  const Datatype* type;
-  const Op* o;
-  if (int e = check_data(c, comm, count, datatype, cm, type)) return e;
-  if (int e = c.check_op(*cm, op, *type, o)) return e;
-  if (int e = c.check_buffer(*cm, recvbuf, count)) return e;
-  const int error =
-      allreduce(c.w, c.r, sendbuf, recvbuf, static_cast<std::size_t>(count), *type, *o, *cm);
-  return op_result(c, comm, error, *o, *type);
+  CollectiveCall k("MPI_Allreduce", comm);
+  return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Allreduce)
+
+int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iallreduce", comm, request);
+  return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Iallreduce)
+
+int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) {
+  CollectiveCall k("MPI_Scan", comm);
+  return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Scan)
+
+int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iscan", comm, request);
+  return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Iscan)
+
+int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm) {
+  CollectiveCall k("MPI_Exscan", comm);
+  return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Exscan)
+
+int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iexscan", comm, request);
+  return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Iexscan)
+
+int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  CollectiveCall k("MPI_Reduce_scatter", comm);
+  return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Reduce_scatter)
+
+int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Ireduce_scatter", comm, request);
+  return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Ireduce_scatter)
+
+int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  CollectiveCall k("MPI_Reduce_scatter_block", comm);
+  return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Reduce_scatter_block)
+
+int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request* request) {
+  CollectiveCall k("MPI_Ireduce_scatter_block", comm, request);
+  return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+}
+MPISIM_WEAK_ALIAS(Ireduce_scatter_block)
 
 } // extern "C"

@@ -148,6 +148,7 @@ void post_receive(World& w, Rank& r, Request* req) {
 }
 
 void progress_matching(World& w, Rank& r) {
+  World::MatchingScope scope(w);
   const bool det = w.kernel().deterministic();
   std::vector<const Request*> undecided;
   SimTime key = kTimeInfinity;
@@ -181,6 +182,7 @@ void progress_matching(World& w, Rank& r) {
 }
 
 void complete_reply(World& w, const Reply& reply) {
+  World::MatchingScope scope(w);
   if (!w.local(reply.to)) {
     w.kernel().reply_remote(reply);
     return;

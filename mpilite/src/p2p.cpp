@@ -20,6 +20,8 @@ SendProtocol protocol_for(SendMode mode, std::size_t bytes, std::size_t eager_li
 } // namespace
 
 void charge(Rank& r, const Request& q) {
+  if (q.kind == RequestKind::Collective && q.ready_time > r.clock)
+    r.spend_comm(std::min(q.ready_time - r.clock, q.busy));
   r.wait_until(q.ready_time);
   if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead);
 }

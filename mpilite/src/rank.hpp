@@ -66,6 +66,10 @@ struct Rank {
   int exit_code = 0;
   bool exited = false; ///< ended by exit() rather than by returning from main
   RankComms comms;     ///< context ids in use; error handlers, names, attributes per communicator
+  /// Collectives this rank started per collective context: the next one's tag, so that
+  /// concurrent non-blocking collectives on one communicator never take each other's messages.
+  /// A communicator that reuses a context must erase its entry (on every member, when freed).
+  std::unordered_map<int, std::uint32_t> collectives_started;
   std::size_t bsend_capacity = 0; ///< attached buffer (MPI_Buffer_attach)
   void* bsend_buffer = nullptr;
   /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)

@@ -16,7 +16,11 @@ struct Comm;
 struct Datatype;
 struct PersistentOp;
 
-enum class RequestKind : std::uint8_t { Send, Recv };
+/// Collective: a non-blocking collective (or the schedule a blocking one waits for); it
+/// completes when its schedule (collective_schedule.hpp) has run its last step. Freeing it
+/// frees the schedule, so it must not be freed before it completes (MPI makes MPI_Request_free
+/// and MPI_Cancel of such requests erroneous).
+enum class RequestKind : std::uint8_t { Send, Recv, Collective };
 
 struct Request {
   RequestKind kind = RequestKind::Send;
@@ -55,6 +59,11 @@ struct Request {
   /// their own, such as the steps of a non-blocking collective). `context` is the callback's.
   void (*on_complete)(Request& self, void* context) = nullptr;
   void* completion_context = nullptr;
+  /// Collectives: of the time up to ready_time, how much the schedule spent in send and receive
+  /// overheads (charged as communication when waited for, the rest as waiting).
+  SimTime busy = 0;
+  /// What the request keeps alive until it is freed (a collective's schedule).
+  std::shared_ptr<void> owned;
 };
 
 /// Marks `q` complete at simulated time `ready` and runs its completion callback.

@@ -9,6 +9,7 @@
 #include "overflow_guard.hpp"
 
 #if defined(MPISIM_ASAN)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -43,6 +44,11 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
   task.stack = pool_.stack(index);
   task.entry = entry;
   task.arg = arg;
+#if defined(MPISIM_ASAN)
+  // The memory may have held the stack of a fiber of an earlier run that never returned (the
+  // run ended in a deadlock or an abort): its frames' redzones are still poisoned.
+  __asan_unpoison_memory_region(task.stack.bottom, task.stack.size);
+#endif
   task.ctx =
       bctx::make_fcontext(task.stack.bottom + task.stack.size, task.stack.size, &fiber_entry);
   task.state = TaskState::Blocked;

@@ -187,6 +187,7 @@ void World::free_request(Request* r) {
   r->active = false;
   r->id = 0;
   free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
+  r->owned.reset();
 }
 
 Message* World::new_message() {
@@ -204,6 +205,23 @@ void World::free_message(Message* m) {
   m->user_type = nullptr;
   m->reply_to = 0;
   free_messages_.push_back(m);
+}
+
+void World::defer(void (*fn)(void*), void* arg) {
+  deferred_.push_back({fn, arg});
+  if (matching_depth_ == 0) run_deferred();
+}
+
+void World::run_deferred() {
+  if (running_deferred_) return; // the running loop below picks the new work up
+  running_deferred_ = true;
+  // Work may queue more work; it runs in FIFO order in this one loop.
+  for (std::size_t i = 0; i < deferred_.size(); ++i) {
+    const Deferred d = deferred_[i];
+    d.fn(d.arg);
+  }
+  deferred_.clear();
+  running_deferred_ = false;
 }
 
 void World::note_undecided(Rank& r) {

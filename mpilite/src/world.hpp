@@ -18,6 +18,7 @@
 #include "kernel.hpp"
 #include "message.hpp"
 #include "op.hpp"
+#include "op_table.hpp"
 #include "rank.hpp"
 #include "request.hpp"
 #include "scheduler.hpp"
@@ -69,11 +70,15 @@ public:
   bool free_datatype(MPI_Datatype h);
   /// Ends a use begun by retain(type).
   void release_datatype(const Datatype& t);
-  const Op* op(MPI_Op h) const { return builtin_op(h); }
   GroupTable& groups() { return groups_; }
   Keyvals& keyvals() { return keyvals_; }
   Errhandlers& errhandlers() { return errhandlers_; }
   InfoTable& infos() { return infos_; }
+  const Op* op(MPI_Op h) const {
+    const Op* o = builtin_op(h);
+    return o ? o : ops_.find(h);
+  }
+  OpTable& ops() { return ops_; }
 
   Request* new_request(Rank& owner, RequestKind kind);
   Request* request(MPI_Request h);
@@ -82,6 +87,26 @@ public:
 
   Message* new_message();
   void free_message(Message* m);
+
+  /// Runs `fn(arg)` once no matching is in progress: at once, or when the outermost
+  /// MatchingScope ends. Completion callbacks that send or post receives (the steps of a
+  /// collective schedule) go through here, so that they never re-enter the matching of a rank
+  /// and chains of such steps across ranks run one after another instead of nesting.
+  void defer(void (*fn)(void*), void* arg);
+
+  /// Held by the matching entry points while they work (matching.cpp).
+  class MatchingScope {
+  public:
+    explicit MatchingScope(World& w) : w_(w) { ++w_.matching_depth_; }
+    ~MatchingScope() {
+      if (--w_.matching_depth_ == 0) w_.run_deferred();
+    }
+    MatchingScope(const MatchingScope&) = delete;
+    MatchingScope& operator=(const MatchingScope&) = delete;
+
+  private:
+    World& w_;
+  };
 
   /// Ranks that have undecided receives or wait for a test/probe decision (for the protocols).
   std::vector<Rank*>& undecided() { return undecided_; }
@@ -100,6 +125,7 @@ public:
 private:
   Rank* find_sparse(int world_rank);
   void recycle_datatype(std::size_t slot);
+  void run_deferred();
   static void rank_entry(void* arg);
 
   static World* current_;
@@ -122,6 +148,14 @@ private:
   std::vector<std::uint32_t> request_generation_;
   std::vector<Message*> free_messages_;
   std::vector<Rank*> undecided_;
+  OpTable ops_;
+  struct Deferred {
+    void (*fn)(void*);
+    void* arg;
+  };
+  std::vector<Deferred> deferred_;
+  int matching_depth_ = 0;
+  bool running_deferred_ = false;
   const Main* main_ = nullptr;
   int argc_ = 0;
   char** argv_ = nullptr;

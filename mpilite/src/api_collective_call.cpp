@@ -1,0 +1,72 @@
+#include "api_collective_call.hpp"
+
+namespace mpilite {
+
+CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm) : c(name), handle_(comm) {}
+
+CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request)
+    : c(name), handle_(comm), request_(request), nonblocking_(true) {}
+
+int CollectiveCall::begin() {
+  if (int e = c.check_comm(handle_, comm_)) return e;
+  c.collective(handle_);
+  if (nonblocking_ && !request_)
+    return c.error(handle_, MPI_ERR_ARG, "null pointer for the request (MPI_Request*)");
+  return MPI_SUCCESS;
+}
+
+int CollectiveCall::counts(const int* counts, const char* what, long& total) {
+  total = 0;
+  if (!counts)
+    return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
+                   comm_->size);
+  for (int i = 0; i < comm_->size; ++i) {
+    if (counts[i] < 0)
+      return c.error(handle_, MPI_ERR_COUNT, "invalid count {} in {}[{}] (must be >= 0)", counts[i],
+                     what, i);
+    total += counts[i];
+  }
+  return MPI_SUCCESS;
+}
+
+int CollectiveCall::displacements(const int* displs, const char* what, long total) {
+  if (displs || total == 0) return MPI_SUCCESS;
+  return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what, comm_->size);
+}
+
+int CollectiveCall::not_in_place(const void* buf, const char* what) {
+  if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
+  return c.error(handle_, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as {}", what);
+}
+
+int CollectiveCall::not_aliased(const void* sendbuf, const void* recvbuf, bool has_data) {
+  if (!has_data || sendbuf != recvbuf || sendbuf == MPI_IN_PLACE || !sendbuf) return MPI_SUCCESS;
+  return c.error(handle_, MPI_ERR_BUFFER,
+                 "the send and receive buffers are the same (pass MPI_IN_PLACE as the send "
+                 "buffer to reuse it)");
+}
+
+Schedule& CollectiveCall::schedule() {
+  if (!schedule_) {
+    schedule_ = std::make_shared<Schedule>(c.w, c.r, *comm_);
+    if (op_) schedule_->set_op(*op_);
+  }
+  return *schedule_;
+}
+
+int CollectiveCall::finish(CollTask body) {
+  schedule().set_body(std::move(body));
+  if (nonblocking_) {
+    *request_ = start_schedule(std::move(schedule_))->handle;
+    return MPI_SUCCESS;
+  }
+  const int error = run_schedule(c.w, c.r, std::move(schedule_));
+  if (error == MPI_SUCCESS) return MPI_SUCCESS;
+  if (error == MPI_ERR_TRUNCATE)
+    return c.error(handle_, error,
+                   "a message of this collective did not fit its receive buffer (the ranks "
+                   "passed counts or types that do not match)");
+  return c.error(handle_, error, "{}", error_class_text(error));
+}
+
+} // namespace mpilite

@@ -1,0 +1,62 @@
+// The frame of a collective MPI call, blocking or not: argument checks that follow MPI's rules
+// for collectives, the schedule the call builds, and how the call completes.
+#pragma once
+
+#include <memory>
+
+#include "api_call.hpp"
+#include "collective_schedule.hpp"
+
+namespace mpilite {
+
+class CollectiveCall {
+public:
+  /// A blocking collective on `comm`.
+  CollectiveCall(const char* name, MPI_Comm comm);
+  /// A non-blocking one, whose request goes to `*request`.
+  CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request);
+
+  ApiCall c;
+
+  /// Checks the communicator (and the request pointer); the other checks need it.
+  int begin();
+  const Comm& comm() const { return *comm_; }
+  int rank() const { return comm_->rank_of(c.r.id); }
+
+  // Argument checks: each returns MPI_SUCCESS or the result of ApiCall::error.
+  int count(long n) { return c.check_count(*comm_, n); }
+  int type(MPI_Datatype h, const Datatype*& out) { return c.check_type(*comm_, h, out); }
+  int root(int r) { return c.check_root(*comm_, r); }
+  /// Checks the op of a reduction; the schedule will apply it.
+  int op(MPI_Op h, const Datatype& type, const Op*& out) {
+    if (int e = c.check_op(*comm_, h, type, out)) return e;
+    op_ = out;
+    return MPI_SUCCESS;
+  }
+  int buffer(const void* buf, long n) { return c.check_buffer(*comm_, buf, n); }
+  /// An array of one count per rank: present, none negative. Sets `total` to their sum.
+  int counts(const int* counts, const char* what, long& total);
+  /// An array of one displacement per rank (when some count is not zero).
+  int displacements(const int* displs, const char* what, long total);
+  /// MPI_IN_PLACE where MPI does not allow it.
+  int not_in_place(const void* buf, const char* what);
+  /// The same buffer passed as input and output (MPI_IN_PLACE is the way to say that).
+  int not_aliased(const void* sendbuf, const void* recvbuf, bool has_data);
+
+  /// The schedule of this call, made on first use: only once every check has passed (a fatal
+  /// error never returns to free it).
+  Schedule& schedule();
+  /// Runs `body` (an algorithm on schedule()) to completion when blocking, or starts it and hands
+  /// out its request.
+  int finish(CollTask body);
+
+private:
+  MPI_Comm handle_;
+  Comm* comm_ = nullptr;
+  MPI_Request* request_ = nullptr;
+  bool nonblocking_ = false;
+  const Op* op_ = nullptr;
+  std::shared_ptr<Schedule> schedule_; ///< owned by its request once started
+};
+
+} // namespace mpilite

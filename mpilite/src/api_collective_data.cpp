@@ -1,0 +1,380 @@
+// MPI entry points: the collectives that move data without reducing it (gather, scatter,
+// allgather, alltoall and their v/w forms), blocking and not. As in api_collective.cpp, one
+// function per collective checks and builds; the entry points only say how it completes.
+#include <vector>
+
+#include "api_collective_call.hpp"
+#include "collectives.hpp"
+
+using namespace mpilite;
+
+namespace {
+
+/// A (buffer, count, type) argument triple whose type is checked.
+int checked(CollectiveCall& k, const void* buf, int count, MPI_Datatype datatype,
+            const Datatype*& type, long buffer_count) {
+  if (int e = k.count(count)) return e;
+  if (int e = k.type(datatype, type)) return e;
+  return k.buffer(buf, buffer_count);
+}
+
+/// Counts and displacements of a v-collective, and its type; `what` names the arrays.
+int checked_v(CollectiveCall& k, const void* buf, const int* counts, const int* displs,
+              MPI_Datatype datatype, const Datatype*& type, const char* counts_name,
+              const char* displs_name) {
+  long total;
+  if (int e = k.counts(counts, counts_name, total)) return e;
+  if (int e = k.displacements(displs, displs_name, total)) return e;
+  if (int e = k.type(datatype, type)) return e;
+  return k.buffer(buf, total);
+}
+
+int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = k.root(root)) return e;
+  const bool is_root = k.rank() == root;
+  if (is_root) {
+    if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+    if (int e = checked(k, recvbuf, recvcount, recvtype, rtype,
+                        static_cast<long>(recvcount) * k.comm().size))
+      return e;
+  } else if (sendbuf == MPI_IN_PLACE) {
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  }
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int e = checked(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
+    if (is_root)
+      if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  }
+  return k.finish(build_gather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                               stype ? *stype : *rtype, recvbuf,
+                               static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
+}
+
+int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
+                 int root) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = k.root(root)) return e;
+  const bool is_root = k.rank() == root;
+  if (is_root) {
+    if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+    if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
+      return e;
+  } else if (sendbuf == MPI_IN_PLACE) {
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  }
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int e = checked(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
+    if (is_root)
+      if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  }
+  return k.finish(build_gatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                stype ? *stype : *rtype, recvbuf, recvcounts, displs,
+                                rtype ? *rtype : *stype, root));
+}
+
+int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = k.root(root)) return e;
+  const bool is_root = k.rank() == root;
+  if (is_root) {
+    if (int e = k.not_in_place(sendbuf, "the send buffer")) return e;
+    if (int e = checked(k, sendbuf, sendcount, sendtype, stype,
+                        static_cast<long>(sendcount) * k.comm().size))
+      return e;
+  } else if (recvbuf == MPI_IN_PLACE) {
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  }
+  if (recvbuf != MPI_IN_PLACE) {
+    if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount)) return e;
+    if (is_root)
+      if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
+  }
+  return k.finish(build_scatter(
+      k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype, recvbuf,
+      static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
+}
+
+int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts, const int* displs,
+                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = k.root(root)) return e;
+  const bool is_root = k.rank() == root;
+  if (is_root) {
+    if (int e = k.not_in_place(sendbuf, "the send buffer")) return e;
+    if (int e = checked_v(k, sendbuf, sendcounts, displs, sendtype, stype, "sendcounts", "displs"))
+      return e;
+  } else if (recvbuf == MPI_IN_PLACE) {
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  }
+  if (recvbuf != MPI_IN_PLACE) {
+    if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount)) return e;
+    if (is_root)
+      if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
+  }
+  return k.finish(build_scatterv(k.schedule(), sendbuf, sendcounts, displs, stype ? *stype : *rtype,
+                                 recvbuf, static_cast<std::size_t>(recvcount),
+                                 rtype ? *rtype : *stype, root));
+}
+
+/// The send side of allgather(v) and alltoall: MPI_IN_PLACE allowed, then nothing to check.
+int send_side(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+              const Datatype*& stype, long buffer_count) {
+  if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  return checked(k, sendbuf, sendcount, sendtype, stype, buffer_count);
+}
+
+int allgather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = checked(k, recvbuf, recvcount, recvtype, rtype,
+                      static_cast<long>(recvcount) * k.comm().size))
+    return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  return k.finish(build_allgather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                  stype ? *stype : *rtype, recvbuf,
+                                  static_cast<std::size_t>(recvcount), *rtype));
+}
+
+int allgatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, const int* recvcounts, const int* displs,
+                    MPI_Datatype recvtype) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
+    return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  return k.finish(build_allgatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                   stype ? *stype : *rtype, recvbuf, recvcounts, displs, *rtype));
+}
+
+int alltoall_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  const long size = k.comm().size;
+  if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount * size)) return e;
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount * size)) return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  return k.finish(build_alltoall(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                                 stype ? *stype : *rtype, recvbuf,
+                                 static_cast<std::size_t>(recvcount), *rtype));
+}
+
+int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
+                   const int* sdispls, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                   const int* rdispls, MPI_Datatype recvtype) {
+  const Datatype *stype = nullptr, *rtype = nullptr;
+  if (int e = k.begin()) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e =
+            checked_v(k, sendbuf, sendcounts, sdispls, sendtype, stype, "sendcounts", "sdispls"))
+      return e;
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = checked_v(k, recvbuf, recvcounts, rdispls, recvtype, rtype, "recvcounts", "rdispls"))
+    return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  return k.finish(build_alltoallv(k.schedule(), sendbuf, sendcounts, sdispls,
+                                  stype ? *stype : *rtype, recvbuf, recvcounts, rdispls, *rtype));
+}
+
+/// The per-rank types of Alltoallw (each checked).
+int checked_types(CollectiveCall& k, const MPI_Datatype* handles, const char* what,
+                  std::vector<const Datatype*>& out) {
+  const int p = k.comm().size;
+  if (!handles)
+    return k.c.error(k.comm().handle, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
+                     p);
+  out.resize(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i)
+    if (int e = k.type(handles[i], out[static_cast<std::size_t>(i)])) return e;
+  return MPI_SUCCESS;
+}
+
+int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
+                   const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
+                   const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
+  std::vector<const Datatype*> stypes, rtypes;
+  long total;
+  if (int e = k.begin()) return e;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int e = k.counts(sendcounts, "sendcounts", total)) return e;
+    if (int e = k.displacements(sdispls, "sdispls", total)) return e;
+    if (int e = checked_types(k, sendtypes, "sendtypes", stypes)) return e;
+    if (int e = k.buffer(sendbuf, total)) return e;
+  }
+  if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = k.counts(recvcounts, "recvcounts", total)) return e;
+  if (int e = k.displacements(rdispls, "rdispls", total)) return e;
+  if (int e = checked_types(k, recvtypes, "recvtypes", rtypes)) return e;
+  if (int e = k.buffer(recvbuf, total)) return e;
+  if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  return k.finish(build_alltoallw(k.schedule(), sendbuf, sendcounts, sdispls, std::move(stypes),
+                                  recvbuf, recvcounts, rdispls, std::move(rtypes)));
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CollectiveCall k("MPI_Gather", comm);
+  return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Gather)
+
+int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  CollectiveCall k("MPI_Igather", comm, request);
+  return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Igather)
+
+int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) {
+  CollectiveCall k("MPI_Gatherv", comm);
+  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Gatherv)
+
+int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Igatherv", comm, request);
+  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Igatherv)
+
+int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CollectiveCall k("MPI_Scatter", comm);
+  return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Scatter)
+
+int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  CollectiveCall k("MPI_Iscatter", comm, request);
+  return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+}
+MPISIM_WEAK_ALIAS(Iscatter)
+
+int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
+  CollectiveCall k("MPI_Scatterv", comm);
+  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                       root);
+}
+MPISIM_WEAK_ALIAS(Scatterv)
+
+int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iscatterv", comm, request);
+  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                       root);
+}
+MPISIM_WEAK_ALIAS(Iscatterv)
+
+int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  CollectiveCall k("MPI_Allgather", comm);
+  return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+MPISIM_WEAK_ALIAS(Allgather)
+
+int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iallgather", comm, request);
+  return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+MPISIM_WEAK_ALIAS(Iallgather)
+
+int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm) {
+  CollectiveCall k("MPI_Allgatherv", comm);
+  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+}
+MPISIM_WEAK_ALIAS(Allgatherv)
+
+int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Iallgatherv", comm, request);
+  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+}
+MPISIM_WEAK_ALIAS(Iallgatherv)
+
+int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  CollectiveCall k("MPI_Alltoall", comm);
+  return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+MPISIM_WEAK_ALIAS(Alltoall)
+
+int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  CollectiveCall k("MPI_Ialltoall", comm, request);
+  return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+MPISIM_WEAK_ALIAS(Ialltoall)
+
+int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  CollectiveCall k("MPI_Alltoallv", comm);
+  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
+}
+MPISIM_WEAK_ALIAS(Alltoallv)
+
+int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
+  CollectiveCall k("MPI_Ialltoallv", comm, request);
+  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
+}
+MPISIM_WEAK_ALIAS(Ialltoallv)
+
+int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CollectiveCall k("MPI_Alltoallw", comm);
+  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
+}
+MPISIM_WEAK_ALIAS(Alltoallw)
+
+int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request* request) {
+  CollectiveCall k("MPI_Ialltoallw", comm, request);
+  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
+}
+MPISIM_WEAK_ALIAS(Ialltoallw)
+
+} // extern "C"

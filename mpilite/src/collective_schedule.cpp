@@ -1,0 +1,162 @@
+#include "collective_schedule.hpp"
+
+#include <algorithm>
+
+#include "world.hpp"
+
+namespace mpilite {
+namespace {
+
+/// Receives of a schedule report their source as a world rank; nothing reads it.
+const Comm& world_ranks() {
+  static const Comm identity{};
+  return identity;
+}
+
+} // namespace
+
+Schedule::Schedule(World& w, Rank& owner, const Comm& comm)
+    : w_(w), owner_(owner), me_(comm.rank_of(owner.id)), size_(comm.size),
+      context_(comm.coll_context()), comm_(&comm) {
+  batch_.reserve(2); // an exchange: most batches
+}
+
+void Schedule::post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
+                         SendMode mode) {
+  add(true, mode, buf, count, type, peer);
+}
+
+void Schedule::post_recv(void* buf, std::size_t count, const Datatype& type, int peer) {
+  add(false, SendMode::Standard, buf, count, type, peer);
+}
+
+void Schedule::add(bool send, SendMode mode, const void* buf, std::size_t count,
+                   const Datatype& type, int peer) {
+  batch_.push_back(
+      {send, mode, const_cast<void*>(buf), count, &type, comm_->world_of(peer, owner_.id)});
+}
+
+void* Schedule::scratch(std::size_t count, const Datatype& type) {
+  return scratch_.emplace_back(count, type).get();
+}
+
+const Datatype& Schedule::keep(const Datatype& type) {
+  if (type.predefined) return type;
+  return *types_.emplace_back(std::make_unique<Datatype>(type));
+}
+
+void Schedule::reduce(const void* in, void* inout, std::size_t count, const Datatype& type) {
+  if (count > 0) note_error(apply_op(op_, type, in, inout, count));
+}
+
+void Schedule::start(Request& q) {
+  // Numbered when started, not when built: a call that fails its argument checks has built part
+  // of a schedule on this rank only.
+  const std::uint32_t n = owner_.collectives_started[context_]++;
+  tag_ = static_cast<int>(n & 0x3fffffffu);
+  request_ = &q;
+  q.post_time = time_ = owner_.clock;
+  w_.defer(&Schedule::resume, this);
+}
+
+Request* start_schedule(std::shared_ptr<Schedule> s) {
+  Schedule& x = *s;
+  Request* q = x.world().new_request(x.owner(), RequestKind::Collective);
+  q->owned = std::move(s);
+  x.start(*q);
+  return q;
+}
+
+void Schedule::resume(void* self) {
+  Schedule& s = *static_cast<Schedule*>(self);
+  if (s.waiting_) {
+    s.collect();
+    std::exchange(s.waiting_, {}).resume();
+  } else {
+    s.body_.start();
+  }
+  if (s.body_.done()) s.finish();
+}
+
+bool Schedule::Batch::await_suspend(std::coroutine_handle<> body) {
+  s_.issue();
+  if (s_.pending_ > 0) {
+    s_.waiting_ = body;
+    return true; // message_done resumes the body
+  }
+  s_.collect();
+  return false;
+}
+
+void Schedule::issue() {
+  // Held while issuing: a message may complete during a later one's issue, and the batch must
+  // not look complete before all of its messages are out.
+  pending_ = 1;
+  for (Message& m : batch_) {
+    if (m.send) {
+      m.request =
+          send_at(w_, owner_, time_, m.mode, m.buf, m.count, *m.type, m.peer, tag_, context_);
+      const SimTime overhead = w_.kernel().send_overhead(owner_.id, m.peer, m.count * m.type->size);
+      time_ += overhead;
+      busy_ += overhead;
+    } else {
+      m.request = receive_at(w_, owner_, time_, m.buf, m.count, *m.type, m.peer, tag_, context_,
+                             world_ranks());
+    }
+    if (!m.request->complete) {
+      ++pending_;
+      m.request->on_complete = &Schedule::message_done;
+      m.request->completion_context = this;
+    }
+  }
+  --pending_;
+}
+
+void Schedule::message_done(Request&, void* self) {
+  Schedule& s = *static_cast<Schedule*>(self);
+  if (--s.pending_ == 0) s.w_.defer(&Schedule::resume, &s);
+}
+
+void Schedule::collect() {
+  // As wait_all charges a rank: completions in time order (ties: issue order), each receive
+  // adding its overhead after its data is there. Batches are small: insertion sort.
+  const std::size_t n = batch_.size();
+  for (std::size_t i = 1; i < n; ++i)
+    for (std::size_t j = i;
+         j > 0 && batch_[j - 1].request->ready_time > batch_[j].request->ready_time; --j)
+      std::swap(batch_[j - 1], batch_[j]);
+  for (Message& m : batch_) {
+    Request& q = *m.request;
+    time_ = std::max(time_, q.ready_time);
+    if (!m.send) {
+      time_ += q.recv_overhead;
+      busy_ += q.recv_overhead;
+      note_error(q.status.MPI_ERROR);
+    }
+    w_.free_request(&q);
+  }
+  batch_.clear();
+}
+
+void Schedule::finish() {
+  Request& q = *request_;
+  q.status = MPI_Status{};
+  q.status.MPI_SOURCE = MPI_ANY_SOURCE;
+  q.status.MPI_TAG = MPI_ANY_TAG;
+  q.status.MPI_ERROR = error_;
+  q.busy = busy_;
+  mark_complete(q, time_);
+  w_.scheduler().wake(owner_.task);
+}
+
+int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s) {
+  // The request owns the schedule, and the World its requests: a rank that never returns from
+  // the collective (the run ends in a deadlock or an abort) leaks nothing.
+  Request* q = start_schedule(std::move(s));
+  wait_all(w, r, &q, 1);
+  const int error = q->status.MPI_ERROR;
+  w.free_request(q);
+  return error;
+}
+
+} // namespace mpilite
