@@ -69,7 +69,10 @@ Request* begin_receive(ApiCall& c, const P2pArgs& a) {
 }
 
 int receive_error(ApiCall& c, const Request& q) {
-  if (q.kind != RequestKind::Recv || q.status.MPI_ERROR == MPI_SUCCESS) return MPI_SUCCESS;
+  if (q.kind == RequestKind::Send || q.status.MPI_ERROR == MPI_SUCCESS) return MPI_SUCCESS;
+  if (q.kind != RequestKind::Recv) // a non-blocking collective: its error is in its status
+    return c.error(q.comm ? q.comm->handle : MPI_COMM_WORLD, q.status.MPI_ERROR, "{}",
+                   error_class_text(q.status.MPI_ERROR));
   return c.error(q.comm ? q.comm->handle : MPI_COMM_WORLD, q.status.MPI_ERROR,
                  "message of {} bytes from rank {} (tag {}) does not fit the receive buffer of {} "
                  "bytes",

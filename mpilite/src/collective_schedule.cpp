@@ -1,6 +1,7 @@
 #include "collective_schedule.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "world.hpp"
 
@@ -9,7 +10,12 @@ namespace {
 
 /// Receives of a schedule report their source as a world rank; nothing reads it.
 const Comm& world_ranks() {
-  static const Comm identity{};
+  static const Comm identity = [] {
+    Comm c;
+    c.size = std::numeric_limits<int>::max();
+    c.group = RankList::identity(c.size);
+    return c;
+  }();
   return identity;
 }
 

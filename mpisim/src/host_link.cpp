@@ -170,7 +170,7 @@ HostLink::Sources HostLink::potential_sources(const mpilite::Rank& rank) const {
       add_host_of(q->source, s);
     } else if (q->comm->self) {
       s.local = true;
-    } else if (q->comm->group->is_identity() && q->comm->size == world_->size()) {
+    } else if (q->comm->group->is_identity()) {
       return {true, protocols::kAllHosts}; // everyone
     } else {
       for (int m = 0; m < q->comm->size; ++m)

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -128,6 +129,9 @@ std::vector<std::vector<std::byte>> Transport::gather(const std::vector<std::byt
 void Transport::abort_all(int code) {
   std::fflush(stdout);
   std::fflush(stderr);
+  // mpiexec ends every process as soon as one aborts: give it a moment to pass on what this one
+  // just wrote, which says why.
+  usleep(200000);
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }
