@@ -30,7 +30,8 @@ long peak_rss_kib() {
 
 } // namespace
 
-Simulation::Simulation(Config config) : config_(std::move(config)), network_(config_.machine) {}
+Simulation::Simulation(Config config)
+    : config_(std::move(config)), network_(config_.machine, config_.ranks) {}
 
 SimTime Simulation::send_overhead(int, int, std::size_t) const {
   return network_.send_overhead();
@@ -38,8 +39,8 @@ SimTime Simulation::send_overhead(int, int, std::size_t) const {
 SimTime Simulation::recv_overhead(int, int, std::size_t) const {
   return network_.recv_overhead();
 }
-SimTime Simulation::transfer(int, int, std::size_t bytes) const {
-  return network_.transfer(bytes);
+SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
+  return network_.transfer(src, dst, bytes);
 }
 std::size_t Simulation::eager_limit() const {
   return network_.eager_limit();
@@ -48,7 +49,7 @@ SimTime Simulation::poll_overhead() const {
   return network_.poll_overhead();
 }
 SimTime Simulation::min_latency() const {
-  return network_.latency();
+  return network_.min_latency();
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
@@ -78,7 +79,7 @@ void Simulation::reply_remote(const mpilite::Reply&) {
 
 bool Simulation::idle() {
   ++idle_rounds_;
-  return advance_local_bounds(*world_, network_.latency());
+  return advance_local_bounds(*world_, network_.min_latency());
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
