@@ -19,6 +19,16 @@ enum class Switching { StoreAndForward, CutThrough, Circuit, Wormhole };
 /// Whether messages that share a link slow each other down.
 enum class NetworkMode { Latency, Contention };
 
+/// Messages of at least `from` bytes cross the network with this latency and bandwidth instead of
+/// the machine's: a piecewise-linear link time, as real MPI libraries change protocol with size.
+struct LinkSegment {
+  std::uint64_t from = 0; ///< first message size of the segment (> 0)
+  SimTime latency = 0;    ///< > 0
+  double bandwidth = 0;   ///< bytes per second; 0 means infinite
+
+  bool operator==(const LinkSegment&) const = default;
+};
+
 /// Everything that describes a target machine. The defaults are a fully connected network with
 /// one rank per node and cut-through switching at no per-hop cost, where a message of n bytes
 /// takes latency + n / bandwidth.
@@ -32,6 +42,7 @@ struct MachineParams {
   std::uint64_t eager_limit = 0; ///< largest message sent eagerly, in bytes
   SimTime poll_overhead = 0;     ///< cost of an MPI_Test/Iprobe call that finds nothing new
   double cpu_scale = 1.0;        ///< target seconds per host CPU second
+  std::vector<LinkSegment> segments; ///< larger messages, by increasing `from`
 
   TopologySpec topology;          ///< fully connected by default
   int ranks_per_node = 1;         ///< ranks r*k .. r*k+k-1 share node r
@@ -42,7 +53,8 @@ struct MachineParams {
   std::uint64_t header_size = 0;  ///< h: header of virtual cut-through
   std::uint64_t control_size = 0; ///< c: control packet of circuit switching
   std::uint64_t flit_size = 0;    ///< f: flit of wormhole routing (> 0 when wormhole)
-  /// The link between two ranks of one node (also a rank to itself); unset: as the network's.
+  /// The link between two ranks of one node (also a rank to itself). With neither set, such a
+  /// message costs as much as one over a single network link.
   std::optional<SimTime> intra_latency;
   std::optional<double> intra_bandwidth; ///< bytes per second; 0 means infinite
   NetworkMode network = NetworkMode::Latency;

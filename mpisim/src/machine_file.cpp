@@ -101,6 +101,39 @@ std::string double_text(double x) {
   return fmt::format("{}", x); // shortest form that reads back exactly
 }
 
+/// `text` without its spaces: "16 KiB" -> "16KiB", so that a segment splits at spaces.
+std::string compact(std::string text) {
+  std::erase(text, ' ');
+  return text;
+}
+
+std::vector<LinkSegment> parse_segments(const std::string& value, const std::string& what) {
+  std::vector<LinkSegment> segments;
+  if (value == "none" || value.empty()) return segments;
+  std::istringstream items(value);
+  for (std::string item; std::getline(items, item, ',');) {
+    std::istringstream words(item);
+    std::string from, latency, bandwidth, extra;
+    if (!(words >> from >> latency >> bandwidth) || (words >> extra))
+      bad(what, value, fmt::format("'{}' is not 'size latency bandwidth'", item),
+          "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s");
+    LinkSegment s{parse_size(from, what), positive_time(latency, what),
+                  bandwidth_or_infinite(bandwidth, what)};
+    if (s.from == 0 || (!segments.empty() && s.from <= segments.back().from))
+      bad(what, value, "the sizes must be above 0 and increasing");
+    segments.push_back(s);
+  }
+  return segments;
+}
+
+std::string segments_text(const std::vector<LinkSegment>& segments) {
+  std::vector<std::string> items;
+  for (const LinkSegment& s : segments)
+    items.push_back(fmt::format("{} {} {}", compact(format_size(s.from)),
+                                compact(format_time(s.latency)), exact_bandwidth(s.bandwidth)));
+  return quoted(items.empty() ? "none" : fmt::format("{}", fmt::join(items, ", ")));
+}
+
 using M = MachineParams;
 using S = const std::string&;
 
@@ -120,6 +153,11 @@ const std::vector<MachineKey> kKeys{
      "a bandwidth > 0, e.g. 35MB/s, 12.5GB/s, 1Gb/s, 100KiB/s, or infinite",
      [](M& m, S v, S w) { m.bandwidth = bandwidth_or_infinite(v, w); },
      [](const M& m) { return quoted(exact_bandwidth(m.bandwidth)); }},
+    {"segments", "MPISIM_SEGMENTS", "--segments",
+     "messages of at least a size use another latency and bandwidth (a piecewise-linear link)",
+     "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s",
+     [](M& m, S v, S w) { m.segments = parse_segments(v, w); },
+     [](const M& m) { return segments_text(m.segments); }},
     {"send_overhead", "MPISIM_SEND_OVERHEAD", "--send-overhead",
      "CPU time a sender spends per message", "a time, e.g. 200ns, 6us, 0",
      [](M& m, S v, S w) { m.send_overhead = parse_time(v, w); },

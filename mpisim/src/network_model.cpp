@@ -26,6 +26,12 @@ void check(const MachineParams& m) {
                                   m.name));
   if (m.intra_latency && *m.intra_latency <= 0)
     throw ConfigError(fmt::format("machine {}: intra_latency must be greater than zero", m.name));
+  for (std::size_t i = 0; i < m.segments.size(); ++i)
+    if (m.segments[i].from == 0 || m.segments[i].latency <= 0 ||
+        (i > 0 && m.segments[i].from <= m.segments[i - 1].from))
+      throw ConfigError(fmt::format("machine {}: segments need sizes above 0 in increasing order "
+                                    "and latencies above 0",
+                                    m.name));
   if (m.switching == Switching::Wormhole && m.flit_size == 0)
     throw ConfigError(fmt::format("machine {}: wormhole switching needs a flit size; set "
                                   "flit_size (MPISIM_FLIT_SIZE), e.g. 8",
@@ -47,21 +53,44 @@ NetworkModel::NetworkModel(const MachineParams& m, int ranks)
     : m_(m), ranks_(ranks),
       topology_(m.topology, nodes_needed(m, ranks), fmt::format("machine {}", m.name)) {
   check(m_);
+  for (const LinkSegment& s : m_.segments) {
+    segment_links_.push_back(m_);
+    segment_links_.back().latency = s.latency;
+    segment_links_.back().bandwidth = s.bandwidth;
+  }
   const int used_nodes = nodes_needed(m_, ranks_);
   SimTime best = std::numeric_limits<SimTime>::max();
   // Ranks 0 and 1 share node 0 when nodes hold several ranks; nodes 0 and 1 are at the
   // smallest distance of every topology here.
-  if (ranks_ > 1 && m_.ranks_per_node > 1) best = transfer_at_distance(0, 0);
+  if (ranks_ > 1 && m_.ranks_per_node > 1) best = floor_at_distance(0);
   if (used_nodes > 1 || best == std::numeric_limits<SimTime>::max())
-    best = std::min(best, transfer_at_distance(std::max(topology_.distance(0, 1), 1), 0));
+    best = std::min(best, floor_at_distance(std::max(topology_.distance(0, 1), 1)));
   min_latency_ = best;
 }
 
+const MachineParams& NetworkModel::link_for(std::size_t bytes) const {
+  for (std::size_t i = m_.segments.size(); i-- > 0;)
+    if (bytes >= m_.segments[i].from) return segment_links_[i];
+  return m_;
+}
+
 SimTime NetworkModel::transfer_at_distance(int d, std::size_t bytes) const {
-  if (d == 0)
+  if (d == 0) {
+    if (!m_.intra_latency && !m_.intra_bandwidth) return transfer_at_distance(1, bytes);
     return m_.intra_latency.value_or(m_.latency) +
            byte_time(bytes, m_.intra_bandwidth.value_or(m_.bandwidth));
-  return m_.latency + switching_time(m_, d, bytes);
+  }
+  const MachineParams& link = link_for(bytes);
+  return link.latency + switching_time(link, d, bytes);
+}
+
+SimTime NetworkModel::floor_at_distance(int d) const {
+  if (d == 0 && (m_.intra_latency || m_.intra_bandwidth)) return transfer_at_distance(0, 0);
+  // The time grows with the size inside a segment, so each segment is cheapest at its start.
+  SimTime best = transfer_at_distance(std::max(d, 1), 0);
+  for (const LinkSegment& s : m_.segments)
+    best = std::min(best, transfer_at_distance(std::max(d, 1), s.from));
+  return best;
 }
 
 SimTime NetworkModel::transfer(int src, int dst, std::size_t bytes) const {
@@ -92,8 +121,8 @@ SimTime NetworkModel::min_latency_between(const std::vector<int>& ranks_a,
         d = std::min(d, topology_.distance(shared[i], shared[j]));
   }
   SimTime best = std::numeric_limits<SimTime>::max();
-  if (!shared.empty()) best = transfer_at_distance(0, 0);
-  if (d != kNone) best = std::min(best, transfer_at_distance(d, 0));
+  if (!shared.empty()) best = floor_at_distance(0);
+  if (d != kNone) best = std::min(best, floor_at_distance(d));
   return best == std::numeric_limits<SimTime>::max() ? mpilite::kTimeInfinity : best;
 }
 

@@ -39,6 +39,8 @@ public:
   SimTime transfer(int src, int dst, std::size_t bytes) const;
   /// transfer() for a message that crosses `d` links (0: inside a node).
   SimTime transfer_at_distance(int d, std::size_t bytes) const;
+  /// The smallest transfer_at_distance(d, n) over all sizes n.
+  SimTime floor_at_distance(int d) const;
 
   /// Smallest transfer(src, dst, 0) over two distinct ranks: the static lookahead (> 0).
   SimTime min_latency() const { return min_latency_; }
@@ -51,7 +53,12 @@ public:
   std::string describe() const;
 
 private:
+  /// The link for messages of `bytes`: the machine, or a copy with a segment's latency and
+  /// bandwidth.
+  const MachineParams& link_for(std::size_t bytes) const;
+
   MachineParams m_;
+  std::vector<MachineParams> segment_links_; ///< one per m_.segments
   int ranks_;
   Topology topology_;
   SimTime min_latency_ = 0;
