@@ -23,4 +23,12 @@ void progress_matching(World& w, Rank& r);
 /// Completes the sender's side of a synchronous or rendezvous send (local or remote).
 void complete_reply(World& w, const Reply& reply);
 
+/// The data of a rendezvous (or buffered) transfer arrived at `arrival`: completes the receive
+/// and, for a rendezvous, the send (the data left the sender at arrival - transfer(src, dst, 0)).
+void finish_data(World& w, const DataTransfer& d, SimTime arrival);
+
+/// The network decided the arrival of the pending message `m` (still in its destination's
+/// queue): it arrives at `ts`; matches what can be matched now.
+void settle_message(World& w, Message& m, SimTime ts);
+
 } // namespace mpilite

@@ -22,7 +22,15 @@ SimTime earliest_output(const Rank& r, SimTime lookahead) {
 
 } // namespace
 
-bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
+SimTime earliest_decision(mpilite::World& world) {
+  SimTime s = kTimeInfinity;
+  for (const Rank* r : world.undecided())
+    if (r->task.state != mpilite::TaskState::Done)
+      s = std::min({s, r->undecided_key, r->decide_time});
+  return s;
+}
+
+bool advance_local_bounds(mpilite::World& world, SimTime lookahead, SimTime input_bound) {
   auto& list = world.undecided();
   // Drop ranks that have nothing left to decide.
   std::erase_if(list, [&](Rank* r) {
@@ -47,7 +55,7 @@ bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
   // Iterate over a copy: matching may add ranks to the list.
   const std::vector<Rank*> ranks(list.begin(), list.end());
   for (Rank* r : ranks) {
-    const SimTime eit = r == arg ? std::min(g2, plus(g, lookahead)) : g;
+    const SimTime eit = std::min(r == arg ? std::min(g2, plus(g, lookahead)) : g, input_bound);
     r->eit = std::max(r->eit, eit);
     const auto before = r->task.state;
     mpilite::progress_matching(world, *r);

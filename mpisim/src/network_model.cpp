@@ -84,6 +84,13 @@ SimTime NetworkModel::transfer_at_distance(int d, std::size_t bytes) const {
   return link.latency + switching_time(link, d, bytes);
 }
 
+SimTime NetworkModel::transmission(int src, int dst, std::size_t bytes) const {
+  const int d = distance(src, dst);
+  if (d == 0) return 0;
+  const MachineParams& link = link_for(bytes);
+  return switching_time(link, d, bytes) - switching_time(link, d, 0);
+}
+
 SimTime NetworkModel::floor_at_distance(int d) const {
   if (d == 0 && (m_.intra_latency || m_.intra_bandwidth)) return transfer_at_distance(0, 0);
   // The time grows with the size inside a segment, so each segment is cheapest at its start.

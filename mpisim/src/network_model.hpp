@@ -39,6 +39,10 @@ public:
   SimTime transfer(int src, int dst, std::size_t bytes) const;
   /// transfer() for a message that crosses `d` links (0: inside a node).
   SimTime transfer_at_distance(int d, std::size_t bytes) const;
+  /// The part of transfer(src, dst, bytes) that grows with the bytes: how long the message
+  /// occupies the links of its route (bytes / bandwidth for cut-through, d times that for
+  /// store-and-forward, ...). 0 inside a node.
+  SimTime transmission(int src, int dst, std::size_t bytes) const;
   /// The smallest transfer_at_distance(d, n) over all sizes n.
   SimTime floor_at_distance(int d) const;
 

@@ -31,7 +31,18 @@ long peak_rss_kib() {
 } // namespace
 
 Simulation::Simulation(Config config)
-    : config_(std::move(config)), network_(config_.machine, config_.ranks) {}
+    : config_(std::move(config)), network_(config_.machine, config_.ranks),
+      contention_(config_.machine.network == NetworkMode::Contention
+                      ? std::make_unique<Contention>(network_)
+                      : nullptr) {}
+
+void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
+  if (contention_) contention_->on_send(m, injected, data_bytes);
+}
+
+bool Simulation::defer_data(const mpilite::DataTransfer& d) {
+  return contention_ && contention_->defer_data(d);
+}
 
 SimTime Simulation::send_overhead(int, int, std::size_t) const {
   return network_.send_overhead();
@@ -79,7 +90,9 @@ void Simulation::reply_remote(const mpilite::Reply&) {
 
 bool Simulation::idle() {
   ++idle_rounds_;
-  return advance_local_bounds(*world_, network_.min_latency());
+  SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
+  if (contention_ && contention_->settle(*world_, held)) return true;
+  return advance_local_bounds(*world_, network_.min_latency(), held);
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "contention.hpp"
 #include "kernel.hpp"
 #include "network_model.hpp"
 #include "world.hpp"
@@ -63,10 +64,13 @@ public:
   void send_remote(mpilite::Message* m) override;
   void reply_remote(const mpilite::Reply& reply) override;
   bool idle() override;
+  void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) override;
+  bool defer_data(const mpilite::DataTransfer& d) override;
 
 private:
   Config config_;
   NetworkModel network_;
+  std::unique_ptr<Contention> contention_; ///< MPISIM_NETWORK=contention
   mpilite::World* world_ = nullptr;
   std::uint64_t idle_rounds_ = 0;
 };
