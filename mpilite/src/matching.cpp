@@ -73,9 +73,9 @@ void match(World& w, Rank& r, Request& q, Message& m) {
   q.recv_overhead = k.recv_overhead(m.src, r.id, m.bytes);
   // Rendezvous: a clear-to-send goes back, then the data comes.
   const SimTime clear_to_send = t_match + k.transfer(r.id, m.src, 0);
-  const DataTransfer data{m.src, r.id, q.id,
-                          m.protocol == SendProtocol::Rendezvous ? m.reply_to : 0,
-                          m.seq, m.bytes, clear_to_send};
+  const DataTransfer data{
+      m.src, r.id,    q.id,         m.protocol == SendProtocol::Rendezvous ? m.reply_to : 0,
+      m.seq, m.bytes, clear_to_send};
   bool deferred = false;
   switch (m.protocol) {
   case SendProtocol::Eager:

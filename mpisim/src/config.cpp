@@ -83,8 +83,8 @@ using Apply = void (*)(Config&, const VariableInfo&, const std::string&);
 
 struct Variable {
   VariableInfo info;
-  Apply apply;                        ///< for the variables of the simulation
-  const MachineKey* key = nullptr;    ///< for the variables that override a machine parameter
+  Apply apply;                     ///< for the variables of the simulation
+  const MachineKey* key = nullptr; ///< for the variables that override a machine parameter
 };
 
 /// The variables of the simulation before MPISIM_MACHINE, MPISIM_MACHINE, the machine's
@@ -94,8 +94,8 @@ std::vector<Variable> with_machine_keys(std::vector<Variable> before, Variable m
   before.push_back(std::move(machine));
   for (const MachineKey& k : machine_keys())
     if (k.variable)
-      before.push_back({{k.variable, k.option, k.meaning, "from the machine", k.allowed}, nullptr,
-                        &k});
+      before.push_back(
+          {{k.variable, k.option, k.meaning, "from the machine", k.allowed}, nullptr, &k});
   before.insert(before.end(), after.begin(), after.end());
   return before;
 }
@@ -238,9 +238,13 @@ std::map<std::string, std::string> read_settings(char** envp) {
   return settings;
 }
 
-/// The machine must hold the ranks, and the quantum may not exceed its smallest latency.
+/// The machine must hold the ranks, contention needs one host process, and the quantum may not
+/// exceed the machine's smallest latency.
 void check_machine(const Config& c, const std::map<std::string, std::string>& settings) {
   const NetworkModel network(c.machine, c.ranks);
+  if (c.machine.network == NetworkMode::Contention && c.hosts > 1)
+    throw ConfigError("MPISIM_NETWORK=contention is only exact on one host process "
+                      "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the latency network");
   if (!c.quantum || *c.quantum <= network.min_latency()) return;
   throw ConfigError(fmt::format(
       "MPISIM_QUANTUM={} is larger than the smallest latency of machine {} ({}): the quantum "

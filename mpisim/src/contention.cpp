@@ -13,9 +13,13 @@ bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::si
                           SimTime start, Payload payload) {
   const int from = network_.node_of(src);
   const int to = network_.node_of(dst);
-  const SimTime work = network_.transmission(src, dst, bytes);
+  SimTime work = network_.transmission(src, dst, bytes);
   if (from == to || work <= 0) return false; // shared memory, or infinitely fast links
-  payload.tail = network_.transfer(src, dst, bytes) - work;
+  // The rest of the transfer comes after the last byte; a segment whose line has a negative
+  // intercept has none, and the flow then carries the whole transfer.
+  const SimTime total = network_.transfer(src, dst, bytes);
+  payload.tail = std::max<SimTime>(0, total - work);
+  work = total - payload.tail;
   std::size_t slot = payloads_.size();
   if (!free_payloads_.empty()) {
     slot = free_payloads_.back();

@@ -24,8 +24,8 @@ SimTime whole_ps(double x) {
 
 void FlowNetwork::add(const Key& key, const Flow& f) {
   if (f.start < now_)
-    throw std::logic_error(fmt::format("a flow starts at {} ps, before the network's time {} ps",
-                                       f.start, now_));
+    throw std::logic_error(
+        fmt::format("a flow starts at {} ps, before the network's time {} ps", f.start, now_));
   // Routes are kept while flows live; when most of the space is dead, it is compacted.
   std::size_t live = 0;
   for (const State& x : flows_)
@@ -40,7 +40,8 @@ void FlowNetwork::add(const Key& key, const Flow& f) {
     }
     links_ = std::move(kept);
   }
-  const State s{key, f.start, f.payload, links_.size(), f.links.size(), static_cast<double>(f.work)};
+  const State s{key,           f.start,        f.payload,
+                links_.size(), f.links.size(), static_cast<double>(f.work)};
   for (Topology::Link l : f.links) {
     const auto [it, added] = link_numbers_.try_emplace(l, static_cast<int>(link_numbers_.size()));
     links_.push_back(it->second);
@@ -66,7 +67,8 @@ std::vector<double> FlowNetwork::rates(const std::vector<State*>& flows) const {
   // The flows on each link, in flow order: on_link[first[l], first[l + 1]).
   std::vector<std::size_t> first(links + 1, 0);
   for (int l : touched)
-    first[static_cast<std::size_t>(l) + 1] = static_cast<std::size_t>(unfrozen[static_cast<std::size_t>(l)]);
+    first[static_cast<std::size_t>(l) + 1] =
+        static_cast<std::size_t>(unfrozen[static_cast<std::size_t>(l)]);
   for (std::size_t l = 0; l < links; ++l)
     first[l + 1] += first[l];
   std::vector<int> on_link(first[links]);
@@ -97,7 +99,8 @@ std::vector<double> FlowNetwork::rates(const std::vector<State*>& flows) const {
       for (int l : touched)
         if (share(l) == level) full.push_back(l);
       for (int l : full)
-        for (std::size_t k = first[static_cast<std::size_t>(l)]; k < first[static_cast<std::size_t>(l) + 1]; ++k) {
+        for (std::size_t k = first[static_cast<std::size_t>(l)];
+             k < first[static_cast<std::size_t>(l) + 1]; ++k) {
           const auto i = static_cast<std::size_t>(on_link[k]);
           if (rate[i] < 0) {
             rate[i] = level;
@@ -163,7 +166,8 @@ FlowNetwork::finishes_until(SimTime horizon,
   States copy = flows_;
   std::vector<Finished> finished;
   std::size_t seen = 0;
-  run(copy, now_, kTimeInfinity,
+  run(
+      copy, now_, kTimeInfinity,
       [&](SimTime at) {
         for (; seen < finished.size(); ++seen)
           horizon = std::min(horizon, effect(finished[seen]));
@@ -176,7 +180,8 @@ FlowNetwork::finishes_until(SimTime horizon,
 std::vector<std::pair<std::size_t, SimTime>> FlowNetwork::finish_lower_bounds(SimTime t) const {
   States copy = flows_;
   std::vector<Finished> finished;
-  const SimTime reached = run(copy, now_, std::max(t, now_), [](SimTime) { return true; }, &finished);
+  const SimTime reached = run(
+      copy, now_, std::max(t, now_), [](SimTime) { return true; }, &finished);
   std::vector<std::pair<std::size_t, SimTime>> bounds;
   for (const Finished& f : finished)
     bounds.emplace_back(f.payload, f.finish);
@@ -188,7 +193,8 @@ std::vector<std::pair<std::size_t, SimTime>> FlowNetwork::finish_lower_bounds(Si
 std::vector<FlowNetwork::Finished> FlowNetwork::advance(SimTime t) {
   std::vector<Finished> finished;
   if (t <= now_) return finished;
-  run(flows_, now_, t, [](SimTime) { return true; }, &finished);
+  run(
+      flows_, now_, t, [](SimTime) { return true; }, &finished);
   now_ = t;
   return finished;
 }

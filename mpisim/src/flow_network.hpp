@@ -26,10 +26,10 @@ public:
   using Key = std::tuple<SimTime, int, std::uint64_t, int>;
 
   struct Flow {
-    SimTime start = 0;                ///< when its first byte leaves
-    SimTime work = 0;                 ///< transmission time alone on its links (> 0)
+    SimTime start = 0; ///< when its first byte leaves
+    SimTime work = 0;  ///< transmission time alone on its links (> 0)
     std::vector<Topology::Link> links;
-    std::size_t payload = 0;          ///< the caller's handle
+    std::size_t payload = 0; ///< the caller's handle
   };
 
   struct Finished {
@@ -73,8 +73,7 @@ private:
   /// go_on_to(time of the next event) says so and the time stays within `to`; returns the time
   /// reached (`to` when stopped by it).
   SimTime run(States& states, SimTime from, SimTime to,
-              const std::function<bool(SimTime)>& go_on_to,
-              std::vector<Finished>* finished) const;
+              const std::function<bool(SimTime)>& go_on_to, std::vector<Finished>* finished) const;
   /// Max-min fair rates of `flows` (all started), in their order.
   std::vector<double> rates(const std::vector<State*>& flows) const;
 

@@ -23,8 +23,10 @@ enum class NetworkMode { Latency, Contention };
 /// the machine's: a piecewise-linear link time, as real MPI libraries change protocol with size.
 struct LinkSegment {
   std::uint64_t from = 0; ///< first message size of the segment (> 0)
-  SimTime latency = 0;    ///< > 0
-  double bandwidth = 0;   ///< bytes per second; 0 means infinite
+  /// The intercept of the segment's line: it may be negative, as long as a message of `from`
+  /// bytes takes a positive time.
+  SimTime latency = 0;
+  double bandwidth = 0; ///< bytes per second; 0 means infinite
 
   bool operator==(const LinkSegment&) const = default;
 };
@@ -33,19 +35,19 @@ struct LinkSegment {
 /// one rank per node and cut-through switching at no per-hop cost, where a message of n bytes
 /// takes latency + n / bandwidth.
 struct MachineParams {
-  std::string name;              ///< preset name or file it came from
-  std::string description;       ///< one line for listings
-  SimTime send_overhead = 0;     ///< CPU time the sender spends per message
-  SimTime recv_overhead = 0;     ///< CPU time the receiver spends per message
-  SimTime latency = 0;           ///< end-to-end latency of a message, paid once per message
-  double bandwidth = 0;          ///< link bandwidth in bytes per second; 0 means infinite
-  std::uint64_t eager_limit = 0; ///< largest message sent eagerly, in bytes
-  SimTime poll_overhead = 0;     ///< cost of an MPI_Test/Iprobe call that finds nothing new
-  double cpu_scale = 1.0;        ///< target seconds per host CPU second
+  std::string name;                  ///< preset name or file it came from
+  std::string description;           ///< one line for listings
+  SimTime send_overhead = 0;         ///< CPU time the sender spends per message
+  SimTime recv_overhead = 0;         ///< CPU time the receiver spends per message
+  SimTime latency = 0;               ///< end-to-end latency of a message, paid once per message
+  double bandwidth = 0;              ///< link bandwidth in bytes per second; 0 means infinite
+  std::uint64_t eager_limit = 0;     ///< largest message sent eagerly, in bytes
+  SimTime poll_overhead = 0;         ///< cost of an MPI_Test/Iprobe call that finds nothing new
+  double cpu_scale = 1.0;            ///< target seconds per host CPU second
   std::vector<LinkSegment> segments; ///< larger messages, by increasing `from`
 
-  TopologySpec topology;          ///< fully connected by default
-  int ranks_per_node = 1;         ///< ranks r*k .. r*k+k-1 share node r
+  TopologySpec topology;  ///< fully connected by default
+  int ranks_per_node = 1; ///< ranks r*k .. r*k+k-1 share node r
   Switching switching = Switching::CutThrough;
   SimTime hop_latency = 0;        ///< t0's fixed part: a header's routing time per link
   SimTime packet_overhead = 0;    ///< t's fixed part: initialization time per packet

@@ -116,8 +116,13 @@ std::vector<LinkSegment> parse_segments(const std::string& value, const std::str
     std::string from, latency, bandwidth, extra;
     if (!(words >> from >> latency >> bandwidth) || (words >> extra))
       bad(what, value, fmt::format("'{}' is not 'size latency bandwidth'", item),
-          "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s");
-    LinkSegment s{parse_size(from, what), positive_time(latency, what),
+          "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s, "
+          "where "
+          "a latency may be negative (the line's intercept)");
+    // A segment's latency is the intercept of its line, which may lie below zero.
+    const bool negative = latency.starts_with('-');
+    const SimTime magnitude = parse_time(negative ? latency.substr(1) : latency, what);
+    LinkSegment s{parse_size(from, what), negative ? -magnitude : magnitude,
                   bandwidth_or_infinite(bandwidth, what)};
     if (s.from == 0 || (!segments.empty() && s.from <= segments.back().from))
       bad(what, value, "the sizes must be above 0 and increasing");
@@ -146,8 +151,7 @@ const std::vector<MachineKey> kKeys{
      [](M& m, S v, S) { m.description = v; }, [](const M& m) { return quoted(m.description); }},
     {"latency", "MPISIM_LATENCY", "--latency",
      "end-to-end latency of a message, paid once (besides the per-link costs)",
-     "a time > 0, e.g. 1.5us, 40us, 2ms",
-     [](M& m, S v, S w) { m.latency = positive_time(v, w); },
+     "a time > 0, e.g. 1.5us, 40us, 2ms", [](M& m, S v, S w) { m.latency = positive_time(v, w); },
      [](const M& m) { return time_text(m.latency); }},
     {"bandwidth", "MPISIM_BANDWIDTH", "--bandwidth", "bandwidth of a link",
      "a bandwidth > 0, e.g. 35MB/s, 12.5GB/s, 1Gb/s, 100KiB/s, or infinite",
@@ -168,13 +172,11 @@ const std::vector<MachineKey> kKeys{
      [](const M& m) { return time_text(m.recv_overhead); }},
     {"eager_limit", "MPISIM_EAGER_LIMIT", "--eager-limit",
      "largest message sent eagerly; above it a send waits for the matching receive",
-     "a size, e.g. 4096, 64KiB, 1MiB, 0",
-     [](M& m, S v, S w) { m.eager_limit = parse_size(v, w); },
+     "a size, e.g. 4096, 64KiB, 1MiB, 0", [](M& m, S v, S w) { m.eager_limit = parse_size(v, w); },
      [](const M& m) { return size_text(m.eager_limit); }},
     {"poll_overhead", "MPISIM_POLL_OVERHEAD", "--poll-overhead",
      "cost of an MPI_Test/MPI_Iprobe that completes nothing, so polling loops advance",
-     "a time > 0, e.g. 100ns, 1us",
-     [](M& m, S v, S w) { m.poll_overhead = positive_time(v, w); },
+     "a time > 0, e.g. 100ns, 1us", [](M& m, S v, S w) { m.poll_overhead = positive_time(v, w); },
      [](const M& m) { return time_text(m.poll_overhead); }},
     {"cpu_scale", "MPISIM_CPU_SCALE", "--cpu-scale", "target seconds per host CPU second",
      "a number > 0, e.g. 1, 0.5, 2.5",
@@ -201,8 +203,7 @@ const std::vector<MachineKey> kKeys{
      [](const M& m) { return time_text(m.packet_overhead); }},
     {"packet_size", "MPISIM_PACKET_SIZE", "--packet-size",
      "largest packet; longer messages are split (0: a message is one packet)",
-     "a size, e.g. 1500, 4KiB, 0",
-     [](M& m, S v, S w) { m.packet_size = parse_size(v, w); },
+     "a size, e.g. 1500, 4KiB, 0", [](M& m, S v, S w) { m.packet_size = parse_size(v, w); },
      [](const M& m) { return size_text(m.packet_size); }},
     {"header_size", "MPISIM_HEADER_SIZE", "--header-size", "header of virtual cut-through (h)",
      "a size, e.g. 16, 0", [](M& m, S v, S w) { m.header_size = parse_size(v, w); },
@@ -212,19 +213,18 @@ const std::vector<MachineKey> kKeys{
      [](M& m, S v, S w) { m.control_size = parse_size(v, w); },
      [](const M& m) { return size_text(m.control_size); }},
     {"flit_size", "MPISIM_FLIT_SIZE", "--flit-size", "flit of wormhole routing (f)",
-     "a size > 0 (needed for wormhole), e.g. 8, 32", [](M& m, S v, S w) {
-       m.flit_size = parse_size(v, w);
-     },
+     "a size > 0 (needed for wormhole), e.g. 8, 32",
+     [](M& m, S v, S w) { m.flit_size = parse_size(v, w); },
      [](const M& m) { return size_text(m.flit_size); }},
     {"intra_latency", "MPISIM_INTRA_LATENCY", "--intra-latency",
      "latency between two ranks of one node (and a rank and itself)",
-     "a time > 0, or network (the network's latency)",
+     "a time > 0, or network: the network's (both intra keys network: as over one link)",
      [](M& m, S v, S w) {
        m.intra_latency = v == kSameAsNetwork ? std::nullopt : std::optional(positive_time(v, w));
      },
      [](const M& m) { return optional_time_text(m.intra_latency); }},
     {"intra_bandwidth", "MPISIM_INTRA_BANDWIDTH", "--intra-bandwidth",
-     "bandwidth between two ranks of one node", "a bandwidth, infinite, or network",
+     "bandwidth between two ranks of one node", "a bandwidth, infinite, or network: the network's",
      [](M& m, S v, S w) {
        m.intra_bandwidth =
            v == kSameAsNetwork ? std::nullopt : std::optional(bandwidth_or_infinite(v, w));
@@ -290,19 +290,19 @@ std::vector<Entry> read_entries(const std::string& text, const std::string& sour
     const std::string_view line = trim(raw);
     if (line.empty() || line[0] == '#') continue;
     if (line[0] == '[')
-      throw ConfigError(fmt::format("{}: a machine file has no [sections]; write key = value lines",
-                                    where));
+      throw ConfigError(
+          fmt::format("{}: a machine file has no [sections]; write key = value lines", where));
     const auto equals = line.find('=');
     if (equals == std::string_view::npos)
       throw ConfigError(fmt::format("{}: expected key = value, found: {}", where, line));
     Entry e{std::string(trim(line.substr(0, equals))), "", number};
     if (!find_machine_key(e.key))
-      throw ConfigError(fmt::format("{}: unknown key '{}'; the keys are: {}", where, e.key,
-                                    key_names()));
+      throw ConfigError(
+          fmt::format("{}: unknown key '{}'; the keys are: {}", where, e.key, key_names()));
     for (const Entry& earlier : entries)
       if (earlier.key == e.key)
-        throw ConfigError(fmt::format("{}: '{}' was already given on line {}", where, e.key,
-                                      earlier.line));
+        throw ConfigError(
+            fmt::format("{}: '{}' was already given on line {}", where, e.key, earlier.line));
     e.value = line_value(trim(line.substr(equals + 1)), where);
     entries.push_back(std::move(e));
   }
@@ -335,8 +335,8 @@ std::string network_mode_name(NetworkMode n) {
 
 MachineParams parse_machine_text(const std::string& text, const std::string& source) {
   const std::vector<Entry> entries = read_entries(text, source);
-  const auto base = std::find_if(entries.begin(), entries.end(),
-                                 [](const Entry& e) { return e.key == "base"; });
+  const auto base =
+      std::find_if(entries.begin(), entries.end(), [](const Entry& e) { return e.key == "base"; });
   MachineParams m;
   try {
     m = machine_preset(base == entries.end() ? kDefaultBase : base->value);
@@ -368,6 +368,16 @@ std::string format_machine_file(const MachineParams& m, const std::string& comme
   for (const MachineKey& k : kKeys)
     if (k.format) out += fmt::format("{} = {}\n", k.key, k.format(m));
   return out;
+}
+
+std::string describe_machine_keys_markdown() {
+  std::string text = "| key | variable | meaning | allowed | cluster |\n|---|---|---|---|---|\n";
+  const MachineParams cluster = machine_preset(kDefaultBase);
+  for (const MachineKey& k : kKeys)
+    text += fmt::format("| `{}` | {} | {} | {} | {} |\n", k.key,
+                        k.variable ? fmt::format("`{}`", k.variable) : "-", k.meaning, k.allowed,
+                        k.format ? fmt::format("`{}`", k.format(cluster)) : "-");
+  return text;
 }
 
 std::string exact_bandwidth(double bytes_per_second) {

@@ -42,6 +42,9 @@ MachineParams read_machine_file(const std::string& path);
 /// `comment` (any number of lines) goes at the top as # lines.
 std::string format_machine_file(const MachineParams& m, const std::string& comment = "");
 
+/// The keys as the Markdown table of docs/machines.md (a test keeps the two equal).
+std::string describe_machine_keys_markdown();
+
 /// A bandwidth as text that parse_bandwidth reads back to exactly the same double
 /// ("infinite" for 0).
 std::string exact_bandwidth(double bytes_per_second);

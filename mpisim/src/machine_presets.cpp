@@ -113,18 +113,18 @@ MachineParams load_machine(const std::string& value, const std::string& what) {
 std::string describe_machine(const MachineParams& m) {
   std::string intra;
   if (m.intra_latency || m.intra_bandwidth)
-    intra = fmt::format(", intra-node {} and {}",
-                        m.intra_latency ? format_time(*m.intra_latency) : "network latency",
-                        m.intra_bandwidth ? format_bandwidth(*m.intra_bandwidth)
-                                          : "network bandwidth");
+    intra =
+        fmt::format(", intra-node {} and {}",
+                    m.intra_latency ? format_time(*m.intra_latency) : "network latency",
+                    m.intra_bandwidth ? format_bandwidth(*m.intra_bandwidth) : "network bandwidth");
   return fmt::format(
       "send overhead {}, recv overhead {}, latency {}, bandwidth {}, eager limit {}, "
       "poll overhead {}, cpu scale {:g}; topology {}, {} rank(s) per node{}; switching {}, hop "
       "latency {}; network {}",
       format_time(m.send_overhead), format_time(m.recv_overhead), format_time(m.latency),
       format_bandwidth(m.bandwidth), format_size(m.eager_limit), format_time(m.poll_overhead),
-      m.cpu_scale, format_topology(m.topology), m.ranks_per_node, intra, switching_name(m.switching),
-      format_time(m.hop_latency), network_mode_name(m.network));
+      m.cpu_scale, format_topology(m.topology), m.ranks_per_node, intra,
+      switching_name(m.switching), format_time(m.hop_latency), network_mode_name(m.network));
 }
 
 std::string describe_machine_presets() {

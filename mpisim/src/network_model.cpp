@@ -27,11 +27,9 @@ void check(const MachineParams& m) {
   if (m.intra_latency && *m.intra_latency <= 0)
     throw ConfigError(fmt::format("machine {}: intra_latency must be greater than zero", m.name));
   for (std::size_t i = 0; i < m.segments.size(); ++i)
-    if (m.segments[i].from == 0 || m.segments[i].latency <= 0 ||
-        (i > 0 && m.segments[i].from <= m.segments[i - 1].from))
-      throw ConfigError(fmt::format("machine {}: segments need sizes above 0 in increasing order "
-                                    "and latencies above 0",
-                                    m.name));
+    if (m.segments[i].from == 0 || (i > 0 && m.segments[i].from <= m.segments[i - 1].from))
+      throw ConfigError(
+          fmt::format("machine {}: segments need sizes above 0 in increasing order", m.name));
   if (m.switching == Switching::Wormhole && m.flit_size == 0)
     throw ConfigError(fmt::format("machine {}: wormhole switching needs a flit size; set "
                                   "flit_size (MPISIM_FLIT_SIZE), e.g. 8",
@@ -58,6 +56,11 @@ NetworkModel::NetworkModel(const MachineParams& m, int ranks)
     segment_links_.back().latency = s.latency;
     segment_links_.back().bandwidth = s.bandwidth;
   }
+  for (const LinkSegment& s : m_.segments)
+    if (transfer_at_distance(1, s.from) <= 0)
+      throw ConfigError(fmt::format("machine {}: a message of {} bytes, where a segment starts, "
+                                    "would take no time; raise that segment's latency",
+                                    m_.name, s.from));
   const int used_nodes = nodes_needed(m_, ranks_);
   SimTime best = std::numeric_limits<SimTime>::max();
   // Ranks 0 and 1 share node 0 when nodes hold several ranks; nodes 0 and 1 are at the
@@ -114,10 +117,12 @@ SimTime NetworkModel::min_latency_between(const std::vector<int>& ranks_a,
   int d = kNone; // smallest distance between a node of a and a different node of b
   const std::vector<int> from_a = topology_.distances_from(a);
   for (int y : b)
-    if (from_a[static_cast<std::size_t>(y)] > 0) d = std::min(d, from_a[static_cast<std::size_t>(y)]);
+    if (from_a[static_cast<std::size_t>(y)] > 0)
+      d = std::min(d, from_a[static_cast<std::size_t>(y)]);
   const std::vector<int> from_b = topology_.distances_from(b);
   for (int x : a)
-    if (from_b[static_cast<std::size_t>(x)] > 0) d = std::min(d, from_b[static_cast<std::size_t>(x)]);
+    if (from_b[static_cast<std::size_t>(x)] > 0)
+      d = std::min(d, from_b[static_cast<std::size_t>(x)]);
   // Two different nodes that both sets use: few in practice (a node split between hosts).
   constexpr std::size_t kPairLimit = 256;
   if (shared.size() > kPairLimit) {
@@ -135,8 +140,8 @@ SimTime NetworkModel::min_latency_between(const std::vector<int>& ranks_a,
 
 std::string NetworkModel::describe() const {
   const int used = nodes_needed(m_, ranks_);
-  std::string comment = fmt::format("machine {} for {} rank(s): {}\n", m_.name, ranks_,
-                                    m_.description);
+  std::string comment =
+      fmt::format("machine {} for {} rank(s): {}\n", m_.name, ranks_, m_.description);
   comment += fmt::format("topology: {}; {} node(s) used, {} rank(s) per node\n",
                          topology_.describe(), used, m_.ranks_per_node);
   comment += "one-way time of a message, without overheads (latency + switching time):\n";
@@ -150,8 +155,8 @@ std::string NetworkModel::describe() const {
                            format_time(transfer_at_distance(d, 0)),
                            format_time(transfer_at_distance(d, 1024)),
                            format_time(transfer_at_distance(d, 1 << 20)));
-  comment += fmt::format("smallest latency between two ranks (lookahead): {}",
-                         format_time(min_latency_));
+  comment +=
+      fmt::format("smallest latency between two ranks (lookahead): {}", format_time(min_latency_));
   return format_machine_file(m_, comment);
 }
 

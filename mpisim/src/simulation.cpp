@@ -97,6 +97,7 @@ bool Simulation::idle() {
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
+  if (contention_) contention_ = std::make_unique<Contention>(network_); // nothing left in flight
   std::vector<int> local(static_cast<std::size_t>(config_.ranks));
   std::iota(local.begin(), local.end(), 0);
   RunSummary s;

@@ -212,7 +212,8 @@ Topology::Topology(const TopologySpec& spec, int nodes_needed, const std::string
     break;
   case TopologyKind::Hypercube:
     fixed = spec_.hypercube_order ? power(2, spec_.hypercube_order) : 0;
-    if (!spec_.hypercube_order) spec_.hypercube_order = nodes_needed > 1 ? levels_for(2, nodes_needed) : 0;
+    if (!spec_.hypercube_order)
+      spec_.hypercube_order = nodes_needed > 1 ? levels_for(2, nodes_needed) : 0;
     nodes_ = static_cast<int>(power(2, spec_.hypercube_order));
     break;
   case TopologyKind::FatTree:
@@ -317,7 +318,8 @@ std::vector<int> Topology::distances_from(const std::vector<int>& sources) const
       for (int s : sources)
         has_source[static_cast<std::size_t>(s / span)] = 1;
       for (int b = 0; b < nodes_; ++b)
-        if (d[static_cast<std::size_t>(b)] == kUnreached && has_source[static_cast<std::size_t>(b / span)])
+        if (d[static_cast<std::size_t>(b)] == kUnreached &&
+            has_source[static_cast<std::size_t>(b / span)])
           d[static_cast<std::size_t>(b)] = 2 * level;
     }
     return d;
@@ -405,7 +407,8 @@ std::vector<Topology::Link> Topology::route(int a, int b) const {
       const int steps = wraps() ? (forward ? up : extent - up) : std::abs(to - from);
       for (int i = 0, c = from; i < steps; ++i) {
         links.push_back(link(node, 2 + 2 * dim + (forward ? 0 : 1)));
-        const int next = wraps() ? (c + (forward ? 1 : extent - 1)) % extent : c + (forward ? 1 : -1);
+        const int next =
+            wraps() ? (c + (forward ? 1 : extent - 1)) % extent : c + (forward ? 1 : -1);
         node += (next - c) * stride;
         c = next;
       }

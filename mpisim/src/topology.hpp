@@ -14,12 +14,12 @@ enum class TopologyKind { FullyConnected, Ring, Mesh, Torus, Hypercube, FatTree,
 /// a kind and its size, where a size of 0 means "as large as the ranks need".
 struct TopologySpec {
   TopologyKind kind = TopologyKind::FullyConnected;
-  int nodes = 0;              ///< fully-connected, ring: node count (0: as many as needed)
-  std::vector<int> dims;      ///< mesh, torus: extent of each dimension (empty: auto)
-  int dimensions = 1;         ///< mesh, torus with auto extents: how many dimensions (1-3)
-  int arity = 0;              ///< fat-tree: k of a k-ary n-tree; multistage: switch radix
-  int levels = 0;             ///< fat-tree: n; multistage: stages (0: as many as needed)
-  int hypercube_order = 0;    ///< hypercube: dimension (0: as many as needed)
+  int nodes = 0;           ///< fully-connected, ring: node count (0: as many as needed)
+  std::vector<int> dims;   ///< mesh, torus: extent of each dimension (empty: auto)
+  int dimensions = 1;      ///< mesh, torus with auto extents: how many dimensions (1-3)
+  int arity = 0;           ///< fat-tree: k of a k-ary n-tree; multistage: switch radix
+  int levels = 0;          ///< fat-tree: n; multistage: stages (0: as many as needed)
+  int hypercube_order = 0; ///< hypercube: dimension (0: as many as needed)
 
   bool operator==(const TopologySpec&) const = default;
 };

@@ -183,7 +183,8 @@ TEST(Config, SeveralHostProcessesAreRefusedUntilTheyExist) {
     config_of({"MPISIM_HOSTS=4"});
     FAIL() << "no error";
   } catch (const ConfigError& e) {
-    EXPECT_TRUE(contains(e.what(), "MPISIM_HOSTS=4: simulation on several host processes")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "MPISIM_HOSTS=4: simulation on several host processes"))
+        << e.what();
   }
 }
 

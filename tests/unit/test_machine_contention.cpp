@@ -261,8 +261,8 @@ TEST(FlowNetwork, ProjectsAndSettlesInTimeOrder) {
   EXPECT_EQ(projected[0].payload, 10u);
   // A horizon before 9 leaves nothing final; an effect 9 ps after the end lets both through.
   EXPECT_TRUE(net.finishes_until(8, first_end).empty());
-  projected = net.finishes_until(mpilite::kTimeInfinity,
-                                 [](const mpisim::FlowNetwork::Finished& f) { return f.finish + 9; });
+  projected = net.finishes_until(
+      mpilite::kTimeInfinity, [](const mpisim::FlowNetwork::Finished& f) { return f.finish + 9; });
   ASSERT_EQ(projected.size(), 2u);
   EXPECT_EQ(projected[1].finish, 18);
   const auto bounds = net.finish_lower_bounds(5); // 2 ps left of the first, 11 of the second

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,7 @@ TEST(MachineFile, EveryParameterReadsBackExactly) {
   m.intra_bandwidth = 0; // infinite
   m.network = mpisim::NetworkMode::Contention;
   m.cpu_scale = 0.1;
+  m.segments = {{16384, 2'500'000, 8e9}, {1 << 20, -4'200'000, 1 / 1.1e-10}};
   EXPECT_EQ(mpisim::parse_machine_text(mpisim::format_machine_file(m), "x"), m);
 }
 
@@ -163,13 +165,12 @@ TEST(MachineFile, EveryMachineKeyButTheFileOnesIsAVariable) {
 }
 
 TEST(MachineVariables, SetTheNetworkStructure) {
-  const Config c = config_of({"MPISIM_RANKS=32", "MPISIM_TOPOLOGY=torus:4x4",
-                              "MPISIM_RANKS_PER_NODE=2", "MPISIM_SWITCHING=wormhole",
-                              "MPISIM_FLIT_SIZE=16", "MPISIM_HOP_LATENCY=20ns",
-                              "MPISIM_PACKET_SIZE=4KiB", "MPISIM_PACKET_OVERHEAD=1us",
-                              "MPISIM_HEADER_SIZE=8", "MPISIM_CONTROL_SIZE=12",
-                              "MPISIM_INTRA_LATENCY=50ns", "MPISIM_INTRA_BANDWIDTH=40GB/s",
-                              "MPISIM_NETWORK=latency"});
+  const Config c =
+      config_of({"MPISIM_RANKS=32", "MPISIM_TOPOLOGY=torus:4x4", "MPISIM_RANKS_PER_NODE=2",
+                 "MPISIM_SWITCHING=wormhole", "MPISIM_FLIT_SIZE=16", "MPISIM_HOP_LATENCY=20ns",
+                 "MPISIM_PACKET_SIZE=4KiB", "MPISIM_PACKET_OVERHEAD=1us", "MPISIM_HEADER_SIZE=8",
+                 "MPISIM_CONTROL_SIZE=12", "MPISIM_INTRA_LATENCY=50ns",
+                 "MPISIM_INTRA_BANDWIDTH=40GB/s", "MPISIM_NETWORK=latency"});
   EXPECT_EQ(mpisim::format_topology(c.machine.topology), "torus:4x4");
   EXPECT_EQ(c.machine.ranks_per_node, 2);
   EXPECT_EQ(c.machine.switching, mpisim::Switching::Wormhole);
@@ -196,14 +197,32 @@ TEST(MachineVariables, TheMachineMustHoldTheRanks) {
   EXPECT_TRUE(contains(e, "MPISIM_RANKS_PER_NODE=0 is not valid")) << e;
   e = error_of([] { config_of({"MPISIM_INTRA_LATENCY=0"}); });
   EXPECT_TRUE(contains(e, "greater than zero")) << e;
+  e = error_of([] { config_of({"MPISIM_SEGMENTS=4KiB 1us 1GB/s, 2KiB 1us 1GB/s"}); });
+  EXPECT_TRUE(contains(e, "the sizes must be above 0 and increasing")) << e;
+  // 1 KiB at 1 GB/s is 1.024 us: a segment intercept of -2 us leaves it no time.
+  e = error_of([] { config_of({"MPISIM_SEGMENTS=1KiB -2us 1GB/s"}); });
+  EXPECT_TRUE(contains(e, "a message of 1024 bytes, where a segment starts, would take no time"))
+      << e;
+  EXPECT_EQ(config_of({"MPISIM_SEGMENTS=1KiB -1us 1GB/s"}).machine.segments,
+            (std::vector<mpisim::LinkSegment>{{1024, -1'000'000, 1e9}}));
 }
 
 TEST(MachineVariables, QuantumIsCheckedAgainstTheSmallestLatency) {
   // Two ranks per node: the smallest latency is the cluster's intra-node 100 ns.
-  const std::string e = error_of(
-      [] { config_of({"MPISIM_RANKS=4", "MPISIM_RANKS_PER_NODE=2", "MPISIM_QUANTUM=1us"}); });
+  const std::string e = error_of([] {
+    config_of({"MPISIM_RANKS=4", "MPISIM_RANKS_PER_NODE=2", "MPISIM_QUANTUM=1us"});
+  });
   EXPECT_TRUE(contains(e, "larger than the smallest latency of machine cluster (100 ns)")) << e;
   EXPECT_NO_THROW(config_of({"MPISIM_RANKS=4", "MPISIM_RANKS_PER_NODE=2", "MPISIM_QUANTUM=100ns"}));
+}
+
+TEST(MachineDocs, MachinesMarkdownHoldsTheKeyTable) {
+  std::ifstream in(MPISIM_SOURCE_DIR "/docs/machines.md");
+  ASSERT_TRUE(in) << "docs/machines.md is missing";
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(doc.find(mpisim::describe_machine_keys_markdown()), std::string::npos)
+      << "docs/machines.md is out of date; regenerate its key table from "
+         "mpisim::describe_machine_keys_markdown()";
 }
 
 TEST(MachineFile, ExactBandwidthText) {

@@ -49,10 +49,10 @@ TEST(Topology, RingGoesTheShorterWay) {
 TEST(Topology, MeshIsManhattanDistance) {
   // Node = x + 4 y.
   const Topology t = make("mesh:4x4", 16);
-  EXPECT_EQ(t.distance(0, 15), 6);  // (0,0) to (3,3)
-  EXPECT_EQ(t.distance(5, 10), 2);  // (1,1) to (2,2)
-  EXPECT_EQ(t.distance(3, 12), 6);  // (3,0) to (0,3)
-  EXPECT_EQ(t.distance(4, 7), 3);   // (0,1) to (3,1): no wrap-around on a mesh
+  EXPECT_EQ(t.distance(0, 15), 6); // (0,0) to (3,3)
+  EXPECT_EQ(t.distance(5, 10), 2); // (1,1) to (2,2)
+  EXPECT_EQ(t.distance(3, 12), 6); // (3,0) to (0,3)
+  EXPECT_EQ(t.distance(4, 7), 3);  // (0,1) to (3,1): no wrap-around on a mesh
   EXPECT_EQ(t.diameter(), 6);
   const Topology line = make("mesh:6", 6);
   EXPECT_EQ(line.distance(0, 5), 5);
@@ -92,8 +92,8 @@ TEST(Topology, HypercubeCountsDifferingBits) {
 TEST(Topology, FatTreeGoesUpToTheNearestCommonSwitch) {
   // 4-ary 2-tree: 16 nodes, leaf switches hold nodes 0-3, 4-7, ...
   const Topology t = make("fat-tree:4,2", 16);
-  EXPECT_EQ(t.distance(0, 3), 2);  // node, leaf switch, node
-  EXPECT_EQ(t.distance(0, 4), 4);  // up to the second level and down
+  EXPECT_EQ(t.distance(0, 3), 2); // node, leaf switch, node
+  EXPECT_EQ(t.distance(0, 4), 4); // up to the second level and down
   EXPECT_EQ(t.distance(0, 15), 4);
   EXPECT_EQ(t.diameter(), 4);
   // 2-ary 3-tree: 8 nodes.
@@ -105,7 +105,7 @@ TEST(Topology, FatTreeGoesUpToTheNearestCommonSwitch) {
 }
 
 TEST(Topology, MultistageCrossesEveryStage) {
-  EXPECT_EQ(make("multistage:4", 16).distance(0, 1), 3);  // two stages: three links
+  EXPECT_EQ(make("multistage:4", 16).distance(0, 1), 3); // two stages: three links
   EXPECT_EQ(make("multistage:4", 16).distance(0, 15), 3);
   EXPECT_EQ(make("multistage:4", 64).distance(7, 8), 4);  // three stages
   EXPECT_EQ(make("multistage:2,3", 5).distance(0, 4), 4); // fixed at three stages (8 nodes)

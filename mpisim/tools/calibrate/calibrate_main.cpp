@@ -30,6 +30,7 @@ using mpisim::calibrate::Point;
 
 constexpr int kTagData = 1;
 constexpr int kTagLast = 2;
+constexpr double kReceiverDelay = 5e-3; // how long the receiver waits in the eager-limit probe
 constexpr int kOverheadMessages = 20;
 constexpr int kOverheadSamples = 7;
 constexpr double kAutoTargetSeconds = 200e-6; // length of one mean when --reps is not given
@@ -45,7 +46,7 @@ struct Options {
   std::string name;
   double cpu_reference = 0;
   bool cpu_probe_only = false;
-  int max_segments = 4;
+  int max_segments = 8;
   std::string eager_limit;
 };
 
@@ -150,6 +151,41 @@ std::pair<double, double> measure_overheads() {
   return {result[0], result[1]};
 }
 
+/// Whether a standard send of `bytes` returns before its receive is posted: rank 1 posts it
+/// only after a delay, so an eager send returns long before it and a rendezvous send does not.
+bool sends_eagerly(std::vector<char>& buf, std::uint64_t bytes) {
+  const int me = world_rank();
+  const int count = static_cast<int>(bytes);
+  int eager = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == 0) {
+    const double start = MPI_Wtime();
+    MPI_Send(buf.data(), count, MPI_CHAR, 1, kTagData, MPI_COMM_WORLD);
+    eager = MPI_Wtime() - start < kReceiverDelay / 2;
+  } else if (me == 1) {
+    // Wait without calling MPI, so that nothing can take the message in the meantime.
+    const double until = MPI_Wtime() + kReceiverDelay;
+    while (MPI_Wtime() < until) {
+    }
+    MPI_Recv(buf.data(), count, MPI_CHAR, 0, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Bcast(&eager, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return eager != 0;
+}
+
+/// The largest of `sizes` (sorted) that goes eagerly, by bisection (small sizes go eagerly, large
+/// ones may not); 0 when every size does, or when the smallest does not.
+std::uint64_t measure_eager_limit(std::vector<char>& buf, const std::vector<std::uint64_t>& sizes) {
+  if (sends_eagerly(buf, sizes.back())) return 0;
+  std::size_t low = 0, high = sizes.size() - 1; // sizes[low] is eager (assumed), sizes[high] not
+  if (!sends_eagerly(buf, sizes[low])) return 0;
+  while (high - low > 1) {
+    const std::size_t mid = (low + high) / 2;
+    (sends_eagerly(buf, sizes[mid]) ? low : high) = mid;
+  }
+  return sizes[low];
+}
+
 /// Cost of an MPI_Iprobe that finds nothing (rank 0).
 double measure_poll() {
   int flag = 0;
@@ -176,8 +212,8 @@ std::string seconds_text(double s) {
 }
 
 std::string fit_table(const std::vector<Point>& points, const LinkFit& fit) {
-  std::string text = fmt::format("{:>10}  {:>14}  {:>14}  {:>8}\n", "bytes", "measured",
-                                 "fitted", "error");
+  std::string text =
+      fmt::format("{:>10}  {:>14}  {:>14}  {:>8}\n", "bytes", "measured", "fitted", "error");
   for (std::size_t i = 0; i < points.size(); ++i)
     text += fmt::format("{:>10}  {:>14}  {:>14}  {:>7.2f}%\n", points[i].bytes,
                         seconds_text(points[i].seconds), seconds_text(fit.fitted[i]),
@@ -186,14 +222,14 @@ std::string fit_table(const std::vector<Point>& points, const LinkFit& fit) {
 }
 
 std::string fit_summary(const LinkFit& fit) {
-  std::string text = fmt::format("send overhead {}, receive overhead {}, eager limit {}{}\n",
-                                 seconds_text(fit.send_overhead), seconds_text(fit.recv_overhead),
-                                 mpisim::format_size(fit.eager_limit),
-                                 fit.break_found ? "" : " (no step seen: the largest size measured)");
+  std::string text = fmt::format(
+      "send overhead {}, receive overhead {}, eager limit {}{}\n", seconds_text(fit.send_overhead),
+      seconds_text(fit.recv_overhead), mpisim::format_size(fit.eager_limit),
+      fit.break_found ? "" : " (no step seen: the largest size measured)");
   for (const LinkFit::Segment& s : fit.segments)
-    text += fmt::format("from {}: latency {}, bandwidth {}\n", mpisim::format_size(s.from),
-                        seconds_text(s.latency),
-                        mpisim::format_bandwidth(s.seconds_per_byte > 0 ? 1 / s.seconds_per_byte : 0));
+    text += fmt::format(
+        "from {}: latency {}, bandwidth {}\n", mpisim::format_size(s.from), seconds_text(s.latency),
+        mpisim::format_bandwidth(s.seconds_per_byte > 0 ? 1 / s.seconds_per_byte : 0));
   return text + fmt::format("residual error: rms {:.2f}%, max {:.2f}%\n",
                             100 * fit.rms_relative_error, 100 * fit.max_relative_error);
 }
@@ -226,7 +262,9 @@ int run(const Options& o) {
   fit_options.recv_overhead = recv_overhead;
   fit_options.max_segments = o.max_segments;
   fit_options.tolerance = o.tolerance;
-  if (!o.eager_limit.empty()) fit_options.eager_limit = mpisim::parse_size(o.eager_limit, "--eager-limit");
+  fit_options.eager_limit = o.eager_limit.empty()
+                                ? measure_eager_limit(buf, sizes)
+                                : mpisim::parse_size(o.eager_limit, "--eager-limit");
   std::vector<std::vector<double>> samples(sizes.size());
   for (std::size_t i = 0; i < sizes.size(); ++i)
     samples[i] = measure(o, buf, sizes[i]);
@@ -244,7 +282,8 @@ int run(const Options& o) {
       fit = mpisim::calibrate::fit_link(points, fit_options);
       if (round < o.retries)
         for (std::size_t i = 0; i < sizes.size(); ++i)
-          if (std::abs(fit.relative_error[i]) > o.tolerance) again[static_cast<std::size_t>(count++)] = static_cast<int>(i);
+          if (std::abs(fit.relative_error[i]) > o.tolerance)
+            again[static_cast<std::size_t>(count++)] = static_cast<int>(i);
     }
     MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (count == 0) break;
@@ -323,7 +362,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--eager-limit", o.eager_limit,
-                 "the MPI library's eager limit if known (default: where the times step up)");
+                 "the MPI library's eager limit, if known (default: measured with sends whose "
+                 "receiver is late)");
   app.add_option("--points", o.points, "also write the measured and fitted points as CSV");
   app.add_option("--name", o.name, "machine name (default calibrated-<host>)");
   app.add_option("--cpu-reference", o.cpu_reference,
@@ -337,8 +377,10 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     code = run(o);
   } catch (const CLI::ParseError& e) {
-    if (world_rank() == 0) code = app.exit(e);
-    else code = e.get_exit_code();
+    if (world_rank() == 0)
+      code = app.exit(e);
+    else
+      code = e.get_exit_code();
   } catch (const std::exception& e) {
     if (world_rank() == 0) fmt::print(stderr, "mpisim-calibrate: {}\n", e.what());
     code = 2;

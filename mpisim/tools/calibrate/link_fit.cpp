@@ -127,8 +127,9 @@ LinkFit fit_link(std::vector<Point> points, const FitOptions& o) {
   std::vector<std::size_t> cuts{0};
   std::size_t eager_cut = 0; // index of the first rendezvous point, 0 when none
   if (o.eager_limit > 0) {
-    const auto above = std::upper_bound(points.begin(), points.end(), o.eager_limit,
-                                        [](std::uint64_t v, const Point& p) { return v < p.bytes; });
+    const auto above =
+        std::upper_bound(points.begin(), points.end(), o.eager_limit,
+                         [](std::uint64_t v, const Point& p) { return v < p.bytes; });
     const auto c = static_cast<std::size_t>(above - points.begin());
     if (c > 0 && c < n) {
       cuts.push_back(c);
@@ -179,9 +180,15 @@ LinkFit fit_link(std::vector<Point> points, const FitOptions& o) {
     const double handshake = rendezvous ? 2 * f.segments.front().latency : 0;
     LinkFit::Segment s{k == 0 ? 0 : points[first].bytes,
                        best.lines[k].intercept - overhead - handshake, best.lines[k].slope};
-    if (s.latency < kMinLatency) {
-      s.latency = kMinLatency;
-      s.seconds_per_byte = fit_slope(points, first, end, overhead + handshake + s.latency);
+    // The first segment's latency is the lookahead of the simulation: it must be positive.
+    // Later ones are intercepts of their lines, so they may be negative, but a message at the
+    // segment's start must take some time.
+    const double floor =
+        k == 0 ? kMinLatency : kMinLatency - s.seconds_per_byte * static_cast<double>(s.from);
+    if (s.latency < floor) {
+      s.latency = floor;
+      if (k == 0)
+        s.seconds_per_byte = fit_slope(points, first, end, overhead + handshake + s.latency);
     }
     f.segments.push_back(s);
   }
@@ -202,9 +209,7 @@ LinkFit fit_link(std::vector<Point> points, const FitOptions& o) {
 MachineParams fitted_machine(const LinkFit& f, const std::string& name,
                              const std::string& description, double poll_overhead,
                              double cpu_scale) {
-  auto ps = [](double seconds) {
-    return std::max<SimTime>(0, static_cast<SimTime>(std::llround(seconds * 1e12)));
-  };
+  auto ps = [](double seconds) { return static_cast<SimTime>(std::llround(seconds * 1e12)); };
   // Whole bytes per second keep mpisim's transfer times exact integers.
   auto bandwidth = [](double seconds_per_byte) {
     return seconds_per_byte > 0 ? std::round(1 / seconds_per_byte) : 0.0;
@@ -212,14 +217,14 @@ MachineParams fitted_machine(const LinkFit& f, const std::string& name,
   MachineParams m = machine_preset("cluster");
   m.name = name;
   m.description = description;
-  m.send_overhead = ps(f.send_overhead);
-  m.recv_overhead = ps(f.recv_overhead);
+  m.send_overhead = std::max<SimTime>(0, ps(f.send_overhead));
+  m.recv_overhead = std::max<SimTime>(0, ps(f.recv_overhead));
   m.latency = std::max<SimTime>(1, ps(f.segments.front().latency));
   m.bandwidth = bandwidth(f.segments.front().seconds_per_byte);
   m.segments.clear();
   for (std::size_t k = 1; k < f.segments.size(); ++k)
-    m.segments.push_back({f.segments[k].from, std::max<SimTime>(1, ps(f.segments[k].latency)),
-                          bandwidth(f.segments[k].seconds_per_byte)});
+    m.segments.push_back(
+        {f.segments[k].from, ps(f.segments[k].latency), bandwidth(f.segments[k].seconds_per_byte)});
   m.eager_limit = f.eager_limit;
   m.poll_overhead = std::max<SimTime>(1, ps(poll_overhead));
   m.cpu_scale = cpu_scale;

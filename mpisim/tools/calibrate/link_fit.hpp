@@ -43,10 +43,10 @@ struct LinkFit {
 double model_seconds(const LinkFit& fit, std::uint64_t bytes);
 
 struct FitOptions {
-  double send_overhead = 0;  ///< measured directly: splits o_s + o_r, and bounds it
+  double send_overhead = 0; ///< measured directly: splits o_s + o_r, and bounds it
   double recv_overhead = 0;
-  int max_segments = 4;      ///< segments of sizes with a line each (each needs two sizes)
-  double tolerance = 0.05;   ///< segments are added while a point misses by more than this
+  int max_segments = 4;          ///< segments of sizes with a line each (each needs two sizes)
+  double tolerance = 0.05;       ///< segments are added while a point misses by more than this
   std::uint64_t eager_limit = 0; ///< the MPI's eager limit if known (a break there); 0: find it
 };
 
@@ -54,7 +54,9 @@ struct FitOptions {
 /// errors, so that small and large messages count alike. Sizes are cut into segments with a
 /// line each, greedily at the cut that helps most, while a point misses by more than the
 /// tolerance. The eager limit is the cut with the largest upward step (at least 10 %), unless
-/// given. Parameters are kept physical: overheads >= 0, latencies >= 1 ns, 1/bandwidth >= 0.
+/// given. Parameters are kept physical: overheads >= 0, the first segment's latency >= 1 ns (a
+/// later segment's latency is its line's intercept, which may be negative, but its line is at
+/// least 1 ns at its first size), 1/bandwidth >= 0.
 LinkFit fit_link(std::vector<Point> points, const FitOptions& options);
 
 /// The machine of `fit` (fully connected, one rank per node, the calibrated link), named `name`,
