@@ -2,7 +2,8 @@
  * the ranks merge pairwise up a binary tree. At step s, a rank whose lowest set bit is s sends
  * its sorted run to rank - 2^s, which merges it into its own; rank 0 ends with the whole array
  * and checks it. The partners of every step differ in one bit of their rank: the pattern is a
- * subset of a hypercube, so a hypercube network serves it with one link per message.
+ * subset of a hypercube, so a hypercube network serves it with one link per message. (PUPPET
+ * sorted each share with bubble sort to make compute large; this sorts it with merge sort.)
  * An ordinary MPI program: it knows nothing of mpisim.
  * usage: mergesort [N]  (default 10000, the size of PUPPET's ring-versus-hypercube study) */
 #include <mpi.h>
