@@ -11,6 +11,7 @@ namespace mpilite {
 struct Rank;
 struct Message;
 struct Reply;
+struct DataTransfer;
 
 class Kernel {
 public:
@@ -46,6 +47,14 @@ public:
   virtual bool polls() const { return false; }
   /// Takes in what other host processes sent, while ranks of this host keep running.
   virtual void poll() {}
+  /// A message leaves its sender at `injected` carrying `data_bytes` of data (0 for a
+  /// request-to-send). A network with contention may mark it pending (its ts then only a lower
+  /// bound) and settle it later with settle_message().
+  virtual void on_send(Message&, SimTime /*injected*/, std::size_t /*data_bytes*/) {}
+  /// The data of a matched rendezvous leaves its sender at d.start. Returns true when the kernel
+  /// decides its arrival later (contention) and will call finish_data(); false for the usual
+  /// arrival at d.start + transfer(d.src, d.dst, d.bytes).
+  virtual bool defer_data(const DataTransfer&) { return false; }
 
   /// Called when no rank of this host can run: advance time bounds, poll other hosts, and wake
   /// ranks that may proceed. Returns false when no rank can ever proceed again (deadlock).

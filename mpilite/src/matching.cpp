@@ -107,7 +107,10 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   q.recv_overhead = k.recv_overhead(m.src, r.id, m.bytes);
   // Rendezvous: a clear-to-send goes back, then the data comes.
   const SimTime clear_to_send = t_match + k.transfer(r.id, m.src, 0);
-  const SimTime data_arrival = clear_to_send + k.transfer(m.src, r.id, m.bytes);
+  const DataTransfer data{
+      m.src, r.id,    q.id,         m.protocol == SendProtocol::EagerSync ? 0 : m.reply_to,
+      m.seq, m.bytes, clear_to_send};
+  bool deferred = false;
   switch (m.protocol) {
   case SendProtocol::Eager:
     q.ready_time = m.ts;
@@ -118,14 +121,19 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
     break;
   case SendProtocol::Rendezvous:
   case SendProtocol::Buffered: // the reply frees the attached-buffer space (bsend.hpp)
-    q.ready_time = data_arrival;
-    complete_reply(w, {m.src, m.reply_to, data_arrival - k.transfer(m.src, r.id, 0)});
+    deferred = k.defer_data(data);
     break;
   }
   ++r.stats.msgs_received;
   r.stats.bytes_received += m.bytes;
   q.undecided = false;
+  const SendProtocol protocol = m.protocol;
   w.free_message(&m);
+  if (deferred) return; // the kernel calls finish_data when the data is there
+  if (protocol == SendProtocol::Rendezvous || protocol == SendProtocol::Buffered) {
+    finish_data(w, data, clear_to_send + k.transfer(data.src, r.id, data.bytes));
+    return;
+  }
   mark_complete(q, q.ready_time);
   w.scheduler().wake(r.task);
 }
@@ -161,7 +169,10 @@ void progress_matching(World& w, Rank& r) {
     }
     // A receive posted earlier that is still undecided may be entitled to this message.
     const bool blocked = could_take(undecided, *m);
-    const bool decidable = !blocked && ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit);
+    // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
+    // settles it and matches again.
+    const bool decidable =
+        !blocked && !m->pending && ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit);
     if (decidable) {
       r.posted.erase(r.posted.begin() + static_cast<std::ptrdiff_t>(i));
       if (q.probe != Request::Probe::None) {
@@ -191,6 +202,21 @@ void complete_reply(World& w, const Reply& reply) {
   if (!s) return; // the send was freed (MPI_Request_free) before its reply came
   mark_complete(*s, reply.ts);
   w.scheduler().wake(s->owner->task);
+}
+
+void finish_data(World& w, const DataTransfer& d, SimTime arrival) {
+  if (d.reply_to)
+    complete_reply(w, {d.src, d.reply_to, arrival - w.kernel().transfer(d.src, d.dst, 0)});
+  Request* q = w.request_by_id(d.recv_request);
+  if (!q) return; // freed with MPI_Request_free before its data came
+  mark_complete(*q, arrival);
+  w.scheduler().wake(q->owner->task);
+}
+
+void settle_message(World& w, Message& m, SimTime ts) {
+  m.ts = ts;
+  m.pending = false;
+  if (Rank* r = w.local(m.dst); r && !r->posted.empty()) progress_matching(w, *r);
 }
 
 } // namespace mpilite

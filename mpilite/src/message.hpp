@@ -29,6 +29,9 @@ struct Message {
   int tag = 0;
   std::uint64_t seq = 0; ///< per-sender send order
   SimTime ts = 0;        ///< recv timestamp: data (eager) or request-to-send (rendezvous) arrival
+  /// The network has not decided the arrival yet (contention): `ts` is a lower bound, and the
+  /// message may not be matched until the kernel settles it (settle_message).
+  bool pending = false;
   std::size_t bytes = 0; ///< packed size
   SendProtocol protocol = SendProtocol::Eager;
   std::uint64_t reply_to = 0; ///< sender's request id for the reply (0: no reply wanted)
@@ -47,6 +50,17 @@ inline std::byte* allocate_payload(Message& m, std::size_t bytes) {
   m.heap.reset(new std::byte[bytes]);
   return m.packed = m.heap.get();
 }
+
+/// The data of a matched rendezvous (or buffered) send on its way to the receiver.
+struct DataTransfer {
+  int src = 0; ///< world ranks
+  int dst = 0;
+  std::uint64_t recv_request = 0; ///< the receive's request id
+  std::uint64_t reply_to = 0;     ///< the sender's request id (0: none, as for MPI_Bsend)
+  std::uint64_t seq = 0;          ///< the message's per-sender sequence number
+  std::size_t bytes = 0;
+  SimTime start = 0; ///< when the data leaves the sender (the clear-to-send has arrived)
+};
 
 /// The answer to a send that waits for its receiver (EagerSync and Rendezvous).
 struct Reply {

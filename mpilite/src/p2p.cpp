@@ -105,6 +105,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   }
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
+  k.on_send(*m, injected, eager_data ? bytes : 0);
   deliver(w, m);
   return q;
 }

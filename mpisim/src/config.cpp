@@ -15,36 +15,16 @@
 
 #include <fmt/format.h>
 
+#include "machine_file.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 
 namespace mpisim {
 namespace {
 
-constexpr SimTime kNs = 1'000;
-constexpr SimTime kUs = 1'000'000;
 constexpr const char* kDefaultMachine = "cluster";
 constexpr std::size_t kMinStack = 16 * 1024;
 constexpr std::size_t kStackGranule = 4096;
-
-struct Preset {
-  const char* description;
-  MachineParams params;
-};
-
-const std::vector<Preset>& presets() {
-  static const std::vector<Preset> all{
-      {"modern InfiniBand-class cluster (the default)",
-       {"cluster", 200 * kNs, 200 * kNs, 1'500 * kNs, 12e9, 64 * 1024, 100 * kNs, 1.0}},
-      {"IBM SP2 of the MPI-SIM paper: ~39 us MPI latency end to end, ~37 MB/s",
-       {"sp2", 6 * kUs, 6 * kUs, 27 * kUs, 37e6, 4096, 1 * kUs, 1.0}},
-      {"1996 Ethernet as fitted by PUPPET: 1449.8 us + 1.0086 us per byte",
-       {"ethernet-1996", 0, 0, 1'449'800 * kNs, 1 / 1.0086e-6, 4096, 10 * kUs, 1.0}},
-      // Latency 1 ps, not 0: conservative synchronization needs a positive lookahead.
-      {"no overheads, 1 ps latency, infinite bandwidth, every message eager",
-       {"ideal", 0, 0, 1, 0.0, 1ULL << 62, 1, 1.0}},
-  };
-  return all;
-}
 
 template <class Range> std::string join(const Range& items) {
   return fmt::format("{}", fmt::join(items, ", "));
@@ -78,14 +58,6 @@ int positive_int(const VariableInfo& v, const std::string& value) {
   return n;
 }
 
-double positive_double(const VariableInfo& v, const std::string& value) {
-  double x = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), x);
-  if (error != std::errc{} || end != value.data() + value.size() || !std::isfinite(x) || x <= 0)
-    invalid(v, value);
-  return x;
-}
-
 SimTime positive_time(const VariableInfo& v, const std::string& value) {
   const SimTime t = parse_time(value, v.name);
   if (t <= 0) invalid(v, value, "it must be greater than zero");
@@ -107,120 +79,96 @@ std::string map_setting(const VariableInfo& v, const std::string& value) {
   return value;
 }
 
-MachineParams machine_setting(const VariableInfo& v, const std::string& value) {
-  const auto names = machine_preset_names();
-  if (std::find(names.begin(), names.end(), value) != names.end()) return machine_preset(value);
-  if (value.find('/') != std::string::npos || std::filesystem::exists(value))
-    throw ConfigError(fmt::format("{}={}: machine files are not supported yet; the presets are: {}",
-                                  v.name, value, join(names)));
-  invalid(v, value);
-}
-
 using Apply = void (*)(Config&, const VariableInfo&, const std::string&);
 
 struct Variable {
   VariableInfo info;
-  Apply apply;
+  Apply apply;                     ///< for the variables of the simulation
+  const MachineKey* key = nullptr; ///< for the variables that override a machine parameter
 };
+
+/// The variables of the simulation before MPISIM_MACHINE, MPISIM_MACHINE, the machine's
+/// parameters (which must come after it: they override its values), then the rest.
+std::vector<Variable> with_machine_keys(std::vector<Variable> before, Variable machine,
+                                        std::vector<Variable> after) {
+  before.push_back(std::move(machine));
+  for (const MachineKey& k : machine_keys())
+    if (k.variable)
+      before.push_back(
+          {{k.variable, k.option, k.meaning, "from the machine", k.allowed}, nullptr, &k});
+  before.insert(before.end(), after.begin(), after.end());
+  return before;
+}
 
 const std::vector<Variable>& table() {
   static const std::string machines =
-      "a preset: " + join(machine_preset_names()) + " (machine files are not supported yet)";
-  static const std::vector<Variable> all{
-      {{"MPISIM_RANKS", "-np", "number of target ranks (the size of MPI_COMM_WORLD)", "1",
-        "a positive integer"},
+      "a preset (" + join(machine_preset_names()) + ") or the path of a machine file";
+  static const std::vector<Variable> all = with_machine_keys(
+      {
+          {{"MPISIM_RANKS", "-np", "number of target ranks (the size of MPI_COMM_WORLD)", "1",
+            "a positive integer"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.ranks = positive_int(v, s);
+           }},
+          {{"MPISIM_HOSTS", "-hosts",
+            "host processes that run the simulation (under mpiexec if > 1)", "1",
+            "a positive integer"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.hosts = positive_int(v, s);
+           }},
+          {{"MPISIM_MAP", "--map", "which host process simulates which rank", "block",
+            "block, cyclic, or the path of a map file"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.map = map_setting(v, s);
+           }},
+          {{"MPISIM_PROTOCOL", "--protocol", "synchronization protocol between host processes",
+            "nmp+cep", "quantum, nmp, cep, nmp+cep"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.protocol =
+                 pick(v, s, {Protocol::Quantum, Protocol::Nmp, Protocol::Cep, Protocol::NmpCep});
+           }},
+          {{"MPISIM_DET", "--det",
+            "deterministic mode: receives that name their source complete without a time bound",
+            "1", "0, 1"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.det = pick(v, s, {false, true});
+           }},
+          {{"MPISIM_QUANTUM", "--quantum", "window of the quantum protocol",
+            "the machine's smallest latency (Lmin)",
+            "a time > 0 and <= the machine's smallest latency, e.g. 1us"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.quantum = positive_time(v, s);
+           }},
+          {{"MPISIM_LOOKAHEAD", "--lookahead", "how lookahead is computed", "dynamic",
+            "static, dynamic"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.lookahead = pick(v, s, {Lookahead::Static, Lookahead::Dynamic});
+           }},
+      },
+      {{"MPISIM_MACHINE", "--machine", "target machine model (docs/machines.md)", kDefaultMachine,
+        machines.c_str()},
        [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.ranks = positive_int(v, s);
+         c.machine = load_machine(s, v.name);
        }},
-      {{"MPISIM_HOSTS", "-hosts", "host processes that run the simulation (under mpiexec if > 1)",
-        "1", "a positive integer"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.hosts = positive_int(v, s);
-       }},
-      {{"MPISIM_MAP", "--map", "which host process simulates which rank", "block",
-        "block, cyclic, or the path of a map file"},
-       [](Config& c, const VariableInfo& v, const std::string& s) { c.map = map_setting(v, s); }},
-      {{"MPISIM_PROTOCOL", "--protocol", "synchronization protocol between host processes",
-        "nmp+cep", "quantum, nmp, cep, nmp+cep"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.protocol =
-             pick(v, s, {Protocol::Quantum, Protocol::Nmp, Protocol::Cep, Protocol::NmpCep});
-       }},
-      {{"MPISIM_DET", "--det",
-        "deterministic mode: receives that name their source complete without a time bound", "1",
-        "0, 1"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.det = pick(v, s, {false, true});
-       }},
-      {{"MPISIM_QUANTUM", "--quantum", "window of the quantum protocol",
-        "the machine's latency (Lmin)", "a time > 0 and <= the machine's latency, e.g. 1us"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.quantum = positive_time(v, s);
-       }},
-      {{"MPISIM_LOOKAHEAD", "--lookahead", "how lookahead is computed", "dynamic",
-        "static, dynamic"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.lookahead = pick(v, s, {Lookahead::Static, Lookahead::Dynamic});
-       }},
-      {{"MPISIM_MACHINE", "--machine", "target machine model", kDefaultMachine, machines.c_str()},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine = machine_setting(v, s);
-       }},
-      {{"MPISIM_LATENCY", "--latency", "wire latency between two ranks", "from the machine",
-        "a time > 0, e.g. 1.5us, 40us, 2ms"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.latency = positive_time(v, s);
-       }},
-      {{"MPISIM_BANDWIDTH", "--bandwidth", "link bandwidth", "from the machine",
-        "a bandwidth > 0, e.g. 35MB/s, 12.5GB/s, 1Gb/s, 100KiB/s"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.bandwidth = parse_bandwidth(s, v.name);
-       }},
-      {{"MPISIM_SEND_OVERHEAD", "--send-overhead", "CPU time a sender spends per message",
-        "from the machine", "a time, e.g. 200ns, 6us, 0"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.send_overhead = parse_time(s, v.name);
-       }},
-      {{"MPISIM_RECV_OVERHEAD", "--recv-overhead", "CPU time a receiver spends per message",
-        "from the machine", "a time, e.g. 200ns, 6us, 0"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.recv_overhead = parse_time(s, v.name);
-       }},
-      {{"MPISIM_EAGER_LIMIT", "--eager-limit",
-        "largest message sent eagerly; above it a send waits for the matching receive",
-        "from the machine", "a size, e.g. 4096, 64KiB, 1MiB, 0"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.eager_limit = parse_size(s, v.name);
-       }},
-      {{"MPISIM_POLL_OVERHEAD", "--poll-overhead",
-        "cost of an MPI_Test/MPI_Iprobe that completes nothing, so polling loops advance",
-        "from the machine", "a time > 0, e.g. 100ns, 1us"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.poll_overhead = positive_time(v, s);
-       }},
-      {{"MPISIM_CPU", "--cpu",
-        "measured: charge host CPU time between MPI calls; off: charge none (reproducible)",
-        "measured", "measured, off"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.cpu = pick(v, s, {CpuMode::Measured, CpuMode::Off});
-       }},
-      {{"MPISIM_CPU_SCALE", "--cpu-scale", "target seconds per host CPU second", "from the machine",
-        "a number > 0, e.g. 1, 0.5, 2.5"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.machine.cpu_scale = positive_double(v, s);
-       }},
-      {{"MPISIM_STACK", "--stack", "stack size of each rank", "256KiB",
-        "a size >= 16KiB, rounded up to 4 KiB, e.g. 256KiB, 8MiB"},
-       [](Config& c, const VariableInfo& v, const std::string& s) {
-         c.stack_size = stack_size(v, s);
-       }},
-      {{"MPISIM_REPORT", "--report", "also write the report as JSON to this file", "",
-        "a file path"},
-       [](Config& c, const VariableInfo&, const std::string& s) { c.report_path = s; }},
-      {{"MPISIM_TRACE", "--trace", "write a timeline (Chrome trace-event JSON) to this file", "",
-        "a file path"},
-       [](Config& c, const VariableInfo&, const std::string& s) { c.trace_path = s; }},
-  };
+      {
+          {{"MPISIM_CPU", "--cpu",
+            "measured: charge host CPU time between MPI calls; off: charge none (reproducible)",
+            "measured", "measured, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.cpu = pick(v, s, {CpuMode::Measured, CpuMode::Off});
+           }},
+          {{"MPISIM_STACK", "--stack", "stack size of each rank", "256KiB",
+            "a size >= 16KiB, rounded up to 4 KiB, e.g. 256KiB, 8MiB"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.stack_size = stack_size(v, s);
+           }},
+          {{"MPISIM_REPORT", "--report", "also write the report as JSON to this file", "",
+            "a file path"},
+           [](Config& c, const VariableInfo&, const std::string& s) { c.report_path = s; }},
+          {{"MPISIM_TRACE", "--trace", "write a timeline (Chrome trace-event JSON) to this file",
+            "", "a file path"},
+           [](Config& c, const VariableInfo&, const std::string& s) { c.trace_path = s; }},
+      });
   return all;
 }
 
@@ -285,12 +233,18 @@ std::map<std::string, std::string> read_settings(char** envp) {
   return settings;
 }
 
-void check_quantum(const Config& c, const std::map<std::string, std::string>& settings) {
-  if (!c.quantum || *c.quantum <= c.machine.latency) return;
+/// The machine must hold the ranks, contention needs one host process, and the quantum may not
+/// exceed the machine's smallest latency.
+void check_machine(const Config& c, const std::map<std::string, std::string>& settings) {
+  const NetworkModel network(c.machine, c.ranks);
+  if (c.machine.network == NetworkMode::Contention && c.hosts > 1)
+    throw ConfigError("MPISIM_NETWORK=contention is only exact on one host process "
+                      "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the latency network");
+  if (!c.quantum || *c.quantum <= network.min_latency()) return;
   throw ConfigError(fmt::format(
-      "MPISIM_QUANTUM={} is larger than the latency of machine {} ({}): the quantum protocol "
-      "is only exact with a window no larger than the smallest latency",
-      settings.at("MPISIM_QUANTUM"), c.machine.name, format_time(c.machine.latency)));
+      "MPISIM_QUANTUM={} is larger than the smallest latency of machine {} ({}): the quantum "
+      "protocol is only exact with a window no larger than the smallest latency",
+      settings.at("MPISIM_QUANTUM"), c.machine.name, format_time(network.min_latency())));
 }
 
 } // namespace
@@ -352,42 +306,14 @@ Config Config::from_environment(char** envp) {
   for (const Variable& v : table()) {
     const auto it = settings.find(v.info.name);
     if (it == settings.end()) continue;
-    v.apply(config, v.info, it->second);
+    if (v.key)
+      v.key->parse(config.machine, it->second, v.info.name);
+    else
+      v.apply(config, v.info, it->second);
     config.given.emplace_back(it->first, it->second);
   }
-  check_quantum(config, settings);
+  check_machine(config, settings);
   return config;
-}
-
-MachineParams machine_preset(const std::string& name) {
-  for (const Preset& p : presets())
-    if (p.params.name == name) return p.params;
-  throw ConfigError(fmt::format("unknown machine preset '{}'; the presets are: {}", name,
-                                join(machine_preset_names())));
-}
-
-std::vector<std::string> machine_preset_names() {
-  std::vector<std::string> names;
-  for (const Preset& p : presets())
-    names.push_back(p.params.name);
-  return names;
-}
-
-std::string describe_machine(const MachineParams& m) {
-  return fmt::format(
-      "send overhead {}, recv overhead {}, latency {}, bandwidth {}, eager limit {}, "
-      "poll overhead {}, cpu scale {:g}",
-      format_time(m.send_overhead), format_time(m.recv_overhead), format_time(m.latency),
-      format_bandwidth(m.bandwidth), format_size(m.eager_limit), format_time(m.poll_overhead),
-      m.cpu_scale);
-}
-
-std::string describe_machine_presets() {
-  std::string text;
-  for (const Preset& p : presets())
-    text +=
-        fmt::format("{}: {}\n    {}\n", p.params.name, p.description, describe_machine(p.params));
-  return text;
 }
 
 } // namespace mpisim

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "machine.hpp"
 #include "sim_time.hpp"
 
 namespace mpisim {
@@ -24,18 +25,6 @@ public:
 enum class Protocol { Quantum, Nmp, Cep, NmpCep };
 enum class CpuMode { Measured, Off };
 enum class Lookahead { Static, Dynamic };
-
-/// The network and processor parameters of a target machine (fully connected network).
-struct MachineParams {
-  std::string name;              ///< preset name or file it came from
-  SimTime send_overhead = 0;     ///< CPU time the sender spends per message
-  SimTime recv_overhead = 0;     ///< CPU time the receiver spends per message
-  SimTime latency = 0;           ///< wire latency between two ranks
-  double bandwidth = 0;          ///< bytes per second; 0 means infinite
-  std::uint64_t eager_limit = 0; ///< largest message sent eagerly, in bytes
-  SimTime poll_overhead = 0;     ///< cost of an MPI_Test/Iprobe call that finds nothing new
-  double cpu_scale = 1.0;        ///< target seconds per host CPU second
-};
 
 /// One MPISIM_* variable: the single table behind validation, mpisimrun --help and docs.
 struct VariableInfo {
@@ -69,7 +58,7 @@ struct Config {
   bool det = true;
   std::optional<SimTime> quantum; ///< unset: the machine's smallest latency
   Lookahead lookahead = Lookahead::Dynamic;
-  MachineParams machine; ///< preset (MPISIM_MACHINE) with MPISIM_LATENCY etc. applied
+  MachineParams machine; ///< preset or file (MPISIM_MACHINE) with MPISIM_LATENCY etc. applied
   CpuMode cpu = CpuMode::Measured;
   std::size_t stack_size = 256 * 1024;
   std::string report_path;
@@ -81,16 +70,5 @@ struct Config {
   /// Throws ConfigError for an unknown MPISIM_* name or a bad value.
   static Config from_environment(char** envp);
 };
-
-/// Named machine presets (MPISIM_MACHINE): "cluster" (default), "sp2", "ethernet-1996", "ideal".
-/// Throws ConfigError listing the presets when `name` is unknown.
-MachineParams machine_preset(const std::string& name);
-std::vector<std::string> machine_preset_names();
-
-/// One line of a machine's parameters: "send overhead 200 ns, recv overhead 200 ns, ...".
-std::string describe_machine(const MachineParams& machine);
-
-/// Every preset with a short description and its parameters (mpisimrun --list-machines).
-std::string describe_machine_presets();
 
 } // namespace mpisim

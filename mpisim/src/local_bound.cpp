@@ -76,12 +76,19 @@ bool raise_bounds(mpilite::World& world, const std::function<RankBound(const Ran
   return woke;
 }
 
-bool advance_local_bounds(mpilite::World& world, SimTime lookahead) {
+bool advance_local_bounds(mpilite::World& world, SimTime lookahead, SimTime held) {
   const LocalK k = local_k(world, lookahead);
   return raise_bounds(world, [&](const Rank& r) {
-    const SimTime b = local_eit(k, r, lookahead, kTimeInfinity);
+    const SimTime b = local_eit(k, r, lookahead, held);
     return RankBound{b, b};
   });
+}
+
+SimTime earliest_decision(mpilite::World& world) {
+  SimTime s = kTimeInfinity;
+  for (const Rank* r : world.undecided())
+    if (r->task.state != TaskState::Done) s = std::min({s, r->undecided_key, r->decide_time});
+  return s;
 }
 
 } // namespace mpisim

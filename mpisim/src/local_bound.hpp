@@ -41,7 +41,13 @@ struct RankBound {
 bool raise_bounds(mpilite::World& world,
                   const std::function<RankBound(const mpilite::Rank&)>& bound, bool all = false);
 
-/// One host process alone: raise bounds from its own K. `lookahead` must be > 0.
-bool advance_local_bounds(mpilite::World& world, mpilite::SimTime lookahead);
+/// One host process alone: raise bounds from its own K. `lookahead` must be > 0; `held` is a
+/// lower bound on the recv timestamp of messages the network still holds (contention).
+bool advance_local_bounds(mpilite::World& world, mpilite::SimTime lookahead,
+                          mpilite::SimTime held = mpilite::kTimeInfinity);
+
+/// The earliest simulated time at which a stopped rank may act (match a message, answer a test):
+/// the smallest min(undecided_key, decide_time) over the ranks with something to decide.
+mpilite::SimTime earliest_decision(mpilite::World& world);
 
 } // namespace mpisim

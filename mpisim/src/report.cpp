@@ -48,7 +48,11 @@ json machine_json(const MachineParams& m) {
           {"bandwidth_bytes_per_s", m.bandwidth},
           {"eager_limit_bytes", m.eager_limit},
           {"poll_overhead_ps", m.poll_overhead},
-          {"cpu_scale", m.cpu_scale}};
+          {"cpu_scale", m.cpu_scale},
+          {"topology", format_topology(m.topology)},
+          {"ranks_per_node", m.ranks_per_node},
+          {"switching", switching_name(m.switching)},
+          {"network", network_mode_name(m.network)}};
 }
 
 json settings_json(const Config& c, const RunSummary& run) {
@@ -172,12 +176,15 @@ void render_settings(std::string& out, const json& s) {
   const json& m = s["machine"];
   out += fmt::format(
       "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
-      "receive overhead {}, latency {}, bandwidth {}, eager limit {}); protocol {}, "
-      "DET {}, lookahead {}; CPU {} x{}; stacks {} ({})\n",
+      "receive overhead {}, latency {}, bandwidth {}, eager limit {}, topology {}, {} rank(s) per "
+      "node, {} switching, network {}); protocol {}, DET {}, lookahead {}; CPU {} x{}; stacks {} "
+      "({})\n",
       s["ranks"].get<int>(), s["hosts"].get<int>(), m["name"].get<std::string>(),
       t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
       format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
-      format_size(m["eager_limit_bytes"].get<std::uint64_t>()), s["protocol"].get<std::string>(),
+      format_size(m["eager_limit_bytes"].get<std::uint64_t>()), m["topology"].get<std::string>(),
+      m["ranks_per_node"].get<int>(), m["switching"].get<std::string>(),
+      m["network"].get<std::string>(), s["protocol"].get<std::string>(),
       s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>());

@@ -31,7 +31,19 @@ long peak_rss_kib() {
 
 } // namespace
 
-Simulation::Simulation(Config config) : config_(std::move(config)), network_(config_.machine) {}
+Simulation::Simulation(Config config)
+    : config_(std::move(config)), network_(config_.machine, config_.ranks),
+      contention_(config_.machine.network == NetworkMode::Contention
+                      ? std::make_unique<Contention>(network_)
+                      : nullptr) {}
+
+void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
+  if (contention_) contention_->on_send(m, injected, data_bytes);
+}
+
+bool Simulation::defer_data(const mpilite::DataTransfer& d) {
+  return contention_ && contention_->defer_data(d);
+}
 
 SimTime Simulation::send_overhead(int, int, std::size_t) const {
   return network_.send_overhead();
@@ -39,8 +51,8 @@ SimTime Simulation::send_overhead(int, int, std::size_t) const {
 SimTime Simulation::recv_overhead(int, int, std::size_t) const {
   return network_.recv_overhead();
 }
-SimTime Simulation::transfer(int, int, std::size_t bytes) const {
-  return network_.transfer(bytes);
+SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
+  return network_.transfer(src, dst, bytes);
 }
 std::size_t Simulation::eager_limit() const {
   return network_.eager_limit();
@@ -49,7 +61,7 @@ SimTime Simulation::poll_overhead() const {
   return network_.poll_overhead();
 }
 SimTime Simulation::min_latency() const {
-  return network_.latency();
+  return network_.min_latency();
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
@@ -80,11 +92,14 @@ void Simulation::reply_remote(const mpilite::Reply& reply) {
 bool Simulation::idle() {
   ++idle_rounds_;
   if (link_) return link_->idle();
-  return advance_local_bounds(*world_, network_.latency());
+  SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
+  if (contention_ && contention_->settle(*world_, held)) return true;
+  return advance_local_bounds(*world_, network_.min_latency(), held);
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
+  if (contention_) contention_ = std::make_unique<Contention>(network_); // nothing left in flight
   if (protocols::Transport::launched_as_several_processes()) {
     int ac = argc;
     char** av = argv;
@@ -101,7 +116,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   {
     mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
-    if (link_) link_->attach(world, map, network_.latency());
+    if (link_) link_->attach(world, map, network_.min_latency());
     s.reason = world.run(main, argc, argv);
     if (link_ && s.reason == mpilite::EndReason::Finished) {
       while (link_->idle()) {

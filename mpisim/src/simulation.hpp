@@ -9,6 +9,7 @@
 #include "config.hpp"
 #include "host_link.hpp"
 #include "host_sync.hpp"
+#include "contention.hpp"
 #include "kernel.hpp"
 #include "network_model.hpp"
 #include "rank_map.hpp"
@@ -81,12 +82,15 @@ public:
   bool idle() override;
   bool polls() const override { return link_ != nullptr; }
   void poll() override { link_->poll(); }
+  void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) override;
+  bool defer_data(const mpilite::DataTransfer& d) override;
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
 
   Config config_;
   NetworkModel network_;
+  std::unique_ptr<Contention> contention_; ///< MPISIM_NETWORK=contention
   mpilite::World* world_ = nullptr;
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;

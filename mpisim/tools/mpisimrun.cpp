@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 
 #ifndef MPISIM_VERSION
@@ -92,6 +93,8 @@ std::string help_text() {
       "{}"
       "  -h, --help         print this help\n"
       "  --list-machines    print the machine presets and their parameters\n"
+      "  --show-machine     print the machine these options select, sized for -np ranks, as a\n"
+      "                     machine file (docs/machines.md), and do not run anything\n"
       "  --version          print the version\n",
       kUsage, mpisim::describe_variables());
 }
@@ -141,6 +144,7 @@ struct Options {
   std::vector<CLI::Option*> options;
   bool help = false;
   bool list_machines = false;
+  bool show_machine = false;
   bool version = false;
   bool variables_markdown = false;
 };
@@ -149,6 +153,7 @@ void add_options(CLI::App& app, Options& o) {
   app.set_help_flag();
   app.add_flag("-h,--help", o.help);
   app.add_flag("--list-machines", o.list_machines);
+  app.add_flag("--show-machine", o.show_machine);
   app.add_flag("--version", o.version);
   app.add_flag("--variables-markdown", o.variables_markdown)->group(""); // for docs/configuration.md
   for (const VariableInfo& v : mpisim::variables()) {
@@ -201,6 +206,10 @@ int main(int argc, char** argv) {
   } catch (const mpisim::ConfigError& e) {
     fmt::print(stderr, "mpisimrun: {}\n", e.what());
     return kUsageError;
+  }
+  if (options.show_machine) {
+    fmt::print("{}", mpisim::NetworkModel(config.machine, config.ranks).describe());
+    return 0;
   }
   launch(program_arguments(app.remaining()), config.hosts);
 }

@@ -280,9 +280,11 @@ TEST(Config, QuantumMayNotExceedTheLatency) {
   EXPECT_EQ(config_of({"MPISIM_QUANTUM=2us", "MPISIM_LATENCY=2us"}).quantum, 2'000'000);
 }
 
-TEST(Config, MachineFilesAreNotSupportedYet) {
+TEST(Config, MachineMustBeAPresetOrAFile) {
   const std::string message = error_of({"MPISIM_MACHINE=./my.machine"});
-  EXPECT_TRUE(contains(message, "not supported yet")) << message;
+  EXPECT_TRUE(contains(message, "MPISIM_MACHINE=./my.machine is not valid: no preset or machine "
+                                "file of that name"))
+      << message;
   EXPECT_TRUE(contains(message, "cluster, sp2, ethernet-1996, ideal")) << message;
   EXPECT_TRUE(contains(error_of({"MPISIM_MACHINE=cray"}), "cluster, sp2"));
 }
@@ -295,7 +297,9 @@ TEST(Config, Descriptions) {
   }
   EXPECT_EQ(mpisim::describe_machine(machine_preset("cluster")),
             "send overhead 200 ns, recv overhead 200 ns, latency 1.5 us, bandwidth 12 GB/s, "
-            "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1");
+            "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1; topology fully-connected, 1 "
+            "rank(s) per node, intra-node 100 ns and 20 GB/s; switching cut-through, hop latency "
+            "0 s; network latency");
   const std::string presets = mpisim::describe_machine_presets();
   for (const std::string& name : mpisim::machine_preset_names())
     EXPECT_TRUE(contains(presets, name + ":"));

@@ -1,0 +1,137 @@
+// The named machines of MPISIM_MACHINE and how machines are shown to users.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "config.hpp"
+#include "machine_file.hpp"
+#include "units.hpp"
+
+namespace mpisim {
+namespace {
+
+constexpr SimTime kNs = 1'000;
+constexpr SimTime kUs = 1'000'000;
+
+MachineParams cluster() {
+  MachineParams m;
+  m.name = "cluster";
+  m.description = "modern InfiniBand-class cluster (the default); shared memory inside a node";
+  m.send_overhead = 200 * kNs;
+  m.recv_overhead = 200 * kNs;
+  m.latency = 1'500 * kNs;
+  m.bandwidth = 12e9;
+  m.eager_limit = 64 * 1024;
+  m.poll_overhead = 100 * kNs;
+  m.intra_latency = 100 * kNs;
+  m.intra_bandwidth = 20e9;
+  return m;
+}
+
+MachineParams sp2() {
+  MachineParams m;
+  m.name = "sp2";
+  m.description = "IBM SP2 of the MPI-SIM paper: POWER2 nodes on a multistage switch, ~39 us MPI "
+                  "latency end to end, ~37 MB/s";
+  m.send_overhead = 6 * kUs;
+  m.recv_overhead = 6 * kUs;
+  m.latency = 27 * kUs;
+  m.bandwidth = 37e6;
+  m.eager_limit = 4096;
+  m.poll_overhead = 1 * kUs;
+  // The SP2's High-Performance Switch: radix-4 switching elements, cut-through, well under a
+  // microsecond per element.
+  m.topology.kind = TopologyKind::Multistage;
+  m.topology.arity = 4;
+  m.switching = Switching::CutThrough;
+  m.hop_latency = 125 * kNs;
+  return m;
+}
+
+MachineParams ethernet_1996() {
+  MachineParams m;
+  m.name = "ethernet-1996";
+  m.description = "1996 Ethernet as fitted by PUPPET's network evaluator: 1449.8 us + 1.0086 us "
+                  "per byte";
+  m.latency = 1'449'800 * kNs;
+  m.bandwidth = 1 / 1.0086e-6;
+  m.eager_limit = 4096;
+  m.poll_overhead = 10 * kUs;
+  return m;
+}
+
+MachineParams ideal() {
+  MachineParams m;
+  m.name = "ideal";
+  m.description = "a free network: no overheads, 1 ps latency, infinite bandwidth, every message "
+                  "eager";
+  // Latency 1 ps, not 0: conservative synchronization needs a positive lookahead.
+  m.latency = 1;
+  m.bandwidth = 0;
+  m.eager_limit = 1ULL << 62;
+  m.poll_overhead = 1;
+  m.intra_latency = 1;
+  m.intra_bandwidth = 0;
+  return m;
+}
+
+const std::vector<MachineParams>& presets() {
+  static const std::vector<MachineParams> all{cluster(), sp2(), ethernet_1996(), ideal()};
+  return all;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  return fmt::format("{}", fmt::join(items, ", "));
+}
+
+} // namespace
+
+MachineParams machine_preset(const std::string& name) {
+  for (const MachineParams& p : presets())
+    if (p.name == name) return p;
+  throw ConfigError(fmt::format("unknown machine preset '{}'; the presets are: {}", name,
+                                join(machine_preset_names())));
+}
+
+std::vector<std::string> machine_preset_names() {
+  std::vector<std::string> names;
+  for (const MachineParams& p : presets())
+    names.push_back(p.name);
+  return names;
+}
+
+MachineParams load_machine(const std::string& value, const std::string& what) {
+  const auto names = machine_preset_names();
+  if (std::find(names.begin(), names.end(), value) != names.end()) return machine_preset(value);
+  if (std::filesystem::is_regular_file(value)) return read_machine_file(value);
+  throw ConfigError(fmt::format("{}={} is not valid: no preset or machine file of that name; the "
+                                "presets are: {}",
+                                what, value, join(names)));
+}
+
+std::string describe_machine(const MachineParams& m) {
+  std::string intra;
+  if (m.intra_latency || m.intra_bandwidth)
+    intra =
+        fmt::format(", intra-node {} and {}",
+                    m.intra_latency ? format_time(*m.intra_latency) : "network latency",
+                    m.intra_bandwidth ? format_bandwidth(*m.intra_bandwidth) : "network bandwidth");
+  return fmt::format(
+      "send overhead {}, recv overhead {}, latency {}, bandwidth {}, eager limit {}, "
+      "poll overhead {}, cpu scale {:g}; topology {}, {} rank(s) per node{}; switching {}, hop "
+      "latency {}; network {}",
+      format_time(m.send_overhead), format_time(m.recv_overhead), format_time(m.latency),
+      format_bandwidth(m.bandwidth), format_size(m.eager_limit), format_time(m.poll_overhead),
+      m.cpu_scale, format_topology(m.topology), m.ranks_per_node, intra,
+      switching_name(m.switching), format_time(m.hop_latency), network_mode_name(m.network));
+}
+
+std::string describe_machine_presets() {
+  std::string text;
+  for (const MachineParams& p : presets())
+    text += fmt::format("{}: {}\n    {}\n", p.name, p.description, describe_machine(p));
+  return text;
+}
+
+} // namespace mpisim

@@ -1,0 +1,152 @@
+// The network model: per-pair transfer times on topologies, ranks sharing a node, lookahead, and
+// simulated messages that take those times.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "network_model.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+using mpisim::MachineParams;
+using mpisim::NetworkModel;
+using mpisim::SimTime;
+
+constexpr SimTime kSendOverhead = 100'000, kRecvOverhead = 200'000, kLatency = 1'000'000;
+constexpr SimTime kPsPerByte = 1000; // 1 GB/s
+constexpr SimTime kHop = 100'000;    // per-link header time of the topologies below
+
+/// The harness's round-number machine on `topology`, 100 ns per link.
+MachineParams on(const char* topology, int ranks_per_node = 1) {
+  MachineParams m = test::round_machine();
+  m.topology = mpisim::parse_topology(topology, "test");
+  m.ranks_per_node = ranks_per_node;
+  m.hop_latency = kHop;
+  return m;
+}
+
+TEST(NetworkModel, DefaultMachineIsLatencyPlusBytesOverBandwidth) {
+  const NetworkModel net(test::round_machine(), 4);
+  EXPECT_EQ(net.transfer(0, 3, 0), kLatency);
+  EXPECT_EQ(net.transfer(2, 1, 1000), kLatency + 1000 * kPsPerByte);
+  EXPECT_EQ(net.min_latency(), kLatency);
+  // Without intra-node parameters, a rank sending to itself pays the network's costs too.
+  EXPECT_EQ(net.transfer(1, 1, 10), kLatency + 10 * kPsPerByte);
+}
+
+TEST(NetworkModel, ClusterKeepsItsFullyConnectedTimes) {
+  const NetworkModel net(mpisim::machine_preset("cluster"), 1000);
+  EXPECT_EQ(net.transfer(0, 999, 4), 1'500'000 + 334); // 4 B at 12 GB/s = 333.3 ps
+  EXPECT_EQ(net.min_latency(), 1'500'000);
+  EXPECT_EQ(net.transfer(5, 5, 0), 100'000); // to itself: shared memory
+}
+
+TEST(NetworkModel, TopologyAddsAHeaderTimePerLink) {
+  const NetworkModel ring(on("ring"), 8);
+  EXPECT_EQ(ring.topology().nodes(), 8);
+  EXPECT_EQ(ring.transfer(0, 3, 0), kLatency + 3 * kHop);
+  EXPECT_EQ(ring.transfer(0, 5, 100), kLatency + 3 * kHop + 100 * kPsPerByte);
+  EXPECT_EQ(ring.min_latency(), kLatency + kHop);
+  const NetworkModel cube(on("hypercube"), 8);
+  EXPECT_EQ(cube.transfer(0, 7, 0), kLatency + 3 * kHop);
+  EXPECT_EQ(cube.transfer(2, 3, 0), kLatency + kHop);
+}
+
+TEST(NetworkModel, RanksOfOneNodeUseTheIntraNodeLink) {
+  MachineParams m = on("ring", 4);
+  m.intra_latency = 50'000;
+  m.intra_bandwidth = 4e9; // 250 ps per byte
+  const NetworkModel net(m, 16);
+  EXPECT_EQ(net.topology().nodes(), 4);
+  EXPECT_EQ(net.node_of(7), 1);
+  EXPECT_EQ(net.transfer(4, 7, 1000), 50'000 + 250'000);
+  EXPECT_EQ(net.transfer(3, 4, 1000), kLatency + kHop + 1000 * kPsPerByte);
+  EXPECT_EQ(net.transfer(0, 15, 0), kLatency + kHop); // nodes 0 and 3 of a ring of 4
+  EXPECT_EQ(net.transfer(0, 8, 0), kLatency + 2 * kHop);
+  EXPECT_EQ(net.min_latency(), 50'000);
+  // All ranks on one node: only the intra-node link is ever used.
+  EXPECT_EQ(NetworkModel(m, 4).min_latency(), 50'000);
+}
+
+TEST(NetworkModel, LookaheadBetweenSetsOfRanks) {
+  const NetworkModel ring(on("ring"), 8);
+  // {0..3} and {4..7} touch twice: 3-4 and 7-0.
+  EXPECT_EQ(ring.min_latency_between({0, 1, 2, 3}, {4, 5, 6, 7}), kLatency + kHop);
+  // {0, 1} and {4, 5}: the nearest pairs are 1-4 and 0-5, three links apart.
+  EXPECT_EQ(ring.min_latency_between({0, 1}, {4, 5}), kLatency + 3 * kHop);
+  EXPECT_EQ(ring.min_latency_between({0}, {4}), kLatency + 4 * kHop);
+  // Two ranks per node: a node split between the sets brings the intra-node link in.
+  MachineParams m = on("ring", 2);
+  m.intra_latency = 10'000;
+  const NetworkModel pairs(m, 8);
+  EXPECT_EQ(pairs.min_latency_between({0, 1, 2}, {3, 4, 5, 6, 7}), 10'000);
+  EXPECT_EQ(pairs.min_latency_between({0, 1}, {4, 5}), kLatency + 2 * kHop);
+  // The fat tree: 0-3 share a leaf switch (2 links), 4-7 the next one.
+  const NetworkModel tree(on("fat-tree:4,2"), 16);
+  EXPECT_EQ(tree.min_latency_between({0, 1}, {2, 3}), kLatency + 2 * kHop);
+  EXPECT_EQ(tree.min_latency_between({0, 1, 2, 3}, {4, 5, 6, 7}), kLatency + 4 * kHop);
+  EXPECT_EQ(tree.min_latency(), kLatency + 2 * kHop);
+}
+
+TEST(NetworkModel, DescribeShowsTheResolvedMachine) {
+  const std::string text = NetworkModel(mpisim::machine_preset("sp2"), 16).describe();
+  EXPECT_NE(text.find("multistage (2 stages of radix-4 switches) (16 nodes, diameter 3 links)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("smallest latency between two ranks (lookahead): 27.375 us"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("topology = \"multistage:4\""), std::string::npos) << text;
+}
+
+/// Round trip of `bytes` between ranks a and b, on `m` with `ranks` ranks.
+SimTime round_trip(const MachineParams& m, int ranks, int a, int b, int bytes) {
+  mpisim::Config c = test::config(ranks);
+  c.machine = m;
+  SimTime rtt = -1;
+  auto r = test::simulate(c, [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    std::vector<char> buf(static_cast<std::size_t>(bytes) + 1);
+    const long long t0 = MPISIM_Clock_ps();
+    if (me == a) {
+      MPI_Send(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      rtt = MPISIM_Clock_ps() - t0;
+    } else if (me == b) {
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  return rtt;
+}
+
+TEST(NetworkModel, SimulatedPingPongTakesTheRoutedTime) {
+  const SimTime leg = kSendOverhead + kRecvOverhead + 500 * kPsPerByte;
+  EXPECT_EQ(round_trip(on("ring"), 8, 0, 3, 500), 2 * (leg + kLatency + 3 * kHop));
+  EXPECT_EQ(round_trip(on("torus:4x4"), 16, 0, 10, 500), 2 * (leg + kLatency + 4 * kHop));
+  EXPECT_EQ(round_trip(on("mesh:4x4"), 16, 0, 15, 500), 2 * (leg + kLatency + 6 * kHop));
+  MachineParams saf = on("hypercube");
+  saf.switching = mpisim::Switching::StoreAndForward; // 3 links, each the whole message
+  EXPECT_EQ(round_trip(saf, 8, 1, 6, 500),
+            2 * (kSendOverhead + kRecvOverhead + kLatency + 3 * 500 * kPsPerByte));
+  MachineParams shared = on("ring", 2);
+  shared.intra_latency = 20'000;
+  shared.intra_bandwidth = 10e9; // 100 ps per byte
+  EXPECT_EQ(round_trip(shared, 8, 4, 5, 500),
+            2 * (kSendOverhead + kRecvOverhead + 20'000 + 500 * 100));
+}
+
+TEST(NetworkModel, RendezvousOnATopology) {
+  // Request-to-send, clear-to-send and data each cross the 3 links between ranks 0 and 3.
+  const SimTime path = kLatency + 3 * kHop;
+  const int bytes = 100'000; // above the harness's 64 KiB eager limit
+  EXPECT_EQ(round_trip(on("ring"), 8, 0, 3, bytes),
+            2 * (kSendOverhead + 3 * path + bytes * kPsPerByte + kRecvOverhead));
+}
+
+} // namespace
