@@ -29,6 +29,18 @@ int checked_v(CollectiveCall& k, const void* buf, const int* counts, const int* 
   return k.buffer(buf, total);
 }
 
+/// The rank's own block of a rooted collective (gather's send side, scatter's receive side):
+/// MPI_IN_PLACE only at the root; otherwise checked, and at the root not the root's buffer.
+int own_block(CollectiveCall& k, bool is_root, const void* own, int count, MPI_Datatype datatype,
+              const Datatype*& type, const void* root_buffer) {
+  if (own == MPI_IN_PLACE) {
+    if (is_root) return MPI_SUCCESS;
+    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+  }
+  if (int e = checked(k, own, count, datatype, type, count)) return e;
+  return is_root ? k.not_aliased(own, root_buffer, count > 0) : MPI_SUCCESS;
+}
+
 int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   const Datatype *stype = nullptr, *rtype = nullptr;
@@ -40,14 +52,8 @@ int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datat
     if (int e = checked(k, recvbuf, recvcount, recvtype, rtype,
                         static_cast<long>(recvcount) * k.comm().size))
       return e;
-  } else if (sendbuf == MPI_IN_PLACE) {
-    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
   }
-  if (sendbuf != MPI_IN_PLACE) {
-    if (int e = checked(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
-    if (is_root)
-      if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  }
+  if (int e = own_block(k, is_root, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
   return k.finish(build_gather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                                stype ? *stype : *rtype, recvbuf,
                                static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
@@ -64,14 +70,8 @@ int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
     if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
     if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
       return e;
-  } else if (sendbuf == MPI_IN_PLACE) {
-    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
   }
-  if (sendbuf != MPI_IN_PLACE) {
-    if (int e = checked(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
-    if (is_root)
-      if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  }
+  if (int e = own_block(k, is_root, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
   return k.finish(build_gatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                                 stype ? *stype : *rtype, recvbuf, recvcounts, displs,
                                 rtype ? *rtype : *stype, root));
@@ -88,14 +88,8 @@ int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
     if (int e = checked(k, sendbuf, sendcount, sendtype, stype,
                         static_cast<long>(sendcount) * k.comm().size))
       return e;
-  } else if (recvbuf == MPI_IN_PLACE) {
-    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
   }
-  if (recvbuf != MPI_IN_PLACE) {
-    if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount)) return e;
-    if (is_root)
-      if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
-  }
+  if (int e = own_block(k, is_root, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
   return k.finish(build_scatter(
       k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype, recvbuf,
       static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
@@ -112,14 +106,8 @@ int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
     if (int e = k.not_in_place(sendbuf, "the send buffer")) return e;
     if (int e = checked_v(k, sendbuf, sendcounts, displs, sendtype, stype, "sendcounts", "displs"))
       return e;
-  } else if (recvbuf == MPI_IN_PLACE) {
-    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
   }
-  if (recvbuf != MPI_IN_PLACE) {
-    if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount)) return e;
-    if (is_root)
-      if (int e = k.not_aliased(sendbuf, recvbuf, recvcount > 0)) return e;
-  }
+  if (int e = own_block(k, is_root, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
   return k.finish(build_scatterv(k.schedule(), sendbuf, sendcounts, displs, stype ? *stype : *rtype,
                                  recvbuf, static_cast<std::size_t>(recvcount),
                                  rtype ? *rtype : *stype, root));
