@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   }
   const double elapsed = MPI_Wtime() - t0;
   double heat = 0, total = 0;
-  for (int i = 1; i <= local; ++i) heat += u[i];
+  for (int i = 1; i <= local; ++i)
+    heat += u[i];
   MPI_Reduce(&heat, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0)
     printf("jacobi1d: %d ranks x %d cells, %d sweeps: residual %.6e, heat %.6f, "

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "config.hpp"
+#include "contention.hpp"
 #include "host_link.hpp"
 #include "host_sync.hpp"
-#include "contention.hpp"
 #include "kernel.hpp"
 #include "network_model.hpp"
 #include "rank_map.hpp"

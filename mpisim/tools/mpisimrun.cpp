@@ -155,7 +155,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--list-machines", o.list_machines);
   app.add_flag("--show-machine", o.show_machine);
   app.add_flag("--version", o.version);
-  app.add_flag("--variables-markdown", o.variables_markdown)->group(""); // for docs/configuration.md
+  app.add_flag("--variables-markdown", o.variables_markdown)
+      ->group(""); // for docs/configuration.md
   for (const VariableInfo& v : mpisim::variables()) {
     o.values.emplace_back();
     o.options.push_back(app.add_option(cli11_names(v), o.values.back(), v.meaning)
