@@ -65,6 +65,21 @@ struct Blocks {
 /// [send_idx, last_idx).
 struct Halving {
   int send_idx = 0, recv_idx = 0, last_idx = 0;
+
+  /// One step of the doubling that reverses the halving (Rabenseifner's second half, toward
+  /// `newdst` with distance `mask`): moves recv_idx (and last_idx) and returns how many elements
+  /// this rank sends and receives.
+  std::pair<std::size_t, std::size_t> undo_step(const Blocks& b, int newrank, int newdst, int mask,
+                                                int pof2) {
+    const int step = pof2 / (mask * 2);
+    if (newrank < newdst) {
+      if (mask != pof2 / 2) last_idx += step;
+      recv_idx = send_idx + step;
+      return {b.count(send_idx, recv_idx), b.count(recv_idx, last_idx)};
+    }
+    recv_idx = send_idx - step;
+    return {b.count(send_idx, last_idx), b.count(recv_idx, send_idx)};
+  }
 };
 
 /// Recursive-halving reduce-scatter over the pof2 ranks left after the fold (Rabenseifner's
@@ -150,17 +165,7 @@ CollTask reduce_rabenseifner(Schedule& s, const void* sendbuf, void* recvbuf, st
       const int newdst = newrank ^ mask;
       int dst = newdst < rem ? newdst * 2 : newdst + rem;
       if (newdst == 0 && root_excluded) dst = root;
-      std::size_t send_cnt, recv_cnt;
-      if (newrank < newdst) {
-        if (mask != pof2 / 2) h.last_idx += pof2 / (mask * 2);
-        h.recv_idx = h.send_idx + pof2 / (mask * 2);
-        send_cnt = b.count(h.send_idx, h.recv_idx);
-        recv_cnt = b.count(h.recv_idx, h.last_idx);
-      } else {
-        h.recv_idx = h.send_idx - pof2 / (mask * 2);
-        send_cnt = b.count(h.send_idx, h.last_idx);
-        recv_cnt = b.count(h.recv_idx, h.send_idx);
-      }
+      const auto [send_cnt, recv_cnt] = h.undo_step(b, newrank, newdst, mask, pof2);
       if ((newdst >> j) == (newroot >> j)) { // newdst is on the root's side: hand over, done
         co_await s.send(element(acc, b.at(h.send_idx), type), send_cnt, type, dst);
         break;
@@ -241,17 +246,7 @@ CollTask allreduce_rabenseifner(Schedule& s, void* recvbuf, std::size_t count,
     for (int mask = pof2 / 2; mask > 0; mask >>= 1) {
       const int newdst = newrank ^ mask;
       const int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
-      std::size_t send_cnt, recv_cnt;
-      if (newrank < newdst) {
-        if (mask != pof2 / 2) h.last_idx += pof2 / (mask * 2);
-        h.recv_idx = h.send_idx + pof2 / (mask * 2);
-        send_cnt = b.count(h.send_idx, h.recv_idx);
-        recv_cnt = b.count(h.recv_idx, h.last_idx);
-      } else {
-        h.recv_idx = h.send_idx - pof2 / (mask * 2);
-        send_cnt = b.count(h.send_idx, h.last_idx);
-        recv_cnt = b.count(h.recv_idx, h.send_idx);
-      }
+      const auto [send_cnt, recv_cnt] = h.undo_step(b, newrank, newdst, mask, pof2);
       co_await s.exchange(element(recvbuf, b.at(h.send_idx), type), send_cnt, type, dst,
                           element(recvbuf, b.at(h.recv_idx), type), recv_cnt, type, dst);
       if (newrank > newdst) h.send_idx = h.recv_idx;
