@@ -8,8 +8,7 @@ namespace mpisim {
 namespace {
 
 std::string comm_name(mpilite::World& w, MPI_Comm h) {
-  if (const mpilite::Comm* c = w.comm(h))
-    return c->name.empty() ? fmt::format("{:#x}", static_cast<unsigned>(h)) : c->name;
+  if (const mpilite::Comm* c = w.comm(h)) return c->label();
   return fmt::format("{:#x}", static_cast<unsigned>(h));
 }
 
