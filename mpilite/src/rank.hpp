@@ -9,6 +9,7 @@
 
 #include "comm_local.hpp"
 #include "message.hpp"
+#include "privatization.hpp"
 #include "mpi.h"
 #include "request.hpp"
 #include "scheduler.hpp"
@@ -58,6 +59,7 @@ struct Rank {
   std::int64_t cpu_mark_ns = 0; ///< host CPU time at the last exit from MPI
   RankStats stats;
 
+  PrivateSegment globals;        ///< this rank's copy of the program's privatized variables
   std::vector<std::string> args; ///< this rank's copy of the program's arguments
   std::vector<char*> argv;
 

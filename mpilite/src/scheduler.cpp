@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "mpisim_privatize.h"
 #include "overflow_guard.hpp"
 
 #if defined(MPISIM_ASAN)
@@ -44,6 +45,7 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
   task.stack = pool_.stack(index);
   task.entry = entry;
   task.arg = arg;
+  task.data_base = nullptr;
 #if defined(MPISIM_ASAN)
   // The memory may have held the stack of a fiber of an earlier run that never returned (the
   // run ended in a deadlock or an abort): its frames' redzones are still poisoned.
@@ -112,6 +114,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   if (from != &root_ && !pool_.canary_intact(from->index)) report_stack_overflow(from->index);
   current_ = &to;
   to.state = TaskState::Running;
+  mpisim_priv_base = to.data_base;
   ++switches_;
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;

@@ -20,6 +20,8 @@ struct Task {
   TaskState state = TaskState::Ready;
   void (*entry)(void*) = nullptr;
   void* arg = nullptr;
+  /// The fiber's segment of privatized variables: current while the fiber runs.
+  char* data_base = nullptr;
 };
 
 enum class RunOutcome { Finished, Stopped, Stuck };

@@ -62,8 +62,12 @@ void World::rank_entry(void* arg) {
   for (auto& a : r.args)
     r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
+  // Initializers of privatized variables (C++ constructors) run in the rank, before its main,
+  // and are charged like the rank's own code.
   w.kernel_.leave_mpi(r); // compute is charged from here
+  r.globals.create(r.task.data_base);
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
+  r.globals.finish();
   w.kernel_.enter_mpi(r); // charge the compute after the last MPI call
 }
 
@@ -92,6 +96,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
 
 void World::exit_rank(int code) {
   Rank& r = self();
+  r.globals.finish(); // exit() runs the destructors of static objects
   if (r.call_depth == 0) kernel_.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;

@@ -1,24 +1,26 @@
 // mpisimcc / mpisimcxx: compile and link MPI programs against mpisim, accepting what
-// mpicc / mpicxx accept. The language follows the name the tool was called by.
+// mpicc / mpicxx accept. Each source goes through mpisim-privatize first (so that every rank
+// gets its own globals); the rewritten files live in a temporary directory (-keep keeps it)
+// and start with #line, so messages and debug information name the user's files.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
+#include "wrapper_invocation.hpp"
+
+namespace fs = std::filesystem;
+using Command = std::vector<std::string>;
 
 namespace {
-
-struct Invocation {
-  bool cxx = false;
-  bool show = false;
-  bool link = true; ///< false with -c, -S, -E, -M, -MM
-  std::vector<std::string> user_args;
-};
 
 std::vector<std::string> split(const std::string& s) {
   std::istringstream in(s);
@@ -28,46 +30,104 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-Invocation parse(int argc, char** argv) {
-  Invocation inv;
-  const std::string self = argv[0];
-  const std::string base = self.substr(self.find_last_of('/') + 1);
-  inv.cxx = base.find("cxx") != std::string::npos || base.find("++") != std::string::npos;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-show" || a == "--show") {
-      inv.show = true;
-      continue;
-    }
-    if (a == "-c" || a == "-S" || a == "-E" || a == "-M" || a == "-MM") inv.link = false;
-    inv.user_args.push_back(a);
-  }
-  return inv;
+/// Where mpisim-privatize writes the rewritten copy of `path` under `root`.
+std::string mirrored(const std::string& root, const std::string& path) {
+  return root + fs::absolute(path).lexically_normal().string();
 }
 
-std::vector<std::string> command(const Invocation& inv) {
-  std::vector<std::string> cmd{inv.cxx ? MPISIM_CXX_COMPILER : MPISIM_C_COMPILER};
+std::string with_extension(const std::string& path, const std::string& ext) {
+  return fs::path(path).filename().replace_extension(ext).string();
+}
+
+struct Plan {
+  std::vector<Command> commands;
+  /// Dependency files (-MD) whose paths name the mirror, mapped back after compiling.
+  std::vector<std::pair<std::string, std::string>> dependency_files; ///< file, mirror root
+};
+
+Command compiler(const wrapper::Invocation& inv) {
+  Command c{inv.cxx ? MPISIM_CXX_COMPILER : MPISIM_C_COMPILER};
   for (const std::string& f : split(MPISIM_SANITIZE_FLAGS))
-    cmd.push_back(f);
-  cmd.push_back("-I" MPISIM_INCLUDE_DIR);
-  cmd.insert(cmd.end(), inv.user_args.begin(), inv.user_args.end());
-  if (inv.link) {
-    // Pulling in the simulator's main makes a main() that was not renamed by mpi.h a loud
-    // duplicate-definition error instead of a program that runs without simulation.
-    cmd.push_back("-Wl,-u,mpisim_runtime_main_anchor");
-    cmd.push_back(MPISIM_LIB_DIR "/libmpisim_main.a");
-    // Whole archive: every MPI function has a weak "not implemented" fallback that the real
-    // definition, wherever it is in the archive, must override.
-    cmd.push_back("-Wl,--whole-archive");
-    cmd.push_back(MPISIM_LIB_DIR "/libmpisim.a");
-    cmd.push_back("-Wl,--no-whole-archive");
-    for (const std::string& l : split(MPISIM_LINK_LIBS))
-      cmd.push_back(l);
-  }
-  return cmd;
+    c.push_back(f);
+  return c;
 }
 
-int run(const std::vector<std::string>& cmd) {
+Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
+  Plan p;
+  std::vector<std::string> objects(inv.sources.size());
+  for (std::size_t i = 0; i < inv.sources.size(); ++i) {
+    const std::string& src = inv.sources[i];
+    std::string compiled = src;
+    Command cc = compiler(inv);
+    cc.push_back("-I" MPISIM_INCLUDE_DIR);
+    std::string root;
+    if (inv.privatize) {
+      root = tmp + "/src" + std::to_string(i);
+      Command pr{MPISIM_PRIVATIZER, "-o", root, src, "--"};
+      pr.insert(pr.end(), inv.preprocessor_flags.begin(), inv.preprocessor_flags.end());
+      pr.push_back("-isystem" MPISIM_INCLUDE_DIR);
+      if (inv.cxx) pr.insert(pr.end(), {"-x", "c++"});
+      p.commands.push_back(pr);
+      compiled = mirrored(root, src);
+      // Rewritten headers shadow the originals found through -I.
+      for (const std::string& dir : inv.include_dirs)
+        cc.push_back("-I" + mirrored(root, dir));
+    }
+    cc.insert(cc.end(), inv.compile_flags.begin(), inv.compile_flags.end());
+    std::string out;
+    switch (inv.mode) {
+    case wrapper::Mode::Link:
+      out = tmp + "/obj" + std::to_string(i) + ".o";
+      cc.push_back("-c");
+      break;
+    case wrapper::Mode::Compile:
+      out = !inv.output.empty() && inv.sources.size() == 1 ? inv.output : with_extension(src, ".o");
+      cc.push_back("-c");
+      break;
+    case wrapper::Mode::Assemble:
+      out = !inv.output.empty() && inv.sources.size() == 1 ? inv.output : with_extension(src, ".s");
+      cc.push_back("-S");
+      break;
+    case wrapper::Mode::Preprocess:
+      out = inv.output;
+      cc.push_back("-E");
+      break;
+    }
+    cc.push_back(compiled);
+    if (!out.empty()) cc.insert(cc.end(), {"-o", out});
+    p.commands.push_back(cc);
+    objects[i] = out;
+    if (inv.privatize && inv.dependencies) {
+      const std::string d = inv.dependency_files.empty()
+                                ? fs::path(out).replace_extension(".d").string()
+                                : inv.dependency_files.back();
+      p.dependency_files.emplace_back(d, root);
+    }
+  }
+  if (inv.mode != wrapper::Mode::Link) return p;
+
+  Command ld = compiler(inv);
+  for (const std::string& f : inv.compile_flags)
+    if (f.rfind("-M", 0) != 0) ld.push_back(f);
+  for (const wrapper::LinkItem& item : inv.link_items)
+    ld.push_back(item.source >= 0 ? objects[static_cast<std::size_t>(item.source)] : item.arg);
+  if (!inv.output.empty()) ld.insert(ld.end(), {"-o", inv.output});
+  // Pulling in the simulator's main makes a main() that was not renamed by mpi.h a loud
+  // duplicate-definition error instead of a program that runs without simulation.
+  ld.push_back("-Wl,-u,mpisim_runtime_main_anchor");
+  ld.push_back(MPISIM_LIB_DIR "/libmpisim_main.a");
+  // Whole archive: every MPI function has a weak "not implemented" fallback that the real
+  // definition, wherever it is in the archive, must override.
+  ld.push_back("-Wl,--whole-archive");
+  ld.push_back(MPISIM_LIB_DIR "/libmpisim.a");
+  ld.push_back("-Wl,--no-whole-archive");
+  for (const std::string& l : split(MPISIM_LINK_LIBS))
+    ld.push_back(l);
+  p.commands.push_back(ld);
+  return p;
+}
+
+int run(const Command& cmd) {
   std::vector<char*> args;
   for (const std::string& a : cmd)
     args.push_back(const_cast<char*>(a.c_str()));
@@ -83,21 +143,56 @@ int run(const std::vector<std::string>& cmd) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/// Dependency files name the mirrored headers; make must see the user's own.
+void unmirror(const std::string& file, const std::string& root) {
+  std::ifstream in(file);
+  if (!in) return;
+  std::stringstream all;
+  all << in.rdbuf();
+  std::string s = all.str();
+  for (std::size_t at = s.find(root); at != std::string::npos; at = s.find(root, at))
+    s.erase(at, root.size());
+  std::ofstream(file) << s;
+}
+
+std::string joined(const Command& c) {
+  std::string line;
+  for (const std::string& a : c)
+    line += (line.empty() ? "" : " ") + a;
+  return line;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-  const Invocation inv = parse(argc, argv);
-  if (inv.user_args.empty() && !inv.show) {
-    std::fprintf(stderr, "usage: %s [compiler options] sources... [-o program] [-show]\n", argv[0]);
+  const wrapper::Invocation inv =
+      wrapper::parse(std::vector<std::string>(argv + 1, argv + argc), argv[0]);
+  if (inv.sources.empty() && inv.link_items.empty() && !inv.show) {
+    std::fprintf(stderr, "usage: %s [compiler options] sources... [-o program] [-show] [-keep]\n",
+                 argv[0]);
     return 2;
   }
-  const std::vector<std::string> cmd = command(inv);
-  if (inv.show) {
-    std::string line;
-    for (const std::string& a : cmd)
-      line += (line.empty() ? "" : " ") + a;
-    std::puts(line.c_str());
-    return 0;
+  std::string tmp = (fs::temp_directory_path() / "mpisimcc-XXXXXX").string();
+  if (!mkdtemp(tmp.data())) {
+    std::fprintf(stderr, "mpisimcc: cannot create a temporary directory: %s\n",
+                 std::strerror(errno));
+    return 1;
   }
-  return run(cmd);
+  const Plan p = plan(inv, tmp);
+  int status = 0;
+  for (const Command& c : p.commands) {
+    if (inv.show) {
+      std::puts(joined(c).c_str());
+      continue;
+    }
+    if ((status = run(c)) != 0) break;
+  }
+  if (status == 0 && !inv.show)
+    for (const auto& [file, root] : p.dependency_files)
+      unmirror(file, root);
+  if (inv.keep && !inv.show)
+    std::fprintf(stderr, "mpisimcc: rewritten sources kept in %s\n", tmp.c_str());
+  else
+    fs::remove_all(tmp);
+  return status;
 }

@@ -1,0 +1,121 @@
+/* The privatization ABI: what code rewritten by mpisim-privatize uses to give every simulated
+ * rank its own copy of the program's globals, file statics and function statics.
+ *
+ * Each privatized variable lives in a per-rank segment. The translation unit that defines it
+ * registers an mpisim_priv_var before main (a C constructor or a C++ static initializer); the
+ * runtime lays the variables out once, before ranks start, writes each one's offset into
+ * *offset, and gives every rank a segment holding each variable's initial image (zeros when
+ * there is none) followed by its init function. A use of the variable becomes
+ * MPISIM_PRIV(proto, offset): an lvalue at the current rank's segment base plus the offset.
+ * The scheduler sets mpisim_priv_base on every fiber switch.
+ *
+ * This header is included by rewritten sources only; user code never names it. */
+#ifndef MPISIM_PRIVATIZE_H
+#define MPISIM_PRIVATIZE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Registration record of one privatized variable (static storage in the defining unit). */
+typedef struct mpisim_priv_var {
+  /** Link-level identity for variables with external linkage (records of the same name from
+   *  several units, such as C tentative definitions or C++ inline variables, share one slot);
+   *  NULL for variables with internal linkage. */
+  const char* name;
+  /** "file:line" of the declaration, for diagnostics. */
+  const char* where;
+  size_t size;
+  size_t align;
+  /** Initial bytes (size of them), or NULL for zeros. */
+  const void* image;
+  /** Runs in the rank, after the image copy, with the rank's segment current: re-evaluates
+   *  initializers that are not plain bytes (addresses of other privatized variables, C++
+   *  constructors). NULL when the image is the whole initial value. */
+  void (*init)(void* object);
+  /** Runs when the rank ends, in reverse order of init (C++ destructors). May be NULL. */
+  void (*fini)(void* object);
+  /** Where the runtime writes the variable's offset in the segment. */
+  size_t* offset;
+  /** MPISIM_PRIV_* flags. */
+  int flags;
+} mpisim_priv_var;
+
+/** The record comes from a definition that may appear in several units (C tentative
+ *  definition, C++ inline variable or template): same-named records share one slot. */
+#define MPISIM_PRIV_MERGEABLE 1
+
+/** The current rank's segment (NULL outside ranks). */
+extern char* mpisim_priv_base;
+
+/** Called before main by every unit that defines privatized variables. Returns 0. */
+int mpisim_priv_register(mpisim_priv_var* var);
+
+#ifdef __cplusplus
+}
+#endif
+
+/** The current rank's copy of a privatized variable whose prototype (a declaration of the
+ *  same type, never used at run time) is `proto`. */
+#define MPISIM_PRIV(proto, offset) (*(__typeof__(proto)*)(mpisim_priv_base + (offset)))
+
+#ifdef __cplusplus
+#define MPISIM_PRIV_BEGIN_C extern "C" {
+#define MPISIM_PRIV_END_C }
+#else
+#define MPISIM_PRIV_BEGIN_C
+#define MPISIM_PRIV_END_C
+#endif
+
+#ifdef __cplusplus
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace mpisim_priv {
+
+/** Slot of a function-local static of C++ code, one per Tag (a class local to the function,
+ *  hence one per template instantiation). Registered before main, constructed lazily per
+ *  rank on the first pass through the declaration, as C++ requires. */
+template <class Tag, class T> struct local_slot {
+  // The object, then the flag that says this rank has constructed it.
+  static constexpr size_t flag_at = (sizeof(T) + alignof(bool) - 1) / alignof(bool) * alignof(bool);
+  static inline size_t offset = 0;
+  static void fini(void* p) {
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      if (*(static_cast<bool*>(p) + flag_at)) std::destroy_at(static_cast<T*>(p));
+    }
+  }
+  static inline mpisim_priv_var record = {
+      nullptr, nullptr, flag_at + sizeof(bool), alignof(T), nullptr, nullptr, &fini, &offset, 0};
+  // Tag is a class local to the function: it has no static data members, only functions.
+  static inline int registered = (record.where = Tag::where(), mpisim_priv_register(&record));
+};
+
+/** The current rank's copy of a C++ function-local static; `construct(void*)` builds it in
+ *  place the first time this rank passes the declaration. */
+template <class Tag, class T, class Construct> T& local_static(Construct&& construct) {
+  (void)&local_slot<Tag, T>::registered; // instantiates the registration
+  char* p = mpisim_priv_base + local_slot<Tag, T>::offset;
+  bool& built = *reinterpret_cast<bool*>(p + local_slot<Tag, T>::flag_at);
+  if (!built) [[unlikely]] {
+    construct(static_cast<void*>(p));
+    built = true;
+  }
+  return *reinterpret_cast<T*>(p);
+}
+
+/** `T&`, also when T is an array or function type (accessors' return types). */
+template <class T> using ref = T&;
+
+/** Destructor callback for a registration record. */
+template <class T> void destroy(void* p) {
+  std::destroy_at(static_cast<T*>(p));
+}
+
+} // namespace mpisim_priv
+#endif
+
+#endif

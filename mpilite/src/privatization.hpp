@@ -1,0 +1,37 @@
+// Per-rank segments of privatized variables (the runtime half of mpisim_privatize.h).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <new>
+
+namespace mpilite {
+
+/// One rank's copy of every privatized variable of the program.
+class PrivateSegment {
+public:
+  PrivateSegment() = default;
+  ~PrivateSegment();
+  PrivateSegment(const PrivateSegment&) = delete;
+  PrivateSegment& operator=(const PrivateSegment&) = delete;
+
+  /// Allocates the segment, copies the initial images and runs the init functions. Call from
+  /// the rank's fiber: init functions see the rank's own segment. The scheduler must already
+  /// switch `base()` in for this fiber (Task::data_base).
+  void create(char*& task_base);
+  /// Runs the fini functions (C++ destructors), newest first. Idempotent.
+  void finish();
+
+  char* base() const { return base_; }
+
+private:
+  char* base_ = nullptr;
+  bool finished_ = false;
+};
+
+/// Bytes of one rank's segment (0 when the program has no privatized variables). Lays the
+/// registered variables out on the first call; a conflict between registrations (two units
+/// defining the same variable) ends the process with a message naming both places.
+std::size_t private_segment_size();
+
+} // namespace mpilite

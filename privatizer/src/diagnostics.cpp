@@ -1,0 +1,31 @@
+#include "diagnostics.hpp"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace privatizer {
+
+std::string Diagnostics::position(clang::SourceLocation at) const {
+  const clang::PresumedLoc p = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
+  if (p.isInvalid()) return "<unknown>";
+  return std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+         std::to_string(p.getColumn());
+}
+
+std::string Diagnostics::where(clang::SourceLocation at) const {
+  const clang::PresumedLoc p = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
+  if (p.isInvalid()) return "<unknown>";
+  return std::string(p.getFilename()) + ":" + std::to_string(p.getLine());
+}
+
+void Diagnostics::cannot(clang::SourceLocation at, const std::string& what,
+                         const std::string& why) {
+  ++errors_;
+  llvm::errs() << position(at) << ": mpisim-privatize: cannot privatize " << what << ": " << why
+               << "\n";
+}
+
+void Diagnostics::warn(clang::SourceLocation at, const std::string& message) {
+  llvm::errs() << position(at) << ": mpisim-privatize: warning: " << message << "\n";
+}
+
+} // namespace privatizer

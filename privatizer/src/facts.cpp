@@ -1,0 +1,147 @@
+#include "facts.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+namespace privatizer {
+
+bool in_user_file(const clang::SourceManager& sm, clang::SourceLocation loc) {
+  if (loc.isInvalid()) return false;
+  const clang::SourceLocation file = sm.getExpansionLoc(loc);
+  return !sm.isInSystemHeader(file) && !sm.isWrittenInBuiltinFile(file) &&
+         !sm.isWrittenInCommandLineFile(file) && sm.getFileEntryForID(sm.getFileID(file));
+}
+
+const clang::VarDecl* canonical_var(const clang::VarDecl* v) {
+  if (const clang::VarDecl* pattern = v->getInstantiatedFromStaticDataMember()) v = pattern;
+  return v->getCanonicalDecl();
+}
+
+namespace {
+
+class Collector : public clang::RecursiveASTVisitor<Collector> {
+public:
+  Collector(clang::ASTContext& ctx, Facts& facts) : ctx_(ctx), facts_(facts) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseFunctionDecl(clang::FunctionDecl* f) {
+    return in_function(f, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(f); });
+  }
+  bool TraverseCXXMethodDecl(clang::CXXMethodDecl* f) {
+    return in_function(f, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(f); });
+  }
+  bool TraverseCXXConstructorDecl(clang::CXXConstructorDecl* f) {
+    return in_function(f, [&] { return RecursiveASTVisitor::TraverseCXXConstructorDecl(f); });
+  }
+  bool TraverseCXXDestructorDecl(clang::CXXDestructorDecl* f) {
+    return in_function(f, [&] { return RecursiveASTVisitor::TraverseCXXDestructorDecl(f); });
+  }
+  bool TraverseCXXConversionDecl(clang::CXXConversionDecl* f) {
+    return in_function(f, [&] { return RecursiveASTVisitor::TraverseCXXConversionDecl(f); });
+  }
+  bool TraverseLambdaExpr(clang::LambdaExpr* l) {
+    functions_.push_back(l->getCallOperator());
+    const bool ok = RecursiveASTVisitor::TraverseLambdaExpr(l);
+    functions_.pop_back();
+    return ok;
+  }
+
+  bool TraverseVarDecl(clang::VarDecl* v) {
+    if (!v->hasGlobalStorage() || !v->hasInit()) return RecursiveASTVisitor::TraverseVarDecl(v);
+    const clang::VarDecl* outer = in_init_;
+    in_init_ = v;
+    const bool ok = RecursiveASTVisitor::TraverseVarDecl(v);
+    in_init_ = outer;
+    return ok;
+  }
+
+  bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* e) {
+    ++unevaluated_;
+    const bool ok = RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(e);
+    --unevaluated_;
+    return ok;
+  }
+
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (clang::isa<clang::ParmVarDecl>(v) || !v->hasGlobalStorage()) return true;
+    if (clang::isTemplateInstantiation(v->getTemplateSpecializationKind())) return true;
+    if (!in_user_file(ctx_.getSourceManager(), v->getLocation())) return true;
+    facts_.declarations.push_back(v);
+    if (v->isStaticLocal() && !functions_.empty())
+      if (auto* f = clang::dyn_cast<clang::FunctionDecl>(outermost_function()))
+        facts_.enclosing_function[v] = f;
+    return true;
+  }
+
+  bool VisitFunctionDecl(clang::FunctionDecl* f) {
+    if (f->getName() == "mpisim_user_main" && f->hasBody() && f->isThisDeclarationADefinition() &&
+        in_user_file(ctx_.getSourceManager(), f->getLocation()))
+      facts_.user_main = f;
+    return true;
+  }
+
+  bool VisitDeclStmt(clang::DeclStmt* s) {
+    if (!in_user_file(ctx_.getSourceManager(), s->getBeginLoc())) return true;
+    for (const clang::Decl* d : s->decls())
+      if (auto* v = clang::dyn_cast<clang::VarDecl>(d); v && v->isStaticLocal()) {
+        facts_.static_local_statements.push_back(s);
+        break;
+      }
+    return true;
+  }
+
+  bool VisitUsingDecl(clang::UsingDecl* u) {
+    for (const clang::UsingShadowDecl* s : u->shadows())
+      if (clang::isa<clang::VarDecl>(s->getTargetDecl())) {
+        facts_.usings.push_back(u);
+        break;
+      }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+    if (auto* v = clang::dyn_cast<clang::VarDecl>(e->getDecl()); v && v->hasGlobalStorage())
+      add_use(v, e, e->getLocation(), e->getBeginLoc());
+    return true;
+  }
+
+  bool VisitMemberExpr(clang::MemberExpr* e) {
+    if (auto* v = clang::dyn_cast<clang::VarDecl>(e->getMemberDecl())) // static data member
+      add_use(v, e, e->getMemberLoc(), e->getMemberLoc());
+    return true;
+  }
+
+private:
+  template <class F> bool in_function(clang::FunctionDecl* f, F&& traverse) {
+    functions_.push_back(f);
+    const bool ok = traverse();
+    functions_.pop_back();
+    return ok;
+  }
+
+  const clang::DeclContext* outermost_function() const { return functions_.front(); }
+
+  void add_use(const clang::VarDecl* v, const clang::Expr* e, clang::SourceLocation name,
+               clang::SourceLocation begin) {
+    if (!in_user_file(ctx_.getSourceManager(), name)) return;
+    facts_.uses.push_back(Use{canonical_var(v), e, name, begin, in_init_,
+                              functions_.empty() ? nullptr : functions_.back(), unevaluated_ == 0});
+  }
+
+  clang::ASTContext& ctx_;
+  Facts& facts_;
+  std::vector<const clang::DeclContext*> functions_;
+  const clang::VarDecl* in_init_ = nullptr;
+  int unevaluated_ = 0;
+};
+
+} // namespace
+
+Facts collect_facts(clang::ASTContext& ctx) {
+  Facts facts;
+  Collector(ctx, facts).TraverseDecl(ctx.getTranslationUnitDecl());
+  return facts;
+}
+
+} // namespace privatizer

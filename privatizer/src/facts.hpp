@@ -1,0 +1,54 @@
+// What one translation unit says about its variables: every variable with static storage
+// declared in the user's files, every use of one, and where each initializer is.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <map>
+#include <vector>
+
+namespace privatizer {
+
+/// One expression that names a variable with static storage.
+struct Use {
+  const clang::VarDecl* var = nullptr; ///< canonical declaration
+  const clang::Expr* expr = nullptr;   ///< DeclRefExpr or MemberExpr
+  clang::SourceLocation name;          ///< the name token
+  clang::SourceLocation begin;         ///< start of the qualifier (== name without one)
+  const clang::VarDecl* in_init =
+      nullptr; ///< the static-storage variable whose initializer holds it
+  const clang::DeclContext* function = nullptr; ///< innermost function or lambda around it
+  bool evaluated = true;                        ///< false under sizeof / alignof
+};
+
+/// Facts of one translation unit, in source order.
+struct Facts {
+  /// Every declaration (all redeclarations) of variables with static storage in user files.
+  std::vector<const clang::VarDecl*> declarations;
+  /// Block-scope declaration statements that declare static locals.
+  std::vector<const clang::DeclStmt*> static_local_statements;
+  /// Using-declarations (C++) that name a variable.
+  std::vector<const clang::UsingDecl*> usings;
+  std::vector<Use> uses;
+  /// Innermost function definition around each static local (C moves them in front of it).
+  std::map<const clang::VarDecl*, const clang::FunctionDecl*> enclosing_function;
+  /// The program's main (renamed by mpi.h), when this unit defines it.
+  const clang::FunctionDecl* user_main = nullptr;
+};
+
+/// The declaration that stands for a variable: the canonical one, and for a static data
+/// member of a class template instantiation the member of the template itself.
+const clang::VarDecl* canonical_var(const clang::VarDecl* v);
+
+/// Walks the translation unit (template patterns, not instantiations).
+Facts collect_facts(clang::ASTContext& ctx);
+
+/// True for a location in a file the privatizer may rewrite (not a system header).
+bool in_user_file(const clang::SourceManager& sm, clang::SourceLocation loc);
+
+} // namespace privatizer

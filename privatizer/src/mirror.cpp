@@ -1,0 +1,61 @@
+#include "mirror.hpp"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace privatizer {
+
+std::string mirror_path(const std::string& out_dir, const std::string& path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, true);
+  llvm::SmallString<256> out(out_dir);
+  llvm::sys::path::append(out, abs.str());
+  return std::string(out.str());
+}
+
+namespace {
+
+std::string quoted(llvm::StringRef s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+bool write_mirror(const clang::SourceManager& sm, clang::Rewriter& rw, const Rewritten& done,
+                  const std::string& out_dir) {
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    const clang::FileEntry* fe = it->first;
+    const clang::FileID fid = sm.translateFile(fe);
+    if (fid.isInvalid()) continue;
+    if (sm.getFileCharacteristic(sm.getLocForStartOfFile(fid)) != clang::SrcMgr::C_User) continue;
+    const std::string path = mirror_path(out_dir, std::string(fe->getName()));
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec) {
+      llvm::errs() << "mpisim-privatize: cannot write " << path << ": " << ec.message() << "\n";
+      return false;
+    }
+    auto pro = done.prologue.find(fid);
+    if (pro != done.prologue.end()) {
+      os << "#include <mpisim_privatize.h>\n";
+      for (const std::string& line : pro->second)
+        os << line << "\n";
+    }
+    os << "#line 1 " << quoted(fe->getName()) << "\n";
+    if (const clang::RewriteBuffer* b = rw.getRewriteBufferFor(fid))
+      b->write(os);
+    else
+      os << sm.getBufferData(fid);
+  }
+  return true;
+}
+
+} // namespace privatizer

@@ -1,0 +1,38 @@
+// Which variables get privatized, and how (the privatizer's policy).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "diagnostics.hpp"
+#include "facts.hpp"
+
+namespace privatizer {
+
+/// How a variable is rewritten. Every form gives each rank its own copy; they differ in how
+/// the copy is initialized and named.
+enum class Form {
+  Shared,      ///< left alone: constants, library globals, thread_local
+  Image,       ///< definition renamed to a prototype whose bytes initialize each rank's copy
+  Dynamic,     ///< C++: constructed per rank before main by an init function, destroyed at exit
+  CLocal,      ///< C function-local static: moved in front of its function as an Image
+  LocalStatic, ///< C++ function-local static: a reference to the rank's lazily built copy
+  Member,      ///< C++ static data member: an accessor function to the rank's lazily built copy
+};
+
+struct Plan {
+  Form form = Form::Shared;
+  std::string name;       ///< as written
+  std::string link_name;  ///< external linkage: the symbol (mangled in C++); else empty
+  std::string id;         ///< unique key for generated names
+  std::string proto;      ///< Image/Dynamic/CLocal: the renamed declaration
+  std::string off;        ///< Image/Dynamic/CLocal: the offset variable
+  bool external = false;  ///< the offset variable is shared by all units (weak definitions)
+  bool mergeable = false; ///< several units may define it (C tentative, C++ inline)
+};
+
+/// Plans per canonical declaration; constructs that cannot be privatized are reported.
+using Plans = std::map<const clang::VarDecl*, Plan>;
+Plans make_plans(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag);
+
+} // namespace privatizer

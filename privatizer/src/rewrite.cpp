@@ -1,0 +1,528 @@
+#include "rewrite.hpp"
+
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace privatizer {
+namespace {
+
+using clang::SourceLocation;
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+class Rewrite {
+public:
+  Rewrite(clang::ASTContext& ctx, const Facts& facts, const Plans& plans, clang::Rewriter& rw,
+          Diagnostics& diag)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), facts_(facts),
+        plans_(plans), rw_(rw), diag_(diag), cxx_(lo_.CPlusPlus), policy_(lo_) {
+    policy_.SuppressUnwrittenScope = true;
+  }
+
+  Rewritten run() {
+    for (const Use& u : facts_.uses)
+      if (u.in_init && plans_.count(canonical_var(u.in_init))) init_uses_[u.in_init].push_back(&u);
+    for (const Use& u : facts_.uses)
+      rewrite_use(u);
+    for (const clang::UsingDecl* d : facts_.usings)
+      rewrite_using(d);
+    rewrite_groups();
+    for (const clang::DeclStmt* s : facts_.static_local_statements)
+      rewrite_static_locals(s);
+    if (facts_.user_main) return_from_main(facts_.user_main);
+    return std::move(out_);
+  }
+
+private:
+  const Plan* plan_of(const clang::VarDecl* v) const {
+    auto it = plans_.find(canonical_var(v));
+    return it == plans_.end() || it->second.form == Form::Shared ? nullptr : &it->second;
+  }
+
+  /// main returns 0 when control reaches its end; the renamed main must say so (C99, C++).
+  void return_from_main(const clang::FunctionDecl* f) {
+    const auto* body = clang::dyn_cast<clang::CompoundStmt>(f->getBody());
+    if (!body || body->getRBracLoc().isMacroID()) return;
+    if (!body->body_empty() && clang::isa<clang::ReturnStmt>(body->body_back())) return;
+    rw_.InsertTextBefore(body->getRBracLoc(), "return 0; ");
+  }
+
+  // --- text of the source -------------------------------------------------------------
+
+  std::string text(clang::CharSourceRange r) const {
+    return clang::Lexer::getSourceText(r, sm_, lo_).str();
+  }
+  SourceLocation after_token(SourceLocation tok) const {
+    return clang::Lexer::getLocForEndOfToken(tok, 0, sm_, lo_);
+  }
+  std::string where(SourceLocation at) const { return diag_.where(at); }
+
+  /// Replaces [begin, end-of-token end] (spelling locations), once per place.
+  bool replace(SourceLocation begin, SourceLocation end, const std::string& with,
+               const std::string& what) {
+    const SourceLocation b = sm_.getSpellingLoc(begin), e = sm_.getSpellingLoc(end);
+    if (sm_.isWrittenInScratchSpace(b) || sm_.isWrittenInScratchSpace(e) ||
+        sm_.getFileID(b) != sm_.getFileID(e) || e < b) {
+      diag_.cannot(begin, what,
+                   "its name is made by the preprocessor (## or a macro split "
+                   "across the name); spell the name out");
+      return false;
+    }
+    const auto [it, fresh] = done_.emplace(b.getRawEncoding(), with);
+    if (!fresh) {
+      if (it->second != with)
+        diag_.cannot(begin, what,
+                     "a macro body names it where other expansions mean another "
+                     "variable; write the macro for one of them");
+      return fresh;
+    }
+    if (rw_.ReplaceText(clang::CharSourceRange::getTokenRange(b, e), with)) {
+      diag_.cannot(begin, what, "this place cannot be rewritten");
+      return false;
+    }
+    return true;
+  }
+
+  void need(SourceLocation at, const Plan& p) {
+    const clang::FileID f = sm_.getFileID(sm_.getSpellingLoc(at));
+    if (p.external)
+      out_.prologue[f].insert("MPISIM_PRIV_BEGIN_C extern size_t " + p.off + "; MPISIM_PRIV_END_C");
+    else
+      out_.prologue[f].insert("#ifndef MPISIM_DEFINED_" + p.off + "\n#define MPISIM_DEFINED_" +
+                              p.off + "\nstatic size_t " + p.off + ";\n#endif");
+  }
+  void touch(SourceLocation at) { out_.prologue[sm_.getFileID(sm_.getSpellingLoc(at))]; }
+
+  // --- uses ---------------------------------------------------------------------------
+
+  /// The qualifier as written before the name (`ns::`, `S::`), empty without one.
+  std::string qualifier(const Use& u) const {
+    if (u.begin == u.name) return "";
+    const SourceLocation b = sm_.getSpellingLoc(u.begin), n = sm_.getSpellingLoc(u.name);
+    return text(clang::CharSourceRange::getCharRange(b, n));
+  }
+
+  /// The expression that reads the current rank's copy, for a use of the variable.
+  std::string access(const Plan& p, const std::string& qual) const {
+    if (p.form == Form::Member) return qual + "__mpisim_get_" + p.name + "()";
+    return "MPISIM_PRIV(" + qual + p.proto + ", " + p.off + ")";
+  }
+
+  void rewrite_use(const Use& u) {
+    const Plan* p = plan_of(u.var);
+    if (!p) return;
+    if (u.in_init && plans_.count(canonical_var(u.in_init))) return; // with its declaration
+    if (p->form == Form::LocalStatic) {
+      if (u.function != u.var->getDeclContext())
+        diag_.cannot(u.name, "static local " + p->name,
+                     "it is used inside a lambda or local class of its function; pass it by "
+                     "reference or make it a global");
+      return;
+    }
+    const std::string what = "use of " + p->name;
+    if (p->form == Form::Member) {
+      if (replace(u.name, u.name, access(*p, ""), what)) touch(u.name);
+      return;
+    }
+    if (replace(u.begin, u.name, access(*p, qualifier(u)), what)) need(u.name, *p);
+  }
+
+  void rewrite_using(const clang::UsingDecl* d) {
+    for (const clang::UsingShadowDecl* s : d->shadows())
+      if (auto* v = clang::dyn_cast<clang::VarDecl>(s->getTargetDecl()))
+        if (const Plan* p = plan_of(v)) {
+          const std::string to = p->form == Form::Member ? "__mpisim_get_" + p->name : p->proto;
+          replace(d->getLocation(), d->getLocation(), to, "using-declaration of " + p->name);
+          return;
+        }
+  }
+
+  /// The initializer of `d` as written, from just after its declarator to its end, with the
+  /// uses of privatized variables turned into accesses (" = 5", "(1, 2)", "{x, &y}").
+  std::string initializer(const clang::VarDecl* d, bool* ok) {
+    *ok = true;
+    if (!d->hasInit()) return "";
+    const SourceLocation b = after_token(declarator_end(d));
+    const SourceLocation e = after_token(sm_.getExpansionLoc(d->getEndLoc()));
+    std::string s;
+    SourceLocation at = b;
+    std::vector<const Use*> uses = init_uses_[d];
+    std::sort(uses.begin(), uses.end(), [&](const Use* x, const Use* y) {
+      return sm_.isBeforeInTranslationUnit(x->begin, y->begin);
+    });
+    for (const Use* u : uses) {
+      const Plan* p = plan_of(u->var);
+      if (!p) continue;
+      if (u->name.isMacroID() || u->begin.isMacroID()) {
+        diag_.cannot(u->name, "initializer of " + d->getNameAsString(),
+                     "a macro in it names the privatized variable " + p->name +
+                         "; write the name in the initializer");
+        *ok = false;
+        return "";
+      }
+      s += text(clang::CharSourceRange::getCharRange(at, u->begin));
+      s += access(*p, qualifier(*u));
+      need(d->getLocation(), *p);
+      at = after_token(u->name);
+    }
+    s += text(clang::CharSourceRange::getCharRange(at, e));
+    return s;
+  }
+
+  /// `TYPE INIT` of a placement new built from an initializer text.
+  static std::string construct(const std::string& type, std::string init) {
+    const auto first = init.find_first_not_of(" \t\n");
+    if (first == std::string::npos) return type;
+    init = init.substr(first);
+    if (init[0] == '=') {
+      init = init.substr(1);
+      const auto f = init.find_first_not_of(" \t\n");
+      init = f == std::string::npos ? "" : init.substr(f);
+      return init.size() && init[0] == '{' ? type + init : type + "(" + init + ")";
+    }
+    return type + init;
+  }
+
+  /// Uses inside the initializer now name the prototypes (Image forms keep constant
+  /// initializers: the prototype's bytes are the initial image).
+  void rename_init_uses_to_protos(const clang::VarDecl* d) {
+    for (const Use* u : init_uses_[d])
+      if (const Plan* p = plan_of(u->var))
+        if (p->form == Form::Image || p->form == Form::CLocal)
+          replace(u->begin, u->name, qualifier(*u) + p->proto, "use of " + p->name);
+  }
+
+  // --- declarations at namespace scope and in classes ---------------------------------
+
+  void rewrite_groups() {
+    std::vector<std::vector<const clang::VarDecl*>> groups;
+    for (const clang::VarDecl* d : facts_.declarations) {
+      if (d->isStaticLocal() || !plan_of(d)) continue;
+      if (!groups.empty() && groups.back().back()->getBeginLoc() == d->getBeginLoc() &&
+          groups.back().back()->getLexicalDeclContext() == d->getLexicalDeclContext())
+        groups.back().push_back(d);
+      else
+        groups.push_back({d});
+    }
+    for (const auto& g : groups) {
+      const clang::VarDecl* first = g.front();
+      if (first->getBeginLoc().isMacroID() || first->getLocation().isMacroID()) {
+        diag_.cannot(first->getLocation(), plan_of(first)->name,
+                     "it is declared by a macro expansion; declare it directly");
+        continue;
+      }
+      const Form f = plan_of(first)->form;
+      if (f == Form::Member)
+        rewrite_members(g);
+      else
+        rewrite_namespace_group(g);
+    }
+  }
+
+  SourceLocation group_end(const clang::VarDecl* last) const {
+    return clang::Lexer::findLocationAfterToken(sm_.getExpansionLoc(last->getEndLoc()),
+                                                clang::tok::semi, sm_, lo_, false);
+  }
+
+  bool defines(const clang::VarDecl* d) const {
+    return d->isThisDeclarationADefinition() != clang::VarDecl::DeclarationOnly;
+  }
+
+  void rewrite_namespace_group(const std::vector<const clang::VarDecl*>& g) {
+    const clang::VarDecl* first = g.front();
+    const SourceLocation end = group_end(g.back());
+    if (end.isInvalid()) {
+      diag_.cannot(first->getLocation(), plan_of(first)->name,
+                   "the end of its declaration "
+                   "was not found");
+      return;
+    }
+    bool dynamic = false;
+    for (const clang::VarDecl* d : g)
+      dynamic |= plan_of(d) && plan_of(d)->form == Form::Dynamic && defines(d);
+    std::string after;
+    for (const clang::VarDecl* d : g) {
+      const Plan* p = plan_of(d);
+      if (!p) {
+        if (dynamic)
+          diag_.cannot(d->getLocation(), d->getNameAsString(),
+                       "it shares a declaration with variables constructed per rank; declare "
+                       "it separately");
+        continue;
+      }
+      bool ok = true;
+      const std::string init = defines(d) ? initializer(d, &ok) : "";
+      if (!ok) continue;
+      replace(d->getLocation(), d->getLocation(), p->proto, p->name);
+      if (!dynamic) rename_init_uses_to_protos(d);
+      if (defines(d)) after += record(d, *p, init, dynamic);
+    }
+    if (dynamic) make_declarations_only(g);
+    if (!cxx_ && g.front()->isExternallyVisible() &&
+        g.front()->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition)
+      rw_.InsertTextBefore(first->getBeginLoc(), "__attribute__((weak)) ");
+    if (!after.empty()) {
+      rw_.InsertTextAfter(end, " " + after);
+      touch(end);
+    }
+  }
+
+  /// C++ variables built per rank: the declaration left in place only names the type.
+  void make_declarations_only(const std::vector<const clang::VarDecl*>& g) {
+    const clang::VarDecl* first = g.front();
+    // Drop `static` and `inline`: the prototype is an extern declaration, never defined.
+    const SourceLocation begin = first->getBeginLoc();
+    const std::string specifiers =
+        text(clang::CharSourceRange::getCharRange(begin, first->getLocation()));
+    for (const std::string word : {"static", "inline"})
+      for (std::size_t at = specifiers.find(word); at != std::string::npos;
+           at = specifiers.find(word, at + 1)) {
+        const auto is_ident = [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        };
+        const bool whole =
+            (at == 0 || !is_ident(specifiers[at - 1])) &&
+            (at + word.size() >= specifiers.size() || !is_ident(specifiers[at + word.size()]));
+        if (whole) rw_.RemoveText(begin.getLocWithOffset(static_cast<int>(at)), word.size());
+      }
+    if (first->getStorageClass() != clang::SC_Extern) rw_.InsertTextBefore(begin, "extern ");
+    for (const clang::VarDecl* d : g) {
+      if (!d->hasInit() || !defines(d)) continue;
+      rw_.RemoveText(clang::CharSourceRange::getCharRange(
+          after_token(declarator_end(d)), after_token(sm_.getExpansionLoc(d->getEndLoc()))));
+    }
+  }
+
+  /// The last token of the declarator of `d` (its name, or the end of `[N]`, `(int)`).
+  SourceLocation declarator_end(const clang::VarDecl* d) const {
+    SourceLocation e = d->getLocation();
+    if (const clang::TypeSourceInfo* ti = d->getTypeSourceInfo()) {
+      const SourceLocation t = ti->getTypeLoc().getEndLoc();
+      if (t.isValid() && sm_.isBeforeInTranslationUnit(e, t)) e = t;
+    }
+    return sm_.getExpansionLoc(e);
+  }
+
+  /// The registration of one definition, placed after its declaration.
+  std::string record(const clang::VarDecl* d, const Plan& p, const std::string& init,
+                     bool dynamic) {
+    const std::string n = p.id + "_" + std::to_string(++records_);
+    const bool tentative = d->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition;
+    const bool mergeable = p.mergeable || (!cxx_ && tentative);
+    const std::string type = cxx_ ? "decltype(" + p.proto + ")" : "__typeof__(" + p.proto + ")";
+    std::string s;
+    if (p.external)
+      s += "MPISIM_PRIV_BEGIN_C __attribute__((weak)) size_t " + p.off + "; MPISIM_PRIV_END_C ";
+    need(d->getLocation(), p);
+    std::string init_fn = "0", fini_fn = "0", image = "(const void*)&" + p.proto;
+    const bool needs_init = dynamic || init.find("MPISIM_PRIV(") != std::string::npos;
+    if (needs_init) {
+      init_fn = "__mpisim_init_" + n;
+      if (cxx_)
+        s += "static void " + init_fn + "(void* __mpisim_p) { ::new (__mpisim_p) " +
+             construct(type, init) + "; } ";
+      else
+        s += "static void " + init_fn + "(void* __mpisim_p) { " + type + " __mpisim_t" + init +
+             "; __builtin_memcpy(__mpisim_p, &__mpisim_t, sizeof __mpisim_t); } ";
+    }
+    if (dynamic) {
+      image = "0";
+      if (d->getType().isDestructedType()) {
+        fini_fn = "&::mpisim_priv::destroy<" + type + ">";
+      }
+      if (d->getType()->isIncompleteArrayType())
+        diag_.cannot(d->getLocation(), p.name, "give the array its size in the declaration");
+    }
+    const std::string name = p.external ? c_string(p.link_name) : "0";
+    s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
+         "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
+         ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
+         fini_fn + ", &" + p.off + ", " + (mergeable ? "MPISIM_PRIV_MERGEABLE" : "0") + "}; ";
+    if (cxx_)
+      s += "static int __mpisim_reg_" + n + " = ::mpisim_priv_register(&__mpisim_rec_" + n + "); ";
+    else
+      s += "__attribute__((constructor)) static void __mpisim_reg_" + n +
+           "(void) { mpisim_priv_register(&__mpisim_rec_" + n + "); } ";
+    return s;
+  }
+
+  // --- C++: static data members and function-local statics ----------------------------
+
+  std::string printed_type(const clang::VarDecl* d, bool* ok) {
+    const clang::QualType t = d->getType();
+    if (const clang::TagDecl* tag = t->getAsTagDecl();
+        tag && !tag->getIdentifier() && !tag->getTypedefNameForAnonDecl()) {
+      diag_.cannot(d->getLocation(), d->getNameAsString(),
+                   "its type has no name; give the struct or class a name");
+      *ok = false;
+    }
+    return t.getAsString(policy_);
+  }
+
+  /// A class local to the function: one per template instantiation, so one slot each.
+  std::string tag_class(const clang::VarDecl* d, const std::string& tag) const {
+    return "struct " + tag + " { static const char* where() { return " +
+           c_string(where(d->getLocation())) + "; } }; ";
+  }
+
+  /// The rank's copy, constructed the first time this rank gets here.
+  static std::string lazy_copy(const std::string& tag, const std::string& type,
+                               const std::string& init) {
+    return "::mpisim_priv::local_static<" + tag + ", " + type +
+           ">([&](void* __mpisim_p) { ::new (__mpisim_p) " + construct(type, init) + "; })";
+  }
+
+  void rewrite_members(const std::vector<const clang::VarDecl*>& g) {
+    const clang::VarDecl* first = g.front();
+    std::string s;
+    for (const clang::VarDecl* d : g) {
+      const Plan* p = plan_of(d);
+      bool ok = true;
+      const std::string type = printed_type(d, &ok);
+      const std::string init = initializer(d, &ok);
+      if (!ok) return;
+      const std::string ret = " -> ::mpisim_priv::ref<" + type + ">";
+      const std::string body = " { " + tag_class(d, "__mpisim_tag") + "return " +
+                               lazy_copy("__mpisim_tag", type, init) + "; }";
+      if (!d->isOutOfLine()) {
+        s += "static auto __mpisim_get_" + p->name + "()" + ret +
+             (defines(d) && d->hasInit() ? body : ";") + " ";
+      } else {
+        const std::string qual = text(
+            clang::CharSourceRange::getCharRange(d->getQualifierLoc().getSourceRange().getBegin(),
+                                                 sm_.getSpellingLoc(d->getLocation())));
+        s += "auto " + qual + "__mpisim_get_" + p->name + "()" + ret + body + " ";
+      }
+    }
+    const SourceLocation begin =
+        first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc();
+    const SourceLocation end = group_end(g.back());
+    if (end.isInvalid()) {
+      diag_.cannot(first->getLocation(), first->getNameAsString(),
+                   "the end of its declaration "
+                   "was not found");
+      return;
+    }
+    replace_keeping_lines(begin, end, s);
+  }
+
+  /// Replaces [begin, end) and keeps the line count, so that #line stays true below.
+  void replace_keeping_lines(SourceLocation begin, SourceLocation end, std::string with) {
+    const clang::CharSourceRange r = clang::CharSourceRange::getCharRange(begin, end);
+    const std::string old = rw_.getRewrittenText(r);
+    std::replace(with.begin(), with.end(), '\n', ' ');
+    with += std::string(std::count(old.begin(), old.end(), '\n'), '\n');
+    rw_.ReplaceText(r, with);
+    touch(begin);
+  }
+
+  void rewrite_static_locals(const clang::DeclStmt* st) {
+    const SourceLocation begin = st->getBeginLoc(), end = st->getEndLoc();
+    if (begin.isMacroID() || end.isMacroID()) {
+      diag_.cannot(begin, "static local",
+                   "it is declared by a macro expansion; declare it "
+                   "directly");
+      return;
+    }
+    const SourceLocation stop = after_token(end);
+    if (cxx_) {
+      std::string s;
+      for (const clang::Decl* x : st->decls()) {
+        auto* d = clang::dyn_cast<clang::VarDecl>(x);
+        if (!d) continue;
+        const Plan* p = plan_of(d);
+        if (!p) {
+          diag_.cannot(d->getLocation(), d->getNameAsString(),
+                       "it shares a declaration with privatized static locals; declare it "
+                       "separately");
+          return;
+        }
+        bool ok = true;
+        const std::string type = printed_type(d, &ok);
+        const std::string init = initializer(d, &ok);
+        if (!ok) return;
+        const std::string tag = "__mpisim_tag_" + p->id;
+        s += tag_class(d, tag) + "auto& " + p->name + " = " + lazy_copy(tag, type, init) + "; ";
+      }
+      replace_keeping_lines(begin, stop, s);
+      return;
+    }
+    // C: the statement moves in front of its function, as file-scope variables.
+    std::string records;
+    const clang::FunctionDecl* fn = nullptr;
+    for (const clang::Decl* x : st->decls()) {
+      auto* d = clang::dyn_cast<clang::VarDecl>(x);
+      if (!d) continue;
+      const Plan* p = plan_of(d);
+      fn = facts_.enclosing_function.count(d) ? facts_.enclosing_function.at(d) : nullptr;
+      if (declared_in_function(d->getType())) {
+        diag_.cannot(d->getLocation(), "static local " + d->getNameAsString(),
+                     "its type is declared inside the function; declare the type outside");
+        return;
+      }
+      if (!p) continue;
+      bool ok = true;
+      const std::string init = initializer(d, &ok);
+      if (!ok) return;
+      replace(d->getLocation(), d->getLocation(), p->proto, p->name);
+      rename_init_uses_to_protos(d);
+      records += record(d, *p, init, false);
+    }
+    if (!fn || fn->getBeginLoc().isMacroID()) {
+      diag_.cannot(begin, "static local", "its function could not be found in the source");
+      return;
+    }
+    std::string moved = rw_.getRewrittenText(clang::CharSourceRange::getCharRange(begin, stop));
+    std::replace(moved.begin(), moved.end(), '\n', ' ');
+    rw_.InsertText(fn->getBeginLoc(), moved + " " + records, /*InsertAfter=*/true);
+    replace_keeping_lines(begin, stop, "");
+  }
+
+  static bool declared_in_function(clang::QualType t) {
+    while (!t.isNull()) {
+      if (const auto* td = t->getAs<clang::TypedefType>())
+        if (td->getDecl()->getDeclContext()->isFunctionOrMethod()) return true;
+      if (const clang::TagDecl* tag = t->getAsTagDecl())
+        return tag->getDeclContext()->isFunctionOrMethod();
+      if (t->isPointerType())
+        t = t->getPointeeType();
+      else if (t->isArrayType())
+        t = clang::QualType(t->getArrayElementTypeNoTypeQual(), 0);
+      else
+        return false;
+    }
+    return false;
+  }
+
+  clang::ASTContext& ctx_;
+  const clang::SourceManager& sm_;
+  const clang::LangOptions& lo_;
+  const Facts& facts_;
+  const Plans& plans_;
+  clang::Rewriter& rw_;
+  Diagnostics& diag_;
+  bool cxx_;
+  clang::PrintingPolicy policy_;
+  std::map<const clang::VarDecl*, std::vector<const Use*>> init_uses_;
+  std::map<unsigned, std::string> done_; ///< replacements by spelling location
+  int records_ = 0;
+  Rewritten out_;
+};
+
+} // namespace
+
+Rewritten apply_plans(clang::ASTContext& ctx, const Facts& facts, const Plans& plans,
+                      clang::Rewriter& rw, Diagnostics& diag) {
+  return Rewrite(ctx, facts, plans, rw, diag).run();
+}
+
+} // namespace privatizer
