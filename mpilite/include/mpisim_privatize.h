@@ -70,29 +70,51 @@ int mpisim_priv_register(mpisim_priv_var* var);
 #endif
 
 #ifdef __cplusplus
-#include <memory>
+#include <cstddef>
 #include <new>
-#include <type_traits>
 
+/* Written for C++11 and later: rewritten programs keep the user's -std. */
 namespace mpisim_priv {
+
+/** Runs the destructor of an object or of every element of an array. */
+template <class T> void destroy_object(T* p) {
+  p->~T();
+}
+template <class T, std::size_t N> void destroy_object(T (*p)[N]) {
+  for (std::size_t i = N; i > 0; --i)
+    destroy_object(&(*p)[i - 1]);
+}
+
+/** Destructor callback for a registration record. */
+template <class T> void destroy(void* p) {
+  destroy_object(static_cast<T*>(p));
+}
+
+/** `T&`, also when T is an array or function type (accessors' return types). */
+template <class T> using ref = T&;
 
 /** Slot of a function-local static of C++ code, one per Tag (a class local to the function,
  *  hence one per template instantiation). Registered before main, constructed lazily per
  *  rank on the first pass through the declaration, as C++ requires. */
 template <class Tag, class T> struct local_slot {
   // The object, then the flag that says this rank has constructed it.
-  static constexpr size_t flag_at = (sizeof(T) + alignof(bool) - 1) / alignof(bool) * alignof(bool);
-  static inline size_t offset = 0;
+  static constexpr std::size_t flag_at = sizeof(T);
+  static std::size_t offset;
+  static mpisim_priv_var record;
+  static int registered;
   static void fini(void* p) {
-    if constexpr (!std::is_trivially_destructible_v<T>) {
-      if (*(static_cast<bool*>(p) + flag_at)) std::destroy_at(static_cast<T*>(p));
-    }
+    if (*(static_cast<bool*>(p) + flag_at)) destroy<T>(p);
   }
-  static inline mpisim_priv_var record = {
-      nullptr, nullptr, flag_at + sizeof(bool), alignof(T), nullptr, nullptr, &fini, &offset, 0};
-  // Tag is a class local to the function: it has no static data members, only functions.
-  static inline int registered = (record.where = Tag::where(), mpisim_priv_register(&record));
 };
+template <class Tag, class T> std::size_t local_slot<Tag, T>::offset = 0;
+template <class Tag, class T>
+mpisim_priv_var local_slot<Tag, T>::record = {
+    nullptr, nullptr,           sizeof(T) + 1,       alignof(T), nullptr,
+    nullptr, &local_slot::fini, &local_slot::offset, 0};
+// Tag is a class local to the function: it has no static data members, only functions.
+template <class Tag, class T>
+int local_slot<Tag, T>::registered = (local_slot<Tag, T>::record.where = Tag::where(),
+                                      mpisim_priv_register(&local_slot<Tag, T>::record));
 
 /** The current rank's copy of a C++ function-local static; `construct(void*)` builds it in
  *  place the first time this rank passes the declaration. */
@@ -100,19 +122,11 @@ template <class Tag, class T, class Construct> T& local_static(Construct&& const
   (void)&local_slot<Tag, T>::registered; // instantiates the registration
   char* p = mpisim_priv_base + local_slot<Tag, T>::offset;
   bool& built = *reinterpret_cast<bool*>(p + local_slot<Tag, T>::flag_at);
-  if (!built) [[unlikely]] {
+  if (__builtin_expect(!built, 0)) {
     construct(static_cast<void*>(p));
     built = true;
   }
   return *reinterpret_cast<T*>(p);
-}
-
-/** `T&`, also when T is an array or function type (accessors' return types). */
-template <class T> using ref = T&;
-
-/** Destructor callback for a registration record. */
-template <class T> void destroy(void* p) {
-  std::destroy_at(static_cast<T*>(p));
 }
 
 } // namespace mpisim_priv

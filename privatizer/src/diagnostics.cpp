@@ -4,15 +4,20 @@
 
 namespace privatizer {
 
+clang::SourceLocation Diagnostics::file_location(clang::SourceLocation at) const {
+  const clang::SourceLocation spelled = sm_.getSpellingLoc(at);
+  return sm_.isWrittenInScratchSpace(spelled) ? sm_.getExpansionLoc(at) : spelled;
+}
+
 std::string Diagnostics::position(clang::SourceLocation at) const {
-  const clang::PresumedLoc p = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
+  const clang::PresumedLoc p = sm_.getPresumedLoc(file_location(at));
   if (p.isInvalid()) return "<unknown>";
   return std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
          std::to_string(p.getColumn());
 }
 
 std::string Diagnostics::where(clang::SourceLocation at) const {
-  const clang::PresumedLoc p = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
+  const clang::PresumedLoc p = sm_.getPresumedLoc(file_location(at));
   if (p.isInvalid()) return "<unknown>";
   return std::string(p.getFilename()) + ":" + std::to_string(p.getLine());
 }

@@ -20,6 +20,8 @@ public:
 
 private:
   std::string position(clang::SourceLocation at) const;
+  /// Where the user wrote it: the spelling, or the expansion for text made by ##.
+  clang::SourceLocation file_location(clang::SourceLocation at) const;
   const clang::SourceManager& sm_;
   int errors_ = 0;
 };

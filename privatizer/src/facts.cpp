@@ -75,7 +75,8 @@ public:
   }
 
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
-    if (f->getName() == "mpisim_user_main" && f->hasBody() && f->isThisDeclarationADefinition() &&
+    const bool named_main = f->getName() == "mpisim_user_main" || f->isMain();
+    if (named_main && f->hasBody() && f->isThisDeclarationADefinition() &&
         in_user_file(ctx_.getSourceManager(), f->getLocation()))
       facts_.user_main = f;
     return true;

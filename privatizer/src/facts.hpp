@@ -37,7 +37,8 @@ struct Facts {
   std::vector<Use> uses;
   /// Innermost function definition around each static local (C moves them in front of it).
   std::map<const clang::VarDecl*, const clang::FunctionDecl*> enclosing_function;
-  /// The program's main (renamed by mpi.h), when this unit defines it.
+  /// The program's main (renamed by mpi.h, or still called main when the unit does not
+  /// include mpi.h), when this unit defines it.
   const clang::FunctionDecl* user_main = nullptr;
 };
 

@@ -48,8 +48,11 @@ private:
     return it == plans_.end() || it->second.form == Form::Shared ? nullptr : &it->second;
   }
 
-  /// main returns 0 when control reaches its end; the renamed main must say so (C99, C++).
+  /// The program's main becomes every rank's entry point, also in a unit that does not
+  /// include mpi.h; and it returns 0 when control reaches its end, as main does (C99, C++).
   void return_from_main(const clang::FunctionDecl* f) {
+    if (f->isMain() && !f->getLocation().isMacroID())
+      rw_.ReplaceText(f->getLocation(), 4, "mpisim_user_main");
     const auto* body = clang::dyn_cast<clang::CompoundStmt>(f->getBody());
     if (!body || body->getRBracLoc().isMacroID()) return;
     if (!body->body_empty() && clang::isa<clang::ReturnStmt>(body->body_back())) return;
@@ -98,7 +101,8 @@ private:
       out_.prologue[f].insert("MPISIM_PRIV_BEGIN_C extern size_t " + p.off + "; MPISIM_PRIV_END_C");
     else
       out_.prologue[f].insert("#ifndef MPISIM_DEFINED_" + p.off + "\n#define MPISIM_DEFINED_" +
-                              p.off + "\nstatic size_t " + p.off + ";\n#endif");
+                              p.off + "\nstatic size_t " + p.off +
+                              " __attribute__((unused));\n#endif");
   }
   void touch(SourceLocation at) { out_.prologue[sm_.getFileID(sm_.getSpellingLoc(at))]; }
 
@@ -111,10 +115,14 @@ private:
     return text(clang::CharSourceRange::getCharRange(b, n));
   }
 
+  /// The offset variable by its global name (C++ definitions inside a namespace also declare
+  /// it there, which would make unqualified names ambiguous under `using namespace`).
+  std::string off_ref(const Plan& p) const { return (cxx_ ? "::" : "") + p.off; }
+
   /// The expression that reads the current rank's copy, for a use of the variable.
   std::string access(const Plan& p, const std::string& qual) const {
     if (p.form == Form::Member) return qual + "__mpisim_get_" + p.name + "()";
-    return "MPISIM_PRIV(" + qual + p.proto + ", " + p.off + ")";
+    return "MPISIM_PRIV(" + qual + p.proto + ", " + off_ref(p) + ")";
   }
 
   void rewrite_use(const Use& u) {
@@ -346,7 +354,7 @@ private:
     s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
          ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
-         fini_fn + ", &" + p.off + ", " + (mergeable ? "MPISIM_PRIV_MERGEABLE" : "0") + "}; ";
+         fini_fn + ", &" + off_ref(p) + ", " + (mergeable ? "MPISIM_PRIV_MERGEABLE" : "0") + "}; ";
     if (cxx_)
       s += "static int __mpisim_reg_" + n + " = ::mpisim_priv_register(&__mpisim_rec_" + n + "); ";
     else
