@@ -19,6 +19,16 @@
 extern "C" {
 #endif
 
+/** The variables one unit defines for itself, laid out by the privatizer at fixed offsets
+ *  from one base: uses inside the unit then differ by constants, which lets the compiler
+ *  tell them apart (vectorize, keep values in registers) as it does for plain globals. */
+typedef struct mpisim_priv_group {
+  size_t size;
+  size_t align;
+  /** Written by the runtime: the group's offset in the segment. */
+  size_t offset;
+} mpisim_priv_group;
+
 /** Registration record of one privatized variable (static storage in the defining unit). */
 typedef struct mpisim_priv_var {
   /** Link-level identity for variables with external linkage (records of the same name from
@@ -41,6 +51,10 @@ typedef struct mpisim_priv_var {
   size_t* offset;
   /** MPISIM_PRIV_* flags. */
   int flags;
+  /** The unit's group the variable belongs to, and its place in it; NULL for a variable
+   *  with a slot of its own (mergeable ones, C++ lazily built statics). */
+  mpisim_priv_group* group;
+  size_t group_at;
 } mpisim_priv_var;
 
 /** The record comes from a definition that may appear in several units (C tentative
@@ -60,6 +74,9 @@ int mpisim_priv_register(mpisim_priv_var* var);
 /** The current rank's copy of a privatized variable whose prototype (a declaration of the
  *  same type, never used at run time) is `proto`. */
 #define MPISIM_PRIV(proto, offset) (*(__typeof__(proto)*)(mpisim_priv_base + (offset)))
+
+/** The same through `wrapper`, a struct whose only member `v` is the variable. */
+#define MPISIM_PRIV_W(wrapper, offset) (((wrapper*)(mpisim_priv_base + (offset)))->v)
 
 #ifdef __cplusplus
 #define MPISIM_PRIV_BEGIN_C extern "C" {
@@ -110,7 +127,7 @@ template <class Tag, class T> std::size_t local_slot<Tag, T>::offset = 0;
 template <class Tag, class T>
 mpisim_priv_var local_slot<Tag, T>::record = {
     nullptr, nullptr,           sizeof(T) + 1,       alignof(T), nullptr,
-    nullptr, &local_slot::fini, &local_slot::offset, 0};
+    nullptr, &local_slot::fini, &local_slot::offset, 0, nullptr, 0};
 // Tag is a class local to the function: it has no static data members, only functions.
 template <class Tag, class T>
 int local_slot<Tag, T>::registered = (local_slot<Tag, T>::record.where = Tag::where(),

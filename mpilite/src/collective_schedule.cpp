@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "privatization.hpp"
 #include "world.hpp"
 
 namespace mpilite {
@@ -52,7 +53,9 @@ const Datatype& Schedule::keep(const Datatype& type) {
 }
 
 void Schedule::reduce(const void* in, void* inout, std::size_t count, const Datatype& type) {
-  if (count > 0) note_error(apply_op(op_, type, in, inout, count));
+  if (count == 0) return;
+  const SegmentScope globals(owner_.task.data_base);
+  note_error(apply_op(op_, type, in, inout, count));
 }
 
 void Schedule::start(Request& q) {

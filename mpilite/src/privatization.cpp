@@ -18,19 +18,23 @@ namespace {
 // another's (ranks of one host do not run at once, but their segments are written in turn).
 constexpr std::size_t kSegmentAlign = 64;
 
-/// One slot of the segment; several records share it when they name the same variable.
+/// A place in the segment: a unit's group, or a variable of its own that several records
+/// may share (same name).
 struct Slot {
   std::size_t offset = 0;
   std::size_t size = 0;
   std::size_t align = 1;
-  const mpisim_priv_var* defining = nullptr; ///< the record whose image and init are used
+  const mpisim_priv_var* defining = nullptr; ///< its image and init (none for a group)
+  mpisim_priv_group* group = nullptr;
 };
 
 struct Registry {
   std::vector<mpisim_priv_var*> records; ///< in registration order
   bool laid_out = false;
   std::vector<Slot> slots;
-  std::vector<std::size_t> slot_of; ///< per record
+  /// Per record: where its image goes and which record supplies it (itself, or the record
+  /// of a merged slot that has the initializer), in registration order.
+  std::vector<std::pair<std::size_t, const mpisim_priv_var*>> copies;
   std::size_t size = 0;
 };
 
@@ -42,46 +46,83 @@ Registry& registry() {
 [[noreturn]] void conflict(const mpisim_priv_var& a, const mpisim_priv_var& b) {
   std::fprintf(stderr,
                "mpisim: the program defines the variable %s twice (%s and %s); keep one "
-               "definition and declare it extern elsewhere\n",
+               "definition and declare it extern elsewhere (programs that rely on common "
+               "symbols: compile with -fcommon)\n",
                a.name, a.where ? a.where : "?", b.where ? b.where : "?");
   std::exit(2);
 }
 
+bool mergeable(const mpisim_priv_var& v) {
+  return v.flags & MPISIM_PRIV_MERGEABLE;
+}
+
 void lay_out(Registry& r) {
-  std::map<std::string, std::size_t> by_name;
-  r.slot_of.resize(r.records.size());
+  std::map<mpisim_priv_group*, std::size_t> group_slot;
+  std::map<std::string, std::size_t> named_slot; ///< slot of a name
+  std::map<std::string, const mpisim_priv_var*> named_in_group;
+  std::vector<std::size_t> slot_of(r.records.size());
+  // Groups first: a name defined in a group is where same-named mergeable records go.
   for (std::size_t i = 0; i < r.records.size(); ++i) {
-    const mpisim_priv_var& v = *r.records[i];
-    std::size_t s = r.slots.size();
+    mpisim_priv_var& v = *r.records[i];
+    if (!v.group) continue;
+    const auto [it, fresh] = group_slot.emplace(v.group, r.slots.size());
+    if (fresh)
+      r.slots.push_back(
+          Slot{0, v.group->size, std::max<std::size_t>(v.group->align, 1), nullptr, v.group});
+    slot_of[i] = it->second;
+    if (v.name && !named_in_group.emplace(v.name, &v).second) conflict(*named_in_group[v.name], v);
+  }
+  for (std::size_t i = 0; i < r.records.size(); ++i) {
+    mpisim_priv_var& v = *r.records[i];
+    if (v.group) continue;
     if (v.name) {
-      const auto [it, fresh] = by_name.emplace(v.name, s);
-      if (!fresh) {
-        s = it->second;
-        Slot& slot = r.slots[s];
-        const bool both_fixed =
-            !(v.flags & MPISIM_PRIV_MERGEABLE) && !(slot.defining->flags & MPISIM_PRIV_MERGEABLE);
-        if (both_fixed) conflict(*slot.defining, v);
+      if (auto g = named_in_group.find(v.name); g != named_in_group.end()) {
+        if (!mergeable(v) || v.size > g->second->size) conflict(*g->second, v);
+        continue;
+      }
+      if (auto it = named_slot.find(v.name); it != named_slot.end()) {
+        Slot& slot = r.slots[it->second];
+        if (!mergeable(v) && !mergeable(*slot.defining)) conflict(*slot.defining, v);
         slot.size = std::max(slot.size, v.size);
         slot.align = std::max(slot.align, v.align);
         // A tentative definition gives way to one with an initializer.
-        if ((slot.defining->flags & MPISIM_PRIV_MERGEABLE) && !(v.flags & MPISIM_PRIV_MERGEABLE))
-          slot.defining = &v;
-        r.slot_of[i] = s;
+        if (mergeable(*slot.defining) && !mergeable(v)) slot.defining = &v;
+        slot_of[i] = it->second;
         continue;
       }
+      named_slot.emplace(v.name, r.slots.size());
     }
-    r.slots.push_back(Slot{0, v.size, v.align ? v.align : 1, &v});
-    r.slot_of[i] = s;
+    slot_of[i] = r.slots.size();
+    r.slots.push_back(Slot{0, v.size, v.align ? v.align : 1, &v, nullptr});
   }
   std::size_t at = 0;
   for (Slot& s : r.slots) {
     at = (at + s.align - 1) / s.align * s.align;
     s.offset = at;
     at += s.size;
+    if (s.group) s.group->offset = s.offset;
   }
   r.size = (at + kSegmentAlign - 1) / kSegmentAlign * kSegmentAlign;
+  std::map<std::string, std::size_t> group_member_at;
   for (std::size_t i = 0; i < r.records.size(); ++i)
-    *r.records[i]->offset = r.slots[r.slot_of[i]].offset;
+    if (r.records[i]->group) {
+      const mpisim_priv_var& v = *r.records[i];
+      const std::size_t off = r.slots[slot_of[i]].offset + v.group_at;
+      *v.offset = off;
+      if (v.name) group_member_at[v.name] = off;
+      r.copies.emplace_back(off, &v);
+    }
+  for (std::size_t i = 0; i < r.records.size(); ++i) {
+    const mpisim_priv_var& v = *r.records[i];
+    if (v.group) continue;
+    if (v.name && group_member_at.count(v.name)) {
+      *v.offset = group_member_at[v.name];
+      continue;
+    }
+    const Slot& slot = r.slots[slot_of[i]];
+    *v.offset = slot.offset;
+    if (slot.defining == &v) r.copies.emplace_back(slot.offset, &v);
+  }
   r.laid_out = true;
 }
 
@@ -101,18 +142,26 @@ void PrivateSegment::create(char*& task_base) {
   task_base = base_;
   mpisim_priv_base = base_;
   const Registry& r = registry();
-  for (const Slot& s : r.slots)
-    if (s.defining->image) std::memcpy(base_ + s.offset, s.defining->image, s.defining->size);
-  for (const Slot& s : r.slots)
-    if (s.defining->init) s.defining->init(base_ + s.offset);
+  for (const auto& [offset, v] : r.copies)
+    if (v->image) std::memcpy(base_ + offset, v->image, v->size);
+  for (const auto& [offset, v] : r.copies)
+    if (v->init) v->init(base_ + offset);
 }
 
 void PrivateSegment::finish() {
   if (!base_ || finished_) return;
   finished_ = true;
   const Registry& r = registry();
-  for (auto it = r.slots.rbegin(); it != r.slots.rend(); ++it)
-    if (it->defining->fini) it->defining->fini(base_ + it->offset);
+  for (auto it = r.copies.rbegin(); it != r.copies.rend(); ++it)
+    if (it->second->fini) it->second->fini(base_ + it->first);
+}
+
+SegmentScope::SegmentScope(char* base) : saved_(mpisim_priv_base) {
+  mpisim_priv_base = base;
+}
+
+SegmentScope::~SegmentScope() {
+  mpisim_priv_base = saved_;
 }
 
 PrivateSegment::~PrivateSegment() {

@@ -29,6 +29,19 @@ private:
   bool finished_ = false;
 };
 
+/// Makes another rank's segment current for a while: a user-defined MPI_Op that runs while
+/// a schedule of its rank progresses in some other rank's fiber must see its own globals.
+class SegmentScope {
+public:
+  explicit SegmentScope(char* base);
+  ~SegmentScope();
+  SegmentScope(const SegmentScope&) = delete;
+  SegmentScope& operator=(const SegmentScope&) = delete;
+
+private:
+  char* saved_;
+};
+
 /// Bytes of one rank's segment (0 when the program has no privatized variables). Lays the
 /// registered variables out on the first call; a conflict between registrations (two units
 /// defining the same variable) ends the process with a message naming both places.

@@ -84,7 +84,8 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name) 
     if (a == "-I" || a == "-iquote") inv.include_dirs.push_back(value);
     if (starts_with(a, "-I") && a.size() > 2) inv.include_dirs.push_back(a.substr(2));
     if (starts_with(a, "-iquote") && a.size() > 7) inv.include_dirs.push_back(a.substr(7));
-    bool preprocessor = a == "-ansi";
+    // -fcommon decides whether same-named tentative definitions of C files are one variable.
+    bool preprocessor = a == "-ansi" || a == "-fcommon" || a == "-fno-common";
     for (std::string_view p : kPreprocessorPrefixes)
       preprocessor |= starts_with(a, p);
     if (preprocessor)

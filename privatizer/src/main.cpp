@@ -24,7 +24,8 @@ namespace {
 
 class Privatize : public clang::ASTConsumer {
 public:
-  Privatize(const std::string& out_dir, bool& failed) : out_dir_(out_dir), failed_(failed) {}
+  Privatize(const std::string& out_dir, privatizer::Options options, bool& failed)
+      : out_dir_(out_dir), options_(options), failed_(failed) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred()) {
@@ -36,37 +37,42 @@ public:
     const privatizer::Facts facts = privatizer::collect_facts(ctx);
     const privatizer::Plans plans = privatizer::make_plans(ctx, facts, diag);
     clang::Rewriter rw(sm, ctx.getLangOpts());
-    const privatizer::Rewritten done = privatizer::apply_plans(ctx, facts, plans, rw, diag);
+    const privatizer::Rewritten done = privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
     if (diag.errors() > 0 || !privatizer::write_mirror(sm, rw, done, out_dir_)) failed_ = true;
   }
 
 private:
   std::string out_dir_;
+  privatizer::Options options_;
   bool& failed_;
 };
 
 class Action : public clang::ASTFrontendAction {
 public:
-  Action(const std::string& out_dir, bool& failed) : out_dir_(out_dir), failed_(failed) {}
+  Action(const std::string& out_dir, privatizer::Options options, bool& failed)
+      : out_dir_(out_dir), options_(options), failed_(failed) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
                                                         llvm::StringRef) override {
-    return std::make_unique<Privatize>(out_dir_, failed_);
+    return std::make_unique<Privatize>(out_dir_, options_, failed_);
   }
 
 private:
   std::string out_dir_;
+  privatizer::Options options_;
   bool& failed_;
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
 public:
-  Factory(std::string out_dir, bool& failed) : out_dir_(std::move(out_dir)), failed_(failed) {}
+  Factory(std::string out_dir, privatizer::Options options, bool& failed)
+      : out_dir_(std::move(out_dir)), options_(options), failed_(failed) {}
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<Action>(out_dir_, failed_);
+    return std::make_unique<Action>(out_dir_, options_, failed_);
   }
 
 private:
   std::string out_dir_;
+  privatizer::Options options_;
   bool& failed_;
 };
 
@@ -86,8 +92,11 @@ int main(int argc, char** argv) {
   args.insert(args.end(), compiler_args.begin(), compiler_args.end());
   clang::tooling::FixedCompilationDatabase db(".", args);
   clang::tooling::ClangTool tool(db, {source});
+  privatizer::Options options;
+  for (const std::string& a : compiler_args)
+    if (a == "-fcommon" || a == "-fno-common") options.common = a == "-fcommon";
   bool failed = false;
-  Factory factory(out_dir, failed);
+  Factory factory(out_dir, options, failed);
   const int status = tool.run(&factory);
   return status != 0 || failed ? 1 : 0;
 }

@@ -40,14 +40,6 @@ bool library_global(const clang::VarDecl* v) {
   return false;
 }
 
-std::string short_hash(const std::string& s) {
-  std::uint32_t h = 2166136261u; // FNV-1a: stable across runs and hosts
-  for (unsigned char c : s)
-    h = (h ^ c) * 16777619u;
-  char buf[9];
-  std::snprintf(buf, sizeof buf, "%08x", h);
-  return buf;
-}
 
 class Planner {
 public:
@@ -182,6 +174,15 @@ private:
 };
 
 } // namespace
+
+std::string short_hash(const std::string& s) {
+  std::uint32_t h = 2166136261u; // FNV-1a: stable across runs and hosts
+  for (unsigned char c : s)
+    h = (h ^ c) * 16777619u;
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", h);
+  return buf;
+}
 
 Plans make_plans(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag) {
   return Planner(ctx, facts, diag).run();

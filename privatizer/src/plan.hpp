@@ -31,6 +31,9 @@ struct Plan {
   bool mergeable = false; ///< several units may define it (C tentative, C++ inline)
 };
 
+/// Eight hex digits that stand for `s` in generated names (stable across runs and hosts).
+std::string short_hash(const std::string& s);
+
 /// Plans per canonical declaration; constructs that cannot be privatized are reported.
 using Plans = std::map<const clang::VarDecl*, Plan>;
 Plans make_plans(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag);

@@ -21,16 +21,18 @@ std::string c_string(const std::string& s) {
 
 class Rewrite {
 public:
-  Rewrite(clang::ASTContext& ctx, const Facts& facts, const Plans& plans, clang::Rewriter& rw,
-          Diagnostics& diag)
+  Rewrite(clang::ASTContext& ctx, const Facts& facts, const Plans& plans, const Options& options,
+          clang::Rewriter& rw, Diagnostics& diag)
       : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), facts_(facts),
-        plans_(plans), rw_(rw), diag_(diag), cxx_(lo_.CPlusPlus), policy_(lo_) {
+        plans_(plans), options_(options), rw_(rw), diag_(diag), cxx_(lo_.CPlusPlus),
+        policy_(lo_) {
     policy_.SuppressUnwrittenScope = true;
   }
 
   Rewritten run() {
     for (const Use& u : facts_.uses)
       if (u.in_init && plans_.count(canonical_var(u.in_init))) init_uses_[u.in_init].push_back(&u);
+    place_in_group();
     for (const Use& u : facts_.uses)
       rewrite_use(u);
     for (const clang::UsingDecl* d : facts_.usings)
@@ -39,6 +41,7 @@ public:
     for (const clang::DeclStmt* s : facts_.static_local_statements)
       rewrite_static_locals(s);
     if (facts_.user_main) return_from_main(facts_.user_main);
+    define_group();
     return std::move(out_);
   }
 
@@ -46,6 +49,91 @@ private:
   const Plan* plan_of(const clang::VarDecl* v) const {
     auto it = plans_.find(canonical_var(v));
     return it == plans_.end() || it->second.form == Form::Shared ? nullptr : &it->second;
+  }
+
+  // --- the unit's group ------------------------------------------------------------------
+
+  bool defines(const clang::VarDecl* d) const {
+    return d->isThisDeclarationADefinition() != clang::VarDecl::DeclarationOnly;
+  }
+
+  /// Several units may define it: it needs a slot of its own, shared by name.
+  bool mergeable(const Plan& p, const clang::VarDecl* def) const {
+    const bool tentative =
+        def->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition;
+    return p.mergeable || (!cxx_ && tentative && options_.common);
+  }
+
+  /// Picks the one definition per variable that registers it (C allows several tentative
+  /// ones in a unit), and lays the unit's own variables out in its group.
+  void place_in_group() {
+    for (const clang::VarDecl* d : facts_.declarations) {
+      const Plan* p = plan_of(d);
+      if (p && d == canonical_var(d) && !d->getType()->isIncompleteType() &&
+          !d->getType()->isDependentType() &&
+          (p->form == Form::Image || p->form == Form::Dynamic || p->form == Form::CLocal))
+        wrapped_.insert(d);
+      if (!p || !defines(d)) continue;
+      if (p->form != Form::Image && p->form != Form::Dynamic && p->form != Form::CLocal) continue;
+      const clang::VarDecl*& chosen = registering_[canonical_var(d)];
+      if (!chosen || (!chosen->hasInit() && d->hasInit())) chosen = d;
+    }
+    for (const clang::VarDecl* d : facts_.declarations) {
+      auto it = registering_.find(canonical_var(d));
+      if (it == registering_.end() || it->second != d || mergeable(*plan_of(d), d)) continue;
+      const clang::QualType t = d->getType();
+      if (t->isIncompleteType() || t->isDependentType() || t->isVariableArrayType()) continue;
+      const std::size_t size = ctx_.getTypeSizeInChars(t).getQuantity();
+      const std::size_t align = ctx_.getTypeAlignInChars(t).getQuantity();
+      group_size_ = (group_size_ + align - 1) / align * align;
+      group_at_[canonical_var(d)] = group_size_;
+      group_size_ += size;
+      group_align_ = std::max(group_align_, align);
+    }
+    const clang::PresumedLoc main = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
+    group_ = "__mpisim_group_" + short_hash(main.getFilename());
+  }
+
+  /// A struct with the variable as its only member, declared once per unit after the
+  /// variable's first declaration: accesses through it tell the compiler which variable they
+  /// touch, so that it keeps telling them apart (vectorizes, hoists loads) as with globals.
+  std::string wrapper(const Plan& p) const {
+    const std::string guard = "MPISIM_W_" + p.id;
+    const std::string type = (cxx_ ? "decltype(" : "__typeof__(") + p.proto + ")";
+    return "\n#ifndef " + guard + "\n#define " + guard + "\nstruct __mpisim_w_" + p.id + " { " +
+           type + " v; };\n#endif\n";
+  }
+
+  /// Ends inserted lines: the rest of the original line keeps its number.
+  std::string line_mark(SourceLocation at) const {
+    const clang::PresumedLoc l = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
+    return "\n#line " + std::to_string(l.getLine()) + " " + c_string(l.getFilename()) + "\n";
+  }
+
+  /// The group's definition, at the end of the unit (its size is known only then).
+  void define_group() {
+    if (group_at_.empty()) return;
+    const std::string init = " = {" + std::to_string(group_size_) + ", " +
+                             std::to_string(group_align_) + ", 0};";
+    rw_.InsertTextAfter(sm_.getLocForEndOfFile(sm_.getMainFileID()),
+                        cxx_ ? "\nnamespace { ::mpisim_priv_group " + group_ + init + " }\n"
+                             : "\nstatic mpisim_priv_group " + group_ + init + "\n");
+  }
+
+  /// The variable's offset in the segment, as the code of this unit reads it.
+  std::string offset_of(const Plan& p, const clang::VarDecl* v, SourceLocation at) {
+    auto it = group_at_.find(canonical_var(v));
+    if (it == group_at_.end()) {
+      need(at, p);
+      return off_ref(p);
+    }
+    const clang::FileID f = sm_.getFileID(sm_.getSpellingLoc(at));
+    out_.prologue[f].insert("#ifndef MPISIM_DEFINED_" + group_ + "\n#define MPISIM_DEFINED_" +
+                            group_ + "\n" +
+                            (cxx_ ? "namespace { extern ::mpisim_priv_group " + group_ + "; }"
+                                  : "static mpisim_priv_group " + group_ + ";") +
+                            "\n#endif");
+    return (cxx_ ? "::" : "") + group_ + ".offset + " + std::to_string(it->second);
   }
 
   /// The program's main becomes every rank's entry point, also in a unit that does not
@@ -120,9 +208,12 @@ private:
   std::string off_ref(const Plan& p) const { return (cxx_ ? "::" : "") + p.off; }
 
   /// The expression that reads the current rank's copy, for a use of the variable.
-  std::string access(const Plan& p, const std::string& qual) const {
+  std::string access(const Plan& p, const clang::VarDecl* v, const std::string& qual,
+                     SourceLocation at) {
     if (p.form == Form::Member) return qual + "__mpisim_get_" + p.name + "()";
-    return "MPISIM_PRIV(" + qual + p.proto + ", " + off_ref(p) + ")";
+    if (wrapped_.count(canonical_var(v)))
+      return "MPISIM_PRIV_W(struct " + qual + "__mpisim_w_" + p.id + ", " + offset_of(p, v, at) + ")";
+    return "MPISIM_PRIV(" + qual + p.proto + ", " + offset_of(p, v, at) + ")";
   }
 
   void rewrite_use(const Use& u) {
@@ -138,10 +229,10 @@ private:
     }
     const std::string what = "use of " + p->name;
     if (p->form == Form::Member) {
-      if (replace(u.name, u.name, access(*p, ""), what)) touch(u.name);
+      if (replace(u.name, u.name, access(*p, u.var, "", u.name), what)) touch(u.name);
       return;
     }
-    if (replace(u.begin, u.name, access(*p, qualifier(u)), what)) need(u.name, *p);
+    replace(u.begin, u.name, access(*p, u.var, qualifier(u), u.name), what);
   }
 
   void rewrite_using(const clang::UsingDecl* d) {
@@ -178,8 +269,7 @@ private:
         return "";
       }
       s += text(clang::CharSourceRange::getCharRange(at, u->begin));
-      s += access(*p, qualifier(*u));
-      need(d->getLocation(), *p);
+      s += access(*p, u->var, qualifier(*u), d->getLocation());
       at = after_token(u->name);
     }
     s += text(clang::CharSourceRange::getCharRange(at, e));
@@ -241,10 +331,6 @@ private:
                                                 clang::tok::semi, sm_, lo_, false);
   }
 
-  bool defines(const clang::VarDecl* d) const {
-    return d->isThisDeclarationADefinition() != clang::VarDecl::DeclarationOnly;
-  }
-
   void rewrite_namespace_group(const std::vector<const clang::VarDecl*>& g) {
     const clang::VarDecl* first = g.front();
     const SourceLocation end = group_end(g.back());
@@ -257,7 +343,7 @@ private:
     bool dynamic = false;
     for (const clang::VarDecl* d : g)
       dynamic |= plan_of(d) && plan_of(d)->form == Form::Dynamic && defines(d);
-    std::string after;
+    std::string after, wrappers;
     for (const clang::VarDecl* d : g) {
       const Plan* p = plan_of(d);
       if (!p) {
@@ -272,14 +358,16 @@ private:
       if (!ok) continue;
       replace(d->getLocation(), d->getLocation(), p->proto, p->name);
       if (!dynamic) rename_init_uses_to_protos(d);
-      if (defines(d)) after += record(d, *p, init, dynamic);
+      if (registering_.count(canonical_var(d)) && registering_.at(canonical_var(d)) == d)
+        after += record(d, *p, init, dynamic);
+      if (d == canonical_var(d) && wrapped_.count(d)) wrappers += wrapper(*p);
     }
     if (dynamic) make_declarations_only(g);
     if (!cxx_ && g.front()->isExternallyVisible() &&
         g.front()->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition)
       rw_.InsertTextBefore(first->getBeginLoc(), "__attribute__((weak)) ");
-    if (!after.empty()) {
-      rw_.InsertTextAfter(end, " " + after);
+    if (!after.empty() || !wrappers.empty()) {
+      rw_.InsertTextAfter(end, wrappers.empty() ? " " + after : wrappers + after + line_mark(end));
       touch(end);
     }
   }
@@ -324,15 +412,15 @@ private:
   std::string record(const clang::VarDecl* d, const Plan& p, const std::string& init,
                      bool dynamic) {
     const std::string n = p.id + "_" + std::to_string(++records_);
-    const bool tentative = d->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition;
-    const bool mergeable = p.mergeable || (!cxx_ && tentative);
+    const auto in_group = group_at_.find(canonical_var(d));
+    const bool grouped = in_group != group_at_.end();
     const std::string type = cxx_ ? "decltype(" + p.proto + ")" : "__typeof__(" + p.proto + ")";
     std::string s;
     if (p.external)
       s += "MPISIM_PRIV_BEGIN_C __attribute__((weak)) size_t " + p.off + "; MPISIM_PRIV_END_C ";
     need(d->getLocation(), p);
     std::string init_fn = "0", fini_fn = "0", image = "(const void*)&" + p.proto;
-    const bool needs_init = dynamic || init.find("MPISIM_PRIV(") != std::string::npos;
+    const bool needs_init = dynamic || init.find("MPISIM_PRIV") != std::string::npos;
     if (needs_init) {
       init_fn = "__mpisim_init_" + n;
       if (cxx_)
@@ -354,7 +442,16 @@ private:
     s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
          ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
-         fini_fn + ", &" + off_ref(p) + ", " + (mergeable ? "MPISIM_PRIV_MERGEABLE" : "0") + "}; ";
+         fini_fn + ", &" + off_ref(p) + ", " + (mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "0") +
+         ", " + (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " + std::to_string(in_group->second) : "0, 0") + "}; ";
+    if (grouped) {
+      // The privatizer laid the group out with Clang's sizes; the compiler must agree.
+      const std::string size = std::to_string(ctx_.getTypeSizeInChars(d->getType()).getQuantity());
+      s += cxx_ ? "static_assert(sizeof(" + type + ") == " + size + ", \"mpisim: layout\"); "
+                : "typedef char __mpisim_size_check_" + n + "[sizeof(" + type + ") == " + size +
+                      " ? 1 : -1]; ";
+      offset_of(p, d, d->getLocation()); // declares the group in this file
+    }
     if (cxx_)
       s += "static int __mpisim_reg_" + n + " = ::mpisim_priv_register(&__mpisim_rec_" + n + "); ";
     else
@@ -465,7 +562,7 @@ private:
       return;
     }
     // C: the statement moves in front of its function, as file-scope variables.
-    std::string records;
+    std::string records, wrappers;
     const clang::FunctionDecl* fn = nullptr;
     for (const clang::Decl* x : st->decls()) {
       auto* d = clang::dyn_cast<clang::VarDecl>(x);
@@ -484,6 +581,7 @@ private:
       replace(d->getLocation(), d->getLocation(), p->proto, p->name);
       rename_init_uses_to_protos(d);
       records += record(d, *p, init, false);
+      if (wrapped_.count(canonical_var(d))) wrappers += wrapper(*p);
     }
     if (!fn || fn->getBeginLoc().isMacroID()) {
       diag_.cannot(begin, "static local", "its function could not be found in the source");
@@ -491,7 +589,10 @@ private:
     }
     std::string moved = rw_.getRewrittenText(clang::CharSourceRange::getCharRange(begin, stop));
     std::replace(moved.begin(), moved.end(), '\n', ' ');
-    rw_.InsertText(fn->getBeginLoc(), moved + " " + records, /*InsertAfter=*/true);
+    rw_.InsertText(fn->getBeginLoc(),
+                   wrappers.empty() ? moved + " " + records
+                                    : "\n" + moved + wrappers + records + line_mark(fn->getBeginLoc()),
+                   /*InsertAfter=*/true);
     replace_keeping_lines(begin, stop, "");
   }
 
@@ -516,12 +617,18 @@ private:
   const clang::LangOptions& lo_;
   const Facts& facts_;
   const Plans& plans_;
+  const Options& options_;
   clang::Rewriter& rw_;
   Diagnostics& diag_;
   bool cxx_;
   clang::PrintingPolicy policy_;
   std::map<const clang::VarDecl*, std::vector<const Use*>> init_uses_;
   std::map<unsigned, std::string> done_; ///< replacements by spelling location
+  std::map<const clang::VarDecl*, const clang::VarDecl*> registering_; ///< definition per variable
+  std::map<const clang::VarDecl*, std::size_t> group_at_;
+  std::set<const clang::VarDecl*> wrapped_; ///< accessed through a wrapper struct
+  std::size_t group_size_ = 0, group_align_ = 1;
+  std::string group_;
   int records_ = 0;
   Rewritten out_;
 };
@@ -529,8 +636,8 @@ private:
 } // namespace
 
 Rewritten apply_plans(clang::ASTContext& ctx, const Facts& facts, const Plans& plans,
-                      clang::Rewriter& rw, Diagnostics& diag) {
-  return Rewrite(ctx, facts, plans, rw, diag).run();
+                      const Options& options, clang::Rewriter& rw, Diagnostics& diag) {
+  return Rewrite(ctx, facts, plans, options, rw, diag).run();
 }
 
 } // namespace privatizer

@@ -20,8 +20,14 @@ struct Rewritten {
   std::map<clang::FileID, std::set<std::string>> prologue;
 };
 
+/// How the program is compiled, where it changes the rewriting.
+struct Options {
+  /// -fcommon: tentative definitions of the same name in several units are one variable.
+  bool common = false;
+};
+
 /// Edits `rw` (which must be set up on the unit's SourceManager).
 Rewritten apply_plans(clang::ASTContext& ctx, const Facts& facts, const Plans& plans,
-                      clang::Rewriter& rw, Diagnostics& diag);
+                      const Options& options, clang::Rewriter& rw, Diagnostics& diag);
 
 } // namespace privatizer

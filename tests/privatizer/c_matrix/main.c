@@ -40,6 +40,16 @@ static int next_id(void) {
   return (*self)++;
 }
 
+/* A user-defined reduction that counts its calls in a global: each rank counts the
+ * combinations done with its own buffers, wherever the simulator runs them. */
+static int op_calls;
+static void counted_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  for (int i = 0; i < *len; ++i)
+    ((int*)inout)[i] += ((int*)in)[i];
+  ++op_calls;
+}
+
 #define CHECK(cond)                                                                                \
   do {                                                                                             \
     ++checks;                                                                                      \
@@ -121,6 +131,19 @@ int main(int argc, char** argv) {
   }
 #endif
   CHECK(addresses_ok);
+
+  /* Recursive doubling over a power of two ranks: log2(size) combinations in every rank. */
+  MPI_Op op;
+  MPI_Op_create(counted_sum, 1, &op);
+  int one = 1, sum = 0, calls_min = 0, calls_max = 0, log2size = 0;
+  while ((1 << log2size) < size)
+    ++log2size;
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, op, MPI_COMM_WORLD);
+  MPI_Op_free(&op);
+  MPI_Allreduce(&op_calls, &calls_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&op_calls, &calls_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK(sum == size);
+  CHECK((1 << log2size) != size || (calls_min == log2size && calls_max == log2size));
 
   MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0)
