@@ -55,6 +55,10 @@ typedef struct mpisim_priv_var {
    *  with a slot of its own (mergeable ones, C++ lazily built statics). */
   mpisim_priv_group* group;
   size_t group_at;
+  /** A restrict-qualified pointer of the unit that the runtime keeps pointing at the current
+   *  rank's copy (large arrays: the compiler then knows that no other variable overlaps
+   *  them, as it knows for plain globals); NULL for none. */
+  void** cell;
 } mpisim_priv_var;
 
 /** The record comes from a definition that may appear in several units (C tentative
@@ -125,9 +129,18 @@ template <class Tag, class T> struct local_slot {
 };
 template <class Tag, class T> std::size_t local_slot<Tag, T>::offset = 0;
 template <class Tag, class T>
-mpisim_priv_var local_slot<Tag, T>::record = {
-    nullptr, nullptr,           sizeof(T) + 1,       alignof(T), nullptr,
-    nullptr, &local_slot::fini, &local_slot::offset, 0, nullptr, 0};
+mpisim_priv_var local_slot<Tag, T>::record = {nullptr,
+                                              nullptr,
+                                              sizeof(T) + 1,
+                                              alignof(T),
+                                              nullptr,
+                                              nullptr,
+                                              &local_slot::fini,
+                                              &local_slot::offset,
+                                              0,
+                                              nullptr,
+                                              0,
+                                              nullptr};
 // Tag is a class local to the function: it has no static data members, only functions.
 template <class Tag, class T>
 int local_slot<Tag, T>::registered = (local_slot<Tag, T>::record.where = Tag::where(),

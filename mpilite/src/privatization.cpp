@@ -38,6 +38,13 @@ struct Registry {
   std::size_t size = 0;
 };
 
+/// Cells to point into the current segment on every switch (laid out once, read often).
+struct Cell {
+  void** cell;
+  std::size_t offset;
+};
+std::vector<Cell> g_cells;
+
 Registry& registry() {
   static Registry r; // constructed by the first registration, which runs before main
   return r;
@@ -123,10 +130,18 @@ void lay_out(Registry& r) {
     *v.offset = slot.offset;
     if (slot.defining == &v) r.copies.emplace_back(slot.offset, &v);
   }
+  for (const auto& [offset, v] : r.copies)
+    if (v->cell) g_cells.push_back(Cell{v->cell, offset});
   r.laid_out = true;
 }
 
 } // namespace
+
+void switch_segment(char* base) {
+  mpisim_priv_base = base;
+  for (const Cell& c : g_cells)
+    *c.cell = base ? base + c.offset : nullptr;
+}
 
 std::size_t private_segment_size() {
   Registry& r = registry();
@@ -140,7 +155,7 @@ void PrivateSegment::create(char*& task_base) {
   base_ = static_cast<char*>(::operator new (size, std::align_val_t{kSegmentAlign}));
   std::memset(base_, 0, size);
   task_base = base_;
-  mpisim_priv_base = base_;
+  switch_segment(base_);
   const Registry& r = registry();
   for (const auto& [offset, v] : r.copies)
     if (v->image) std::memcpy(base_ + offset, v->image, v->size);
@@ -157,11 +172,11 @@ void PrivateSegment::finish() {
 }
 
 SegmentScope::SegmentScope(char* base) : saved_(mpisim_priv_base) {
-  mpisim_priv_base = base;
+  switch_segment(base);
 }
 
 SegmentScope::~SegmentScope() {
-  mpisim_priv_base = saved_;
+  switch_segment(saved_);
 }
 
 PrivateSegment::~PrivateSegment() {

@@ -29,6 +29,10 @@ private:
   bool finished_ = false;
 };
 
+/// Makes `base` the current segment (and points the units' cells into it): the scheduler
+/// calls it on every fiber switch.
+void switch_segment(char* base);
+
 /// Makes another rank's segment current for a while: a user-defined MPI_Op that runs while
 /// a schedule of its rank progresses in some other rank's fiber must see its own globals.
 class SegmentScope {

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "mpisim_privatize.h"
 #include "overflow_guard.hpp"
+#include "privatization.hpp"
 
 #if defined(MPISIM_ASAN)
 #include <sanitizer/asan_interface.h>
@@ -114,7 +114,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   if (from != &root_ && !pool_.canary_intact(from->index)) report_stack_overflow(from->index);
   current_ = &to;
   to.state = TaskState::Running;
-  mpisim_priv_base = to.data_base;
+  switch_segment(to.data_base);
   ++switches_;
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;

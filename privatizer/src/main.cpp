@@ -37,7 +37,8 @@ public:
     const privatizer::Facts facts = privatizer::collect_facts(ctx);
     const privatizer::Plans plans = privatizer::make_plans(ctx, facts, diag);
     clang::Rewriter rw(sm, ctx.getLangOpts());
-    const privatizer::Rewritten done = privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
+    const privatizer::Rewritten done =
+        privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
     if (diag.errors() > 0 || !privatizer::write_mirror(sm, rw, done, out_dir_)) failed_ = true;
   }
 

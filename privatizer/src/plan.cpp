@@ -40,7 +40,6 @@ bool library_global(const clang::VarDecl* v) {
   return false;
 }
 
-
 class Planner {
 public:
   Planner(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag)

@@ -24,8 +24,7 @@ public:
   Rewrite(clang::ASTContext& ctx, const Facts& facts, const Plans& plans, const Options& options,
           clang::Rewriter& rw, Diagnostics& diag)
       : ctx_(ctx), sm_(ctx.getSourceManager()), lo_(ctx.getLangOpts()), facts_(facts),
-        plans_(plans), options_(options), rw_(rw), diag_(diag), cxx_(lo_.CPlusPlus),
-        policy_(lo_) {
+        plans_(plans), options_(options), rw_(rw), diag_(diag), cxx_(lo_.CPlusPlus), policy_(lo_) {
     policy_.SuppressUnwrittenScope = true;
   }
 
@@ -88,9 +87,12 @@ private:
       group_size_ = (group_size_ + align - 1) / align * align;
       group_at_[canonical_var(d)] = group_size_;
       group_size_ += size;
+      if (t->isConstantArrayType() && size >= kRestrictedSize && wrapped_.count(canonical_var(d)))
+        restricted_.insert(canonical_var(d));
       group_align_ = std::max(group_align_, align);
     }
-    const clang::PresumedLoc main = sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
+    const clang::PresumedLoc main =
+        sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     group_ = "__mpisim_group_" + short_hash(main.getFilename());
   }
 
@@ -113,8 +115,8 @@ private:
   /// The group's definition, at the end of the unit (its size is known only then).
   void define_group() {
     if (group_at_.empty()) return;
-    const std::string init = " = {" + std::to_string(group_size_) + ", " +
-                             std::to_string(group_align_) + ", 0};";
+    const std::string init =
+        " = {" + std::to_string(group_size_) + ", " + std::to_string(group_align_) + ", 0};";
     rw_.InsertTextAfter(sm_.getLocForEndOfFile(sm_.getMainFileID()),
                         cxx_ ? "\nnamespace { ::mpisim_priv_group " + group_ + init + " }\n"
                              : "\nstatic mpisim_priv_group " + group_ + init + "\n");
@@ -211,8 +213,10 @@ private:
   std::string access(const Plan& p, const clang::VarDecl* v, const std::string& qual,
                      SourceLocation at) {
     if (p.form == Form::Member) return qual + "__mpisim_get_" + p.name + "()";
+    if (restricted_.count(canonical_var(v))) return "(" + qual + "__mpisim_rp_" + p.id + "->v)";
     if (wrapped_.count(canonical_var(v)))
-      return "MPISIM_PRIV_W(struct " + qual + "__mpisim_w_" + p.id + ", " + offset_of(p, v, at) + ")";
+      return "MPISIM_PRIV_W(struct " + qual + "__mpisim_w_" + p.id + ", " + offset_of(p, v, at) +
+             ")";
     return "MPISIM_PRIV(" + qual + p.proto + ", " + offset_of(p, v, at) + ")";
   }
 
@@ -414,13 +418,19 @@ private:
     const std::string n = p.id + "_" + std::to_string(++records_);
     const auto in_group = group_at_.find(canonical_var(d));
     const bool grouped = in_group != group_at_.end();
+    std::string s, cell = "0";
+    if (restricted_.count(canonical_var(d))) {
+      cell = "(void**)&__mpisim_rp_" + p.id;
+      s += "static struct __mpisim_w_" + p.id + "* __restrict __mpisim_rp_" + p.id + "; ";
+    }
     const std::string type = cxx_ ? "decltype(" + p.proto + ")" : "__typeof__(" + p.proto + ")";
-    std::string s;
     if (p.external)
       s += "MPISIM_PRIV_BEGIN_C __attribute__((weak)) size_t " + p.off + "; MPISIM_PRIV_END_C ";
     need(d->getLocation(), p);
     std::string init_fn = "0", fini_fn = "0", image = "(const void*)&" + p.proto;
-    const bool needs_init = dynamic || init.find("MPISIM_PRIV") != std::string::npos;
+    // An initializer that names privatized variables is re-evaluated in each rank.
+    const bool needs_init = dynamic || init.find("MPISIM_PRIV") != std::string::npos ||
+                            init.find("__mpisim_rp_") != std::string::npos;
     if (needs_init) {
       init_fn = "__mpisim_init_" + n;
       if (cxx_)
@@ -443,7 +453,11 @@ private:
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
          ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
          fini_fn + ", &" + off_ref(p) + ", " + (mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "0") +
-         ", " + (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " + std::to_string(in_group->second) : "0, 0") + "}; ";
+         ", " +
+         (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " +
+                        std::to_string(in_group->second)
+                  : "0, 0") +
+         ", " + cell + "}; ";
     if (grouped) {
       // The privatizer laid the group out with Clang's sizes; the compiler must agree.
       const std::string size = std::to_string(ctx_.getTypeSizeInChars(d->getType()).getQuantity());
@@ -590,8 +604,9 @@ private:
     std::string moved = rw_.getRewrittenText(clang::CharSourceRange::getCharRange(begin, stop));
     std::replace(moved.begin(), moved.end(), '\n', ' ');
     rw_.InsertText(fn->getBeginLoc(),
-                   wrappers.empty() ? moved + " " + records
-                                    : "\n" + moved + wrappers + records + line_mark(fn->getBeginLoc()),
+                   wrappers.empty()
+                       ? moved + " " + records
+                       : "\n" + moved + wrappers + records + line_mark(fn->getBeginLoc()),
                    /*InsertAfter=*/true);
     replace_keeping_lines(begin, stop, "");
   }
@@ -627,6 +642,10 @@ private:
   std::map<const clang::VarDecl*, const clang::VarDecl*> registering_; ///< definition per variable
   std::map<const clang::VarDecl*, std::size_t> group_at_;
   std::set<const clang::VarDecl*> wrapped_; ///< accessed through a wrapper struct
+  /// Large arrays of the group, accessed through a restrict pointer the runtime keeps
+  /// pointing at the current rank's copy: loops over them then optimize as over globals.
+  std::set<const clang::VarDecl*> restricted_;
+  static constexpr std::size_t kRestrictedSize = 1024;
   std::size_t group_size_ = 0, group_align_ = 1;
   std::string group_;
   int records_ = 0;
