@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   app.add_option("dir", dir, "the directory MPISIM_RECORD wrote")->required();
   mpisim::tools::VariableOptions variables;
   variables.add_to(app);
-  std::vector<std::string> args = mpisim::tools::rewrite_arguments(argc, argv);
+  std::vector<std::string> args = mpisim::tools::rewrite_arguments(argc, argv, true);
   std::vector<char*> rewritten;
   for (std::string& arg : args)
     rewritten.push_back(arg.data());

@@ -56,7 +56,7 @@ bool takes_value(std::string_view option) {
 /// from the first positional one on, are left as they are.
 } // namespace
 
-std::vector<std::string> rewrite_arguments(int argc, char** argv) {
+std::vector<std::string> rewrite_arguments(int argc, char** argv, bool options_everywhere) {
   std::vector<std::string> args(argv, argv + argc);
   bool value_next = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -65,7 +65,11 @@ std::vector<std::string> rewrite_arguments(int argc, char** argv) {
       value_next = false;
       continue;
     }
-    if (arg == "--" || arg.size() < 2 || arg[0] != '-') break;
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (options_everywhere) continue;
+      break;
+    }
     const auto equals = arg.find('=');
     const std::string name = cli11_spelling(std::string_view(arg).substr(0, equals));
     if (takes_value(name) && is_single_dash_word(arg.substr(0, equals))) arg.insert(0, "-");

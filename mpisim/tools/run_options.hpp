@@ -11,8 +11,9 @@
 namespace mpisim::tools {
 
 /// Rewrites "-np" to "--np" (also "-np=4") in the tool's own arguments, as CLI11 wants them;
-/// the program's arguments, from the first positional one on, are left as they are.
-std::vector<std::string> rewrite_arguments(int argc, char** argv);
+/// the program's arguments, from the first positional one on, are left as they are (unless
+/// `options_everywhere`: a tool without a program may have options after its positionals).
+std::vector<std::string> rewrite_arguments(int argc, char** argv, bool options_everywhere = false);
 
 /// The options of the MPISIM_* variables on a CLI11 app.
 class VariableOptions {
