@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "sim_time.hpp"
 
@@ -13,9 +16,16 @@ namespace mpisim {
 
 using mpilite::SimTime;
 
-/// The events of one host process's ranks. Each host records its own; host 0 writes them all.
+/// The events of one host process's ranks, streamed to a part file of their own (so that a long
+/// run needs no memory for them); host 0 joins the parts of all hosts into the trace file.
 class ChromeTrace {
 public:
+  /// Writes this host's events to `part_path`.
+  explicit ChromeTrace(std::string part_path);
+  ~ChromeTrace();
+  ChromeTrace(const ChromeTrace&) = delete;
+  ChromeTrace& operator=(const ChromeTrace&) = delete;
+
   /// A complete interval on `rank`'s track; `args` is the inside of a JSON object (or empty).
   void slice(int rank, const char* name, const char* category, SimTime start, SimTime end,
              const std::string& args);
@@ -25,16 +35,22 @@ public:
   void message_received(int src, int dst, std::uint64_t seq, std::uint64_t bytes, int tag,
                         SimTime t);
 
-  /// The events recorded so far, each followed by ",\n" (parts of hosts concatenate).
-  const std::string& events() const { return events_; }
+  /// Ends this host's part; each event in it is followed by ",\n", so parts concatenate.
+  void close();
 
-  /// Writes the trace file: every host's events and a named track per rank.
-  static void write(const std::string& path, const std::vector<std::string>& parts, int ranks);
+  /// The part file of host `host` for trace file `path`.
+  static std::string part_path(const std::string& path, int host);
+  /// Writes the trace file from the parts of `hosts` host processes (which it removes) and a
+  /// named track per rank.
+  static void write(const std::string& path, int hosts, int ranks);
 
 private:
   void flow(char phase, int track, int src, int dst, std::uint64_t seq, std::uint64_t bytes,
             int tag, SimTime t);
-  std::string events_;
+  void spill();
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  fmt::memory_buffer events_; ///< not yet in the file
 };
 
 /// Trace timestamps are microseconds; this writes picoseconds exactly in that unit.

@@ -49,19 +49,20 @@ std::vector<std::string> unpack_texts(const std::vector<std::byte>& bytes) {
 
 } // namespace
 
-std::unique_ptr<Observer> Observer::make(const Config& config) {
+std::unique_ptr<Observer> Observer::make(const Config& config, int host) {
   const bool terminal = isatty(STDERR_FILENO) == 1;
   if (config.trace_path.empty() && config.comm_matrix_path.empty() && config.record_path.empty() &&
       config.ranks > kTimelineMaxRanks && !terminal)
     return nullptr;
-  return std::make_unique<Observer>(config);
+  return std::make_unique<Observer>(config, host);
 }
 
-Observer::Observer(const Config& config)
+Observer::Observer(const Config& config, int host)
     : config_(config), entries_(static_cast<std::size_t>(config.ranks)),
       progress_(isatty(STDERR_FILENO) == 1), started_(std::chrono::steady_clock::now()),
       last_shown_(started_) {
-  if (!config.trace_path.empty()) trace_.emplace();
+  if (!config.trace_path.empty())
+    trace_ = std::make_unique<ChromeTrace>(ChromeTrace::part_path(config.trace_path, host));
   if (!config.comm_matrix_path.empty()) matrix_.emplace();
   if (config.ranks <= kTimelineMaxRanks) timeline_.emplace(config.ranks);
   if (!config.record_path.empty()) {
@@ -175,8 +176,9 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
     if (reporting_host) write_record_meta(outcome);
   }
   if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
-  std::vector<std::string> mine = {trace_ ? trace_->events() : std::string(),
-                                   matrix_ ? matrix_->encode() : std::string(),
+  if (trace_) trace_->close();
+  // The gather also tells host 0 that every host's trace part is complete.
+  std::vector<std::string> mine = {std::string(), matrix_ ? matrix_->encode() : std::string(),
                                    timeline_ ? timeline_->encode() : std::string()};
   std::vector<std::vector<std::string>> parts;
   if (link) {
@@ -186,12 +188,7 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
     parts.push_back(std::move(mine));
   }
   if (!reporting_host) return {};
-  if (trace_) {
-    std::vector<std::string> events;
-    for (const auto& p : parts)
-      events.push_back(p[0]);
-    ChromeTrace::write(config_.trace_path, events, config_.ranks);
-  }
+  if (trace_) ChromeTrace::write(config_.trace_path, static_cast<int>(parts.size()), config_.ranks);
   if (matrix_) {
     CommMatrix all;
     for (const auto& p : parts)

@@ -28,9 +28,10 @@ class HostLink;
 
 class Observer {
 public:
-  /// Null when `config` asks for nothing to observe (and stderr is no terminal).
-  static std::unique_ptr<Observer> make(const Config& config);
-  explicit Observer(const Config& config);
+  /// Null when `config` asks for nothing to observe (and stderr is no terminal). `host` is this
+  /// host process's number.
+  static std::unique_ptr<Observer> make(const Config& config, int host);
+  Observer(const Config& config, int host);
 
   /// Entry of an MPI call: compute was charged from `before` to the rank's clock.
   void enter(mpilite::Rank& rank, SimTime before);
@@ -59,7 +60,7 @@ private:
 
   const Config& config_;
   std::vector<Entry> entries_; ///< per world rank: the MPI call it is in
-  std::optional<ChromeTrace> trace_;
+  std::unique_ptr<ChromeTrace> trace_;
   std::optional<CommMatrix> matrix_;
   std::optional<AsciiTimeline> timeline_;
   std::unique_ptr<mpilite::OpLog> op_log_;

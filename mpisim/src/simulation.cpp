@@ -125,7 +125,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   {
     mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
-    observer_ = Observer::make(config_);
+    observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
     if (link_) link_->attach(world, map, network_.min_latency());
     s.reason = world.run(main, argc, argv);
