@@ -27,13 +27,19 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     w.kernel().enter_mpi(r);
     r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
     ++r.stats.mpi_calls;
+    // A call replay could not re-issue would make the recorded trace silently wrong.
+    if (w.op_log && !OpLog::covers(call))
+      w.stop(EndReason::FatalError, 1,
+             fmt::format("rank {}: {} is not recorded by MPISIM_RECORD (docs/observing.md lists "
+                         "the calls it records); run this program without MPISIM_RECORD",
+                         r.id, call));
   }
 }
 
 ApiCall::~ApiCall() {
   if (--r.call_depth == 0) {
+    w.kernel().leave_mpi(r); // it may look at r.call (timelines name the call)
     r.call.name = nullptr;
-    w.kernel().leave_mpi(r);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "op_log.hpp"
 #include "p2p.hpp"
 #include "world.hpp"
 

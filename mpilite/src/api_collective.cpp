@@ -107,6 +107,7 @@ extern "C" {
 
 int PMPI_Barrier(MPI_Comm comm) {
   CollectiveCall k("MPI_Barrier", comm);
+  MPISIM_RECORD_OP(k.c, "barrier", CommArg{comm});
   return barrier_call(k);
 }
 MPISIM_WEAK_ALIAS(Barrier)
@@ -119,6 +120,7 @@ MPISIM_WEAK_ALIAS(Ibarrier)
 
 int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Bcast", comm);
+  MPISIM_RECORD_OP(k.c, "bcast", count, TypeArg{datatype}, root, CommArg{comm});
   return bcast_call(k, buffer, count, datatype, root);
 }
 MPISIM_WEAK_ALIAS(Bcast)
@@ -133,6 +135,8 @@ MPISIM_WEAK_ALIAS(Ibcast)
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce", comm);
+  MPISIM_RECORD_OP(k.c, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
+                   OpArg{op}, root, CommArg{comm});
   return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
 }
 MPISIM_WEAK_ALIAS(Reduce)
@@ -147,6 +151,8 @@ MPISIM_WEAK_ALIAS(Ireduce)
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
   CollectiveCall k("MPI_Allreduce", comm);
+  MPISIM_RECORD_OP(k.c, "allreduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
+                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Allreduce)
@@ -161,6 +167,8 @@ MPISIM_WEAK_ALIAS(Iallreduce)
 int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm) {
   CollectiveCall k("MPI_Scan", comm);
+  MPISIM_RECORD_OP(k.c, "scan", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
+                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Scan)
@@ -175,6 +183,8 @@ MPISIM_WEAK_ALIAS(Iscan)
 int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm) {
   CollectiveCall k("MPI_Exscan", comm);
+  MPISIM_RECORD_OP(k.c, "exscan", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
+                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Exscan)
@@ -203,6 +213,8 @@ MPISIM_WEAK_ALIAS(Ireduce_scatter)
 int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce_scatter_block", comm);
+  MPISIM_RECORD_OP(k.c, "reduce_scatter_block", sendbuf == MPI_IN_PLACE ? 1 : 0, recvcount,
+                   TypeArg{datatype}, OpArg{op}, CommArg{comm});
   return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_block)

@@ -222,6 +222,8 @@ extern "C" {
 int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Gather", comm);
+  MPISIM_RECORD_OP(k.c, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Gather)
@@ -238,7 +240,12 @@ int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
   CollectiveCall k("MPI_Gatherv", comm);
-  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  const int e =
+      gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  MPISIM_RECORD_OP(k.c, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   CountsArg{comm, k.rank() == root ? recvcounts : nullptr}, TypeArg{recvtype},
+                   root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Gatherv)
 
@@ -253,6 +260,8 @@ MPISIM_WEAK_ALIAS(Igatherv)
 int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Scatter", comm);
+  MPISIM_RECORD_OP(k.c, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Scatter)
@@ -269,8 +278,12 @@ int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Scatterv", comm);
-  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                       root);
+  const int e =
+      scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+  MPISIM_RECORD_OP(k.c, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
+                   CountsArg{comm, k.rank() == root ? sendcounts : nullptr}, TypeArg{sendtype},
+                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Scatterv)
 
@@ -286,6 +299,8 @@ MPISIM_WEAK_ALIAS(Iscatterv)
 int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Allgather", comm);
+  MPISIM_RECORD_OP(k.c, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   recvcount, TypeArg{recvtype}, CommArg{comm});
   return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Allgather)
@@ -301,7 +316,11 @@ int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm) {
   CollectiveCall k("MPI_Allgatherv", comm);
-  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  const int e =
+      allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  MPISIM_RECORD_OP(k.c, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Allgatherv)
 
@@ -316,6 +335,8 @@ MPISIM_WEAK_ALIAS(Iallgatherv)
 int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoall", comm);
+  MPISIM_RECORD_OP(k.c, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
+                   recvcount, TypeArg{recvtype}, CommArg{comm});
   return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Alltoall)
@@ -331,8 +352,12 @@ int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoallv", comm);
-  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype);
+  const int e = alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype);
+  MPISIM_RECORD_OP(k.c, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0, CountsArg{comm, sendcounts},
+                   TypeArg{sendtype}, CountsArg{comm, recvcounts}, TypeArg{recvtype},
+                   CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Alltoallv)
 

@@ -36,7 +36,9 @@ int dup_call(const char* name, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) 
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
   c.collective(comm);
   // Info hints are accepted and not kept: mpisim uses none, so MPI_Comm_get_info has none.
-  return dup_comm(c, *cm, newcomm);
+  const int e = dup_comm(c, *cm, newcomm);
+  MPISIM_RECORD_OP(c, "dup", CommArg{comm}, NewCommArg{*newcomm});
+  return e;
 }
 
 } // namespace
@@ -61,7 +63,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (color < 0 && color != MPI_UNDEFINED)
     return c.error(comm, MPI_ERR_ARG, "invalid color {} (must be >= 0 or MPI_UNDEFINED)", color);
   c.collective(comm);
-  return split_comm(c, *cm, color, key, nullptr, newcomm);
+  const int e = split_comm(c, *cm, color, key, nullptr, newcomm);
+  MPISIM_RECORD_OP(c, "split", CommArg{comm}, color, key, NewCommArg{*newcomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Comm_split)
 
@@ -128,6 +132,7 @@ int PMPI_Comm_free(MPI_Comm* comm) {
   if (int e = c.check_comm(*comm, cm)) return e;
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return c.error(*comm, MPI_ERR_COMM, "{} cannot be freed", cm->label());
+  MPISIM_RECORD_OP(c, "free", CommArg{*comm});
   if (int e = free_comm(c, *cm)) return e;
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;

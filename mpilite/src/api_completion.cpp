@@ -72,6 +72,7 @@ int some(const char* name, bool wait, int incount, MPI_Request* requests, int* o
   HandleSet set;
   if (int e = check_out(c, outcount, "outcount")) return e;
   if (int e = lookup_requests(c, incount, requests, set)) return e;
+  MPISIM_RECORD_OP(c, wait ? "waitsome" : "testsome", RequestsArg{incount, requests});
   if (all_null(set)) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
@@ -94,6 +95,7 @@ int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   HandleSet set;
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_requests(c, 1, request, set)) return e;
+  MPISIM_RECORD_OP(c, "wait", RequestArg{*request});
   wait_all(c.w, c.r, set.ops.data(), 1);
   return finish_one(c, set, 0, request, status);
 }
@@ -103,6 +105,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   ApiCall c("MPI_Waitall");
   HandleSet set;
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  MPISIM_RECORD_OP(c, "waitall", RequestsArg{count, array_of_requests});
   wait_all(c.w, c.r, set.ops.data(), set.ops.size());
   return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
                     true);
@@ -115,6 +118,7 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (int e = check_out(c, request, "request")) return e;
   if (int e = check_out(c, flag, "flag")) return e;
   if (int e = lookup_requests(c, 1, request, set)) return e;
+  MPISIM_RECORD_OP(c, "test", RequestArg{*request});
   *flag = test_all(c.w, c.r, set.ops.data(), 1);
   if (!*flag) return MPI_SUCCESS;
   return finish_one(c, set, 0, request, status);
@@ -127,6 +131,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
   HandleSet set;
   if (int e = check_out(c, flag, "flag")) return e;
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  MPISIM_RECORD_OP(c, "testall", RequestsArg{count, array_of_requests});
   *flag = test_all(c.w, c.r, set.ops.data(), set.ops.size());
   if (!*flag) return MPI_SUCCESS;
   return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
@@ -139,6 +144,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Sta
   HandleSet set;
   if (int e = check_out(c, index, "index")) return e;
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  MPISIM_RECORD_OP(c, "waitany", RequestsArg{count, array_of_requests});
   const long i = wait_any(c.w, c.r, set.ops.data(), set.ops.size());
   if (i < 0) {
     *index = MPI_UNDEFINED;
@@ -157,6 +163,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fl
   if (int e = check_out(c, index, "index")) return e;
   if (int e = check_out(c, flag, "flag")) return e;
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
+  MPISIM_RECORD_OP(c, "testany", RequestsArg{count, array_of_requests});
   if (all_null(set)) {
     *flag = 1;
     *index = MPI_UNDEFINED;

@@ -3,10 +3,18 @@
 #include <cstring>
 
 #include "api_call.hpp"
+#include "api_compute.hpp"
 #include "attributes.hpp"
 #include "mpisim.h"
 
 using namespace mpilite;
+
+void mpilite::charge_compute(SimTime ps) {
+  ApiCall c("MPISIM_Compute");
+  if (ps <= 0) return;
+  c.r.spend_compute(ps);
+  if (c.w.op_log) c.w.op_log->compute(c.r.id, ps, false);
+}
 
 extern "C" {
 
@@ -14,6 +22,7 @@ int PMPI_Init(int*, char***) {
   ApiCall c("MPI_Init");
   if (c.r.initialized) return c.error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init called twice");
   c.r.initialized = true;
+  MPISIM_RECORD_OP(c, "init");
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Init)
@@ -32,6 +41,7 @@ int PMPI_Finalize(void) {
   // delete callbacks libraries use as finalization hooks.
   if (int e = delete_attributes(c, *c.w.comm(MPI_COMM_SELF))) return e;
   c.r.finalized = true;
+  MPISIM_RECORD_OP(c, "finalize");
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Finalize)
@@ -183,8 +193,7 @@ int PMPI_Comm_size(MPI_Comm comm, int* size) {
 MPISIM_WEAK_ALIAS(Comm_size)
 
 void MPISIM_Compute(double seconds) {
-  ApiCall c("MPISIM_Compute");
-  if (seconds > 0) c.r.spend_compute(seconds_to_time(seconds));
+  charge_compute(seconds > 0 ? seconds_to_time(seconds) : 0);
 }
 
 long long MPISIM_Clock_ps(void) {

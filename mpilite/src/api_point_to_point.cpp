@@ -8,12 +8,27 @@ using namespace mpilite;
 
 namespace {
 
+const char* mode_name(SendMode mode) {
+  switch (mode) {
+  case SendMode::Standard:
+    return "standard";
+  case SendMode::Buffered:
+    return "buffered";
+  case SendMode::Synchronous:
+    return "synchronous";
+  case SendMode::Ready:
+    return "ready";
+  }
+  return "?";
+}
+
 int blocking_send(const char* name, SendMode mode, const void* buf, int count,
                   MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   ApiCall c(name);
   P2pArgs a;
   Request* q = nullptr;
   if (int e = check_send(c, buf, count, datatype, dest, tag, comm, a)) return e;
+  MPISIM_RECORD_OP(c, "send", mode_name(mode), a.count * a.type->size, dest, tag, CommArg{comm});
   if (int e = begin_send(c, mode, a, q)) return e;
   wait_all(c.w, c.r, &q, 1);
   c.w.free_request(q);
@@ -30,11 +45,16 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
   if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
   if (int e = begin_send(c, mode, a, q)) return e;
   *request = q->handle;
+  MPISIM_RECORD_OP(c, "isend", mode_name(mode), a.count * a.type->size, dest, tag, CommArg{comm},
+                   NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 
 /// MPI_Sendrecv and MPI_Sendrecv_replace once their arguments are checked.
-int send_and_receive(ApiCall& c, const P2pArgs& send, const P2pArgs& recv, MPI_Status* status) {
+int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pArgs& send,
+                     const P2pArgs& recv, MPI_Status* status) {
+  MPISIM_RECORD_OP(c, "sendrecv", send.count * send.type->size, dest, send.tag,
+                   recv.count * recv.type->size, source, recv.tag, CommArg{comm});
   Request* reqs[2] = {nullptr, nullptr};
   if (int e = begin_send(c, SendMode::Standard, send, reqs[0])) return e;
   reqs[1] = begin_receive(c, recv);
@@ -107,6 +127,7 @@ int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
   ApiCall c("MPI_Recv");
   P2pArgs a;
   if (int e = check_receive(c, buf, count, datatype, source, tag, comm, a)) return e;
+  MPISIM_RECORD_OP(c, "recv", a.count * a.type->size, source, tag, CommArg{comm});
   Request* q = begin_receive(c, a);
   wait_all(c.w, c.r, &q, 1);
   store_status(status, q->status);
@@ -123,6 +144,8 @@ int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
   if (int e = check_receive(c, buf, count, datatype, source, tag, comm, a)) return e;
   if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
   *request = begin_receive(c, a)->handle;
+  MPISIM_RECORD_OP(c, "irecv", a.count * a.type->size, source, tag, CommArg{comm},
+                   NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Irecv)
@@ -134,7 +157,7 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
   P2pArgs send, recv;
   if (int e = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm, send)) return e;
   if (int e = check_receive(c, recvbuf, recvcount, recvtype, source, recvtag, comm, recv)) return e;
-  return send_and_receive(c, send, recv, status);
+  return send_and_receive(c, dest, source, comm, send, recv, status);
 }
 MPISIM_WEAK_ALIAS(Sendrecv)
 
@@ -150,7 +173,7 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
   send.buf = packed.data();
   send.count = packed.size();
   send.type = builtin_datatype(MPI_BYTE);
-  return send_and_receive(c, send, recv, status);
+  return send_and_receive(c, dest, source, comm, send, recv, status);
 }
 MPISIM_WEAK_ALIAS(Sendrecv_replace)
 

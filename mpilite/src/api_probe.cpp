@@ -39,6 +39,7 @@ int blocking_probe(const char* name, Request::Probe how, int source, int tag, MP
   Comm* cm;
   int world_source;
   if (int e = check_probe(c, source, tag, comm, cm, world_source)) return e;
+  MPISIM_RECORD_OP(c, "probe", source, tag, CommArg{comm});
   if (how == Request::Probe::Take)
     if (int e = check_out(c, comm, message, "message")) return e;
   if (world_source == MPI_PROC_NULL) {
@@ -63,6 +64,7 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
   Comm* cm;
   int world_source;
   if (int e = check_probe(c, source, tag, comm, cm, world_source)) return e;
+  MPISIM_RECORD_OP(c, "iprobe", source, tag, CommArg{comm});
   if (int e = check_out(c, comm, flag, "flag")) return e;
   if (take)
     if (int e = check_out(c, comm, message, "message")) return e;

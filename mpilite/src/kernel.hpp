@@ -51,6 +51,8 @@ public:
   /// request-to-send). A network with contention may mark it pending (its ts then only a lower
   /// bound) and settle it later with settle_message().
   virtual void on_send(Message&, SimTime /*injected*/, std::size_t /*data_bytes*/) {}
+  /// A receive of world rank `dst` matched message `m` at simulated time `t_match` (timelines).
+  virtual void on_receive(const Message& /*m*/, int /*dst*/, SimTime /*t_match*/) {}
   /// The data of a matched rendezvous leaves its sender at d.start. Returns true when the kernel
   /// decides its arrival later (contention) and will call finish_data(); false for the usual
   /// arrival at d.start + transfer(d.src, d.dst, d.bytes).

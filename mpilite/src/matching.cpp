@@ -96,6 +96,7 @@ void probe_found(World& w, Rank& r, Request& q, Message& m) {
 void receive_message(World& w, Rank& r, Request& q, Message& m) {
   Kernel& k = w.kernel();
   const SimTime t_match = std::max(q.post_time, m.ts);
+  k.on_receive(m, r.id, t_match);
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
   copy_payload(m, q, bytes);

@@ -25,6 +25,8 @@
 
 namespace mpilite {
 
+class OpLog;
+
 /// Why a run ended.
 enum class EndReason { Finished, Deadlock, Abort, FatalError };
 
@@ -118,6 +120,9 @@ public:
   [[noreturn]] void stop(EndReason why, int exit_code, std::string message);
   int exit_code() const { return exit_code_; }
   const std::string& stop_message() const { return stop_message_; }
+
+  /// MPISIM_RECORD: where the ranks' operations are recorded (null: not recording).
+  OpLog* op_log = nullptr;
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport

@@ -168,6 +168,15 @@ const std::vector<Variable>& table() {
           {{"MPISIM_TRACE", "--trace", "write a timeline (Chrome trace-event JSON) to this file",
             "", "a file path"},
            [](Config& c, const VariableInfo&, const std::string& s) { c.trace_path = s; }},
+          {{"MPISIM_COMM_MATRIX", "--comm-matrix",
+            "write messages and bytes per (source, destination) rank pair as CSV to this file", "",
+            "a file path"},
+           [](Config& c, const VariableInfo&, const std::string& s) { c.comm_matrix_path = s; }},
+          {{"MPISIM_RECORD", "--record",
+            "record each rank's MPI operations and compute times in this directory, for "
+            "mpisim-replay",
+            "", "a directory path (created if missing)"},
+           [](Config& c, const VariableInfo&, const std::string& s) { c.record_path = s; }},
       });
   return all;
 }

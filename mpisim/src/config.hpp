@@ -63,6 +63,8 @@ struct Config {
   std::size_t stack_size = 256 * 1024;
   std::string report_path;
   std::string trace_path;
+  std::string comm_matrix_path;
+  std::string record_path;
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ascii_timeline.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -117,6 +118,9 @@ json hosts_json(const RunSummary& run) {
 json build_report(const Config& config, const RunSummary& run) {
   json ranks = json::array();
   std::uint64_t messages = 0, bytes = 0;
+  const auto fraction = [&run](SimTime t) {
+    return run.predicted > 0 ? static_cast<double>(t) / static_cast<double>(run.predicted) : 0.0;
+  };
   for (const RankSummary& r : run.ranks) {
     ranks.push_back({{"rank", r.rank},
                      {"time_ps", r.clock},
@@ -130,7 +134,12 @@ json build_report(const Config& config, const RunSummary& run) {
                      {"mpi_calls", r.stats.mpi_calls},
                      {"exit_code", r.exit_code},
                      {"ended_by_exit", r.exited},
-                     {"finalized", r.finalized}});
+                     {"finalized", r.finalized},
+                     {"utilization",
+                      {{"compute", fraction(r.stats.compute)},
+                       {"communicate", fraction(r.stats.comm)},
+                       {"wait", fraction(r.stats.wait)},
+                       {"finished", fraction(run.predicted - r.clock)}}}});
     messages += r.stats.msgs_sent;
     bytes += r.stats.bytes_sent;
   }
@@ -148,6 +157,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"exit_code", run.exit_code},
           {"message", run.message},
           {"blocked_ranks", run.blocked},
+          {"timeline", run.timeline},
           {"predicted_time_ps", run.predicted},
           {"predicted_time_s", predicted_s},
           {"ranks", ranks},
@@ -219,6 +229,31 @@ void render_ranks(std::string& out, const json& report) {
   }
 }
 
+/// Where the ranks' time went, as shares of the predicted time: per rank up to
+/// kTimelineMaxRanks ranks, else the mean over all ranks.
+void render_utilization(std::string& out, const json& ranks) {
+  if (ranks.empty()) return;
+  const auto line = [](const char* who, double compute, double comm, double wait, double done) {
+    return fmt::format("{:>10} {:>8.1f}% {:>11.1f}% {:>8.1f}% {:>9.1f}%\n", who, 100 * compute,
+                       100 * comm, 100 * wait, 100 * done);
+  };
+  out += fmt::format("utilization (share of the predicted time):\n{:>10} {:>9} {:>12} {:>9} "
+                     "{:>10}\n",
+                     "rank", "compute", "communicate", "wait", "finished");
+  double sum[4] = {0, 0, 0, 0};
+  for (const json& r : ranks) {
+    const json& u = r["utilization"];
+    const double v[4] = {u["compute"].get<double>(), u["communicate"].get<double>(),
+                         u["wait"].get<double>(), u["finished"].get<double>()};
+    for (int i = 0; i < 4; ++i)
+      sum[i] += v[i];
+    if (ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks))
+      out += line(std::to_string(r["rank"].get<int>()).c_str(), v[0], v[1], v[2], v[3]);
+  }
+  const double n = static_cast<double>(ranks.size());
+  out += line("mean", sum[0] / n, sum[1] / n, sum[2] / n, sum[3] / n);
+}
+
 /// Protocol statistics per host process (only when there are several).
 void render_hosts(std::string& out, const json& hosts) {
   if (hosts.size() < 2) return;
@@ -274,6 +309,9 @@ std::string render_report(const json& r) {
   out += fmt::format("predicted time: {:.12f} s ({})\n", r["predicted_time_s"].get<double>(),
                      t(r["predicted_time_ps"]));
   render_ranks(out, r);
+  render_utilization(out, r["ranks"]);
+  for (const json& line : r["timeline"])
+    out += line.get<std::string>() + "\n";
   render_exits(out, r["ranks"]);
   render_hosts(out, r["hosts"]);
   const json& m = r["messages"];

@@ -3,12 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 
-#include "config.hpp"
-#include "report.hpp"
-#include "simulation.hpp"
+#include "simulator_main.hpp"
 
 // The target program's main, renamed by mpi.h. It is C (unmangled) or C++ with one of the three
 // signatures C++ allows; whichever the program defines is non-null.
@@ -36,34 +32,13 @@ mpilite::World::Main user_main() {
 } // namespace
 
 int main(int argc, char** argv) {
-  mpisim::Config config;
-  try {
-    config = mpisim::Config::from_environment(environ);
-  } catch (const mpisim::ConfigError& e) {
-    std::fprintf(stderr, "mpisim: %s\n", e.what());
-    return 2;
-  }
   const auto program = user_main();
   if (!program) {
     std::fprintf(stderr, "mpisim: the program has no main() compiled against mpisim's mpi.h; "
                          "include <mpi.h> in the file that defines main and build with mpisimcc\n");
     return 2;
   }
-  mpisim::Simulation sim(config);
-  const mpisim::RunSummary run = sim.run(program, argc, argv);
-  std::fflush(stdout);
-  if (!run.reporting_host) return run.exit_code;
-  const nlohmann::json report = mpisim::build_report(config, run);
-  std::fputs(mpisim::render_report(report).c_str(), stderr);
-  if (!config.report_path.empty()) {
-    std::ofstream out(config.report_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "mpisim: cannot write the report to %s\n", config.report_path.c_str());
-      return run.exit_code ? run.exit_code : 2;
-    }
-  }
-  return run.exit_code;
+  return mpisim::simulate_main(program, argc, argv, "mpisim");
 }
 
 // Referenced by mpisimcc's link line so that this object (and its main) is always linked.

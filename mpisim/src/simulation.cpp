@@ -39,6 +39,11 @@ Simulation::Simulation(Config config)
 
 void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
   if (contention_) contention_->on_send(m, injected, data_bytes);
+  if (observer_) observer_->sent(m, injected - network_.send_overhead());
+}
+
+void Simulation::on_receive(const mpilite::Message& m, int dst, SimTime t_match) {
+  if (observer_) observer_->received(m, dst, t_match);
 }
 
 bool Simulation::defer_data(const mpilite::DataTransfer& d) {
@@ -65,14 +70,18 @@ SimTime Simulation::min_latency() const {
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
-  if (config_.cpu == CpuMode::Off) return;
-  const std::int64_t now = thread_cpu_ns();
-  const double ps =
-      static_cast<double>(now - rank.cpu_mark_ns) * 1000.0 * config_.machine.cpu_scale;
-  rank.spend_compute(static_cast<SimTime>(ps));
+  const SimTime before = rank.clock;
+  if (config_.cpu != CpuMode::Off) {
+    const std::int64_t now = thread_cpu_ns();
+    const double ps =
+        static_cast<double>(now - rank.cpu_mark_ns) * 1000.0 * config_.machine.cpu_scale;
+    rank.spend_compute(static_cast<SimTime>(ps));
+  }
+  if (observer_) observer_->enter(rank, before);
 }
 
 void Simulation::leave_mpi(mpilite::Rank& rank) {
+  if (observer_) observer_->leave(rank);
   if (config_.cpu == CpuMode::Off) return;
   rank.cpu_mark_ns = thread_cpu_ns();
 }
@@ -116,6 +125,8 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   {
     mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
+    observer_ = Observer::make(config_, host);
+    if (observer_) world.op_log = observer_->op_log();
     if (link_) link_->attach(world, map, network_.min_latency());
     s.reason = world.run(main, argc, argv);
     if (link_ && s.reason == mpilite::EndReason::Finished) {
@@ -163,6 +174,12 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   }
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
+  if (observer_) {
+    static constexpr const char* kOutcomes[] = {"finished", "deadlock", "abort", "error"};
+    s.timeline = observer_->finish(link_.get(), s.reporting_host, s.predicted,
+                                   kOutcomes[static_cast<int>(s.reason)]);
+    observer_.reset();
+  }
   s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   s.peak_rss_kib = peak_rss_kib();
   link_.reset(); // MPI_Finalize

@@ -12,6 +12,7 @@
 #include "host_sync.hpp"
 #include "kernel.hpp"
 #include "network_model.hpp"
+#include "observer.hpp"
 #include "rank_map.hpp"
 #include "world.hpp"
 
@@ -53,8 +54,9 @@ struct RunSummary {
   std::uint64_t context_switches = 0;
   std::uint64_t local_messages = 0;
   std::uint64_t remote_messages = 0;
-  std::uint64_t idle_rounds = 0; ///< times the host had no runnable rank and computed bounds
-  std::string overflow_check;    ///< "guard pages" or "canary"
+  std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
+  std::string overflow_check;        ///< "guard pages" or "canary"
+  std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
 };
 
 class Simulation final : public mpilite::Kernel {
@@ -84,6 +86,7 @@ public:
   void poll() override { link_->poll(); }
   void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) override;
   bool defer_data(const mpilite::DataTransfer& d) override;
+  void on_receive(const mpilite::Message& m, int dst, SimTime t_match) override;
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
@@ -94,6 +97,7 @@ private:
   mpilite::World* world_ = nullptr;
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
+  std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
 };
 
 } // namespace mpisim

@@ -1,0 +1,12 @@
+// Declared compute time: what MPISIM_Compute charges, in exact picoseconds (mpisim-replay
+// charges recorded compute through it).
+#pragma once
+
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+/// Charges `ps` of compute to the calling rank's clock, as an MPI call named MPISIM_Compute.
+void charge_compute(SimTime ps);
+
+} // namespace mpilite

@@ -1,0 +1,243 @@
+#include "op_log.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "api_call.hpp"
+#include "datatype.hpp"
+#include "op.hpp"
+
+namespace mpilite {
+namespace {
+
+/// Buffered text per rank before it goes to the rank's file.
+constexpr std::size_t kFlushBytes = 1 << 16;
+
+/// Calls that replay re-issues (mpisim-replay knows each by its recorded name).
+constexpr std::array kRecorded = {"MPI_Init",
+                                  "MPI_Init_thread",
+                                  "MPI_Finalize",
+                                  "MPISIM_Compute",
+                                  "MPI_Send",
+                                  "MPI_Ssend",
+                                  "MPI_Rsend",
+                                  "MPI_Isend",
+                                  "MPI_Issend",
+                                  "MPI_Irsend",
+                                  "MPI_Recv",
+                                  "MPI_Irecv",
+                                  "MPI_Sendrecv",
+                                  "MPI_Sendrecv_replace",
+                                  "MPI_Wait",
+                                  "MPI_Waitall",
+                                  "MPI_Waitany",
+                                  "MPI_Waitsome",
+                                  "MPI_Test",
+                                  "MPI_Testall",
+                                  "MPI_Testany",
+                                  "MPI_Testsome",
+                                  "MPI_Probe",
+                                  "MPI_Iprobe",
+                                  "MPI_Barrier",
+                                  "MPI_Bcast",
+                                  "MPI_Reduce",
+                                  "MPI_Allreduce",
+                                  "MPI_Scan",
+                                  "MPI_Exscan",
+                                  "MPI_Gather",
+                                  "MPI_Gatherv",
+                                  "MPI_Scatter",
+                                  "MPI_Scatterv",
+                                  "MPI_Allgather",
+                                  "MPI_Allgatherv",
+                                  "MPI_Alltoall",
+                                  "MPI_Alltoallv",
+                                  "MPI_Reduce_scatter_block",
+                                  "MPI_Comm_split",
+                                  "MPI_Comm_dup",
+                                  "MPI_Comm_free"};
+
+/// Calls that neither communicate nor advance a clock nor create what a recorded call uses
+/// (datatypes are recorded by size, so their constructors need no replay).
+constexpr std::array kLocal = {"MPI_Initialized",
+                               "MPI_Finalized",
+                               "MPI_Wtime",
+                               "MPISIM_Clock_ps",
+                               "MPI_Comm_rank",
+                               "MPI_Comm_size",
+                               "MPI_Get_count",
+                               "MPI_Get_elements",
+                               "MPI_Get_elements_x",
+                               "MPI_Get_processor_name",
+                               "MPI_Query_thread",
+                               "MPI_Is_thread_main",
+                               "MPI_Error_string",
+                               "MPI_Error_class",
+                               "MPI_Alloc_mem",
+                               "MPI_Free_mem",
+                               "MPI_Abort",
+                               "MPI_Type_size",
+                               "MPI_Type_size_x",
+                               "MPI_Type_get_extent",
+                               "MPI_Type_get_extent_x",
+                               "MPI_Type_get_true_extent",
+                               "MPI_Type_contiguous",
+                               "MPI_Type_vector",
+                               "MPI_Type_hvector",
+                               "MPI_Type_create_hvector",
+                               "MPI_Type_indexed",
+                               "MPI_Type_hindexed",
+                               "MPI_Type_create_hindexed",
+                               "MPI_Type_create_indexed_block",
+                               "MPI_Type_create_struct",
+                               "MPI_Type_struct",
+                               "MPI_Type_create_resized",
+                               "MPI_Type_create_subarray",
+                               "MPI_Type_dup",
+                               "MPI_Type_commit",
+                               "MPI_Type_free",
+                               "MPI_Type_get_name",
+                               "MPI_Type_set_name",
+                               "MPI_Op_create",
+                               "MPI_Op_free",
+                               "MPI_Op_commutative",
+                               "MPI_Comm_group",
+                               "MPI_Group_size",
+                               "MPI_Group_rank",
+                               "MPI_Group_free",
+                               "MPI_Group_translate_ranks",
+                               "MPI_Comm_compare",
+                               "MPI_Comm_get_name",
+                               "MPI_Comm_set_name",
+                               "MPI_Comm_test_inter",
+                               "MPI_Comm_set_errhandler",
+                               "MPI_Comm_get_errhandler",
+                               "MPI_Errhandler_free",
+                               "MPI_Comm_create_errhandler",
+                               "MPI_Status_set_elements",
+                               "MPI_Test_cancelled",
+                               "MPI_Pack_size",
+                               "MPI_Dims_create",
+                               "MPI_Get_address",
+                               "MPI_Address",
+                               "MPI_Type_extent",
+                               "MPI_Type_lb",
+                               "MPI_Type_ub",
+                               "MPI_Comm_get_attr",
+                               "MPI_Attr_get"};
+
+template <std::size_t N>
+bool contains(const std::array<const char*, N>& names, std::string_view name) {
+  return std::any_of(names.begin(), names.end(), [name](const char* n) { return name == n; });
+}
+
+} // namespace
+
+OpLog::~OpLog() {
+  flush_all();
+}
+
+bool OpLog::covers(std::string_view call) {
+  return contains(kRecorded, call) || contains(kLocal, call);
+}
+
+OpLog::RankLog& OpLog::of(int rank) {
+  return ranks_[rank];
+}
+
+void OpLog::compute(int rank, SimTime ps, bool measured) {
+  RankLog& l = of(rank);
+  (measured ? l.measured : l.declared) += ps;
+}
+
+int OpLog::current_rank(ApiCall& c) const {
+  return c.r.id;
+}
+
+bool OpLog::outermost(ApiCall& c) const {
+  return c.r.call_depth == 1;
+}
+
+void OpLog::begin_line(int, RankLog& l, const char* op) {
+  // Compute charged since the last operation goes first, so that replay charges it before.
+  if (l.measured || l.declared)
+    fmt::format_to(std::back_inserter(l.text), "compute {} {}\n", l.measured, l.declared);
+  l.measured = l.declared = 0;
+  l.text += op;
+}
+
+void OpLog::end_line(int rank, RankLog& l) {
+  l.text += '\n';
+  if (l.text.size() < kFlushBytes) return;
+  flush_(rank, l.text);
+  l.text.clear();
+}
+
+void OpLog::flush_all() {
+  for (auto& [rank, l] : ranks_) {
+    if (l.measured || l.declared)
+      fmt::format_to(std::back_inserter(l.text), "compute {} {}\n", l.measured, l.declared);
+    l.measured = l.declared = 0;
+    if (!l.text.empty()) flush_(rank, l.text);
+    l.text.clear();
+  }
+}
+
+void OpLog::put(RankLog& l, CommArg a) {
+  long index = -1;
+  if (a.h == MPI_COMM_WORLD) {
+    index = 0;
+  } else if (a.h == MPI_COMM_SELF) {
+    index = 1;
+  } else if (auto it = l.comms.find(a.h); it != l.comms.end()) {
+    index = it->second;
+  }
+  put(l, index);
+}
+
+void OpLog::put(RankLog& l, NewCommArg a) {
+  if (a.h == MPI_COMM_NULL) return put(l, -1L);
+  l.comms[a.h] = l.next_comm;
+  put(l, l.next_comm++);
+}
+
+void OpLog::put(RankLog& l, RequestArg a) {
+  const auto it = a.h == MPI_REQUEST_NULL ? l.requests.end() : l.requests.find(a.h);
+  put(l, it == l.requests.end() ? -1L : it->second);
+}
+
+void OpLog::put(RankLog& l, NewRequestArg a) {
+  l.requests[a.h] = l.next_request;
+  put(l, l.next_request++);
+}
+
+void OpLog::put(RankLog& l, RequestsArg a) {
+  put(l, a.count);
+  for (int i = 0; i < a.count; ++i)
+    put(l, RequestArg{a.h[i]});
+}
+
+void OpLog::put(RankLog& l, TypeArg a) {
+  // Predefined types by handle; derived ones by size (and their basic type for reductions).
+  if (builtin_datatype(a.h)) return put(l, static_cast<long long>(a.h));
+  const Datatype* t = World::get().datatype(a.h);
+  if (!t) return put(l, static_cast<long long>(MPI_DATATYPE_NULL));
+  fmt::format_to(std::back_inserter(l.text), " d{}:{}:{}", t->size,
+                 static_cast<long long>(t->basic), t->basic_count);
+}
+
+void OpLog::put(RankLog& l, OpArg a) {
+  if (builtin_op(a.h)) return put(l, static_cast<long long>(a.h));
+  const Op* o = World::get().op(a.h);
+  put(l, o && !o->commutative ? "u0" : "u1");
+}
+
+void OpLog::put(RankLog& l, CountsArg a) {
+  const Comm* comm = World::get().comm(a.comm);
+  const int n = a.counts && comm ? comm->size : 0;
+  put(l, n);
+  for (int i = 0; i < n; ++i)
+    put(l, a.counts[i]);
+}
+
+} // namespace mpilite

@@ -1,0 +1,205 @@
+#include "observer.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unordered_set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "host_link.hpp"
+#include "message.hpp"
+#include "units.hpp"
+
+namespace mpisim {
+namespace {
+
+/// A simulation shows progress once it has run this long (wall time), then every second.
+constexpr std::chrono::seconds kProgressAfter{3};
+constexpr std::chrono::seconds kProgressEvery{1};
+
+std::string rank_file(const std::string& dir, int rank) {
+  return fmt::format("{}/rank-{}.ops", dir, rank);
+}
+
+/// One host's part of what host 0 merges: three texts, each with its length in front.
+std::vector<std::byte> pack_texts(const std::vector<std::string>& texts) {
+  std::string all;
+  for (const std::string& t : texts)
+    all += fmt::format("{}\n{}", t.size(), t);
+  const auto* p = reinterpret_cast<const std::byte*>(all.data());
+  return {p, p + all.size()};
+}
+
+std::vector<std::string> unpack_texts(const std::vector<std::byte>& bytes) {
+  const std::string all(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  std::vector<std::string> texts;
+  for (std::size_t at = 0; at < all.size();) {
+    const std::size_t newline = all.find('\n', at);
+    const std::size_t n = std::stoull(all.substr(at, newline - at));
+    texts.push_back(all.substr(newline + 1, n));
+    at = newline + 1 + n;
+  }
+  return texts;
+}
+
+} // namespace
+
+std::unique_ptr<Observer> Observer::make(const Config& config, int host) {
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  if (config.trace_path.empty() && config.comm_matrix_path.empty() && config.record_path.empty() &&
+      config.ranks > kTimelineMaxRanks && !terminal)
+    return nullptr;
+  return std::make_unique<Observer>(config, host);
+}
+
+Observer::Observer(const Config& config, int host)
+    : config_(config), entries_(static_cast<std::size_t>(config.ranks)),
+      progress_(isatty(STDERR_FILENO) == 1), started_(std::chrono::steady_clock::now()),
+      last_shown_(started_) {
+  if (!config.trace_path.empty())
+    trace_ = std::make_unique<ChromeTrace>(ChromeTrace::part_path(config.trace_path, host));
+  if (!config.comm_matrix_path.empty()) matrix_.emplace();
+  if (config.ranks <= kTimelineMaxRanks) timeline_.emplace(config.ranks);
+  if (!config.record_path.empty()) {
+    std::filesystem::create_directories(config.record_path);
+    // Each rank's file is started afresh by its first write, then appended to.
+    auto started = std::make_shared<std::unordered_set<int>>();
+    op_log_ = std::make_unique<mpilite::OpLog>(
+        [dir = config.record_path, started](int rank, const std::string& text) {
+          const bool first = started->insert(rank).second;
+          std::ofstream out(rank_file(dir, rank), first ? std::ios::trunc : std::ios::app);
+          out << text;
+          if (!out)
+            throw std::runtime_error(
+                fmt::format("MPISIM_RECORD: cannot write {}", rank_file(dir, rank)));
+        });
+  }
+}
+
+void Observer::enter(mpilite::Rank& rank, SimTime before) {
+  if (rank.clock > before) {
+    if (trace_) trace_->slice(rank.id, "compute", "compute", before, rank.clock, "");
+    if (timeline_) timeline_->add(rank.id, before, rank.clock, Activity::Compute);
+    if (op_log_) op_log_->compute(rank.id, rank.clock - before, true);
+  }
+  Entry& e = entries_[static_cast<std::size_t>(rank.id)];
+  e.start = rank.clock;
+  e.stats = rank.stats;
+}
+
+void Observer::leave(mpilite::Rank& rank) {
+  const Entry& e = entries_[static_cast<std::size_t>(rank.id)];
+  const mpilite::RankStats& s = rank.stats;
+  const SimTime wait = s.wait - e.stats.wait;
+  const SimTime comm = s.comm - e.stats.comm;
+  const SimTime compute = s.compute - e.stats.compute;
+  if (timeline_) {
+    // Within a call the order of waiting and overheads is not kept: waiting comes first, as in
+    // a receive (wait for the message, then its overhead).
+    timeline_->add(rank.id, e.start, e.start + wait, Activity::Wait);
+    timeline_->add(rank.id, e.start + wait, e.start + wait + comm, Activity::Communicate);
+    timeline_->add(rank.id, e.start + wait + comm, rank.clock, Activity::Compute);
+  }
+  if (trace_) {
+    const char* name = rank.call.name ? rank.call.name : "MPI";
+    const bool declared_compute = std::strcmp(name, "MPISIM_Compute") == 0;
+    const std::uint64_t sent = s.msgs_sent - e.stats.msgs_sent;
+    const std::uint64_t got = s.msgs_received - e.stats.msgs_received;
+    if (declared_compute) {
+      if (rank.clock > e.start)
+        trace_->slice(rank.id, "compute", "compute", e.start, rank.clock,
+                      "\"call\":\"MPISIM_Compute\"");
+    } else if (rank.clock > e.start || sent || got) {
+      std::string args;
+      if (rank.call.has_peer)
+        args = fmt::format("\"peer\":{},\"tag\":{},\"comm\":\"{:#x}\",", rank.call.peer,
+                           rank.call.tag, static_cast<unsigned>(rank.call.comm));
+      else if (rank.call.comm != MPI_COMM_NULL)
+        args = fmt::format("\"comm\":\"{:#x}\",", static_cast<unsigned>(rank.call.comm));
+      args +=
+          fmt::format("\"bytes_sent\":{},\"bytes_received\":{},\"msgs_sent\":{},"
+                      "\"msgs_received\":{},\"wait_ps\":{},\"comm_ps\":{},\"compute_ps\":{}",
+                      s.bytes_sent - e.stats.bytes_sent, s.bytes_received - e.stats.bytes_received,
+                      sent, got, wait, comm, compute);
+      trace_->slice(rank.id, name, "mpi", e.start, rank.clock, args);
+    }
+  }
+  if (progress_ && (++calls_ & 1023) == 0) progress(rank.clock);
+}
+
+void Observer::sent(const mpilite::Message& m, SimTime at) {
+  if (matrix_) matrix_->add(m.src, m.dst, m.bytes);
+  if (trace_) trace_->message_sent(m.src, m.dst, m.seq, m.bytes, m.tag, at);
+}
+
+void Observer::received(const mpilite::Message& m, int dst, SimTime t_match) {
+  if (trace_) trace_->message_received(m.src, dst, m.seq, m.bytes, m.tag, t_match);
+}
+
+void Observer::progress(SimTime clock) {
+  reached_ = std::max(reached_, clock);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - started_ < kProgressAfter || now - last_shown_ < kProgressEvery) return;
+  last_shown_ = now;
+  const double wall = std::chrono::duration<double>(now - started_).count();
+  std::fprintf(stderr,
+               "\rmpisim: simulated time reached %s after %.0f s (%.3g simulated s per "
+               "wall s)   ",
+               format_time(reached_).c_str(), wall, mpilite::time_to_seconds(reached_) / wall);
+  progress_shown_ = true;
+}
+
+void Observer::write_record_meta(const std::string& outcome) const {
+  const nlohmann::json meta = {{"mpisim_record", 1},
+                               {"ranks", config_.ranks},
+                               {"machine", config_.machine.name},
+                               {"cpu_scale", config_.machine.cpu_scale},
+                               {"cpu", config_.cpu == CpuMode::Off ? "off" : "measured"},
+                               {"outcome", outcome}};
+  std::ofstream out(config_.record_path + "/meta.json");
+  out << meta.dump(2) << "\n";
+  if (!out)
+    throw std::runtime_error(
+        fmt::format("MPISIM_RECORD: cannot write {}/meta.json", config_.record_path));
+}
+
+std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, SimTime predicted,
+                                          const std::string& outcome) {
+  if (progress_shown_) std::fputs("\n", stderr);
+  if (op_log_) {
+    op_log_->flush_all();
+    if (reporting_host) write_record_meta(outcome);
+  }
+  if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
+  if (trace_) trace_->close();
+  // The gather also tells host 0 that every host's trace part is complete.
+  std::vector<std::string> mine = {std::string(), matrix_ ? matrix_->encode() : std::string(),
+                                   timeline_ ? timeline_->encode() : std::string()};
+  std::vector<std::vector<std::string>> parts;
+  if (link) {
+    for (const auto& bytes : link->gather(pack_texts(mine)))
+      parts.push_back(unpack_texts(bytes));
+  } else {
+    parts.push_back(std::move(mine));
+  }
+  if (!reporting_host) return {};
+  if (trace_) ChromeTrace::write(config_.trace_path, static_cast<int>(parts.size()), config_.ranks);
+  if (matrix_) {
+    CommMatrix all;
+    for (const auto& p : parts)
+      all.merge(p[1]);
+    all.write_csv(config_.comm_matrix_path);
+  }
+  if (!timeline_) return {};
+  AsciiTimeline all(config_.ranks);
+  for (const auto& p : parts)
+    all.merge(p[2]);
+  return all.render(predicted);
+}
+
+} // namespace mpisim

@@ -1,0 +1,75 @@
+// What a run records about itself besides its report: the Chrome trace (MPISIM_TRACE), the
+// communication matrix (MPISIM_COMM_MATRIX), the ASCII timeline of the report (up to 64 ranks),
+// the time-independent trace for replay (MPISIM_RECORD) and the progress line on a terminal.
+// The simulation calls it at the few places where time is charged and messages are stamped; it
+// exists only when one of these is wanted, so a run without them pays one branch per hook.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ascii_timeline.hpp"
+#include "chrome_trace.hpp"
+#include "comm_matrix.hpp"
+#include "config.hpp"
+#include "op_log.hpp"
+#include "rank.hpp"
+
+namespace mpilite {
+struct Message;
+}
+
+namespace mpisim {
+
+class HostLink;
+
+class Observer {
+public:
+  /// Null when `config` asks for nothing to observe (and stderr is no terminal). `host` is this
+  /// host process's number.
+  static std::unique_ptr<Observer> make(const Config& config, int host);
+  Observer(const Config& config, int host);
+
+  /// Entry of an MPI call: compute was charged from `before` to the rank's clock.
+  void enter(mpilite::Rank& rank, SimTime before);
+  /// Exit of the MPI call `rank.call.name`.
+  void leave(mpilite::Rank& rank);
+  /// A message leaves its sender (`at`: when the send started).
+  void sent(const mpilite::Message& m, SimTime at);
+  /// A receive of world rank `dst` matched message `m` at `t_match`.
+  void received(const mpilite::Message& m, int dst, SimTime t_match);
+
+  /// Where MPI operations are recorded (MPISIM_RECORD), or null.
+  mpilite::OpLog* op_log() { return op_log_.get(); }
+
+  /// After the run (every host process calls it): merges the hosts' records on host 0, writes
+  /// the files, and returns the report's timeline lines (host 0, up to 64 ranks).
+  std::vector<std::string> finish(HostLink* link, bool reporting_host, SimTime predicted,
+                                  const std::string& outcome);
+
+private:
+  struct Entry {
+    SimTime start = 0;
+    mpilite::RankStats stats;
+  };
+  void progress(SimTime clock);
+  void write_record_meta(const std::string& outcome) const;
+
+  const Config& config_;
+  std::vector<Entry> entries_; ///< per world rank: the MPI call it is in
+  std::unique_ptr<ChromeTrace> trace_;
+  std::optional<CommMatrix> matrix_;
+  std::optional<AsciiTimeline> timeline_;
+  std::unique_ptr<mpilite::OpLog> op_log_;
+  // Progress line (stderr is a terminal).
+  bool progress_ = false;
+  bool progress_shown_ = false;
+  std::uint32_t calls_ = 0;
+  SimTime reached_ = 0;
+  std::chrono::steady_clock::time_point started_, last_shown_;
+};
+
+} // namespace mpisim

@@ -1,0 +1,30 @@
+// mpisim-replay: runs a recorded run (MPISIM_RECORD) again without the program. Each rank is a
+// fiber that re-issues its recorded MPI operations against the real MPI implementation, with
+// the recorded compute charged as MPISIM_Compute charges it, so that on the same machine model
+// the replay predicts exactly what the live run predicted, and on another what that machine
+// would take for the same operations.
+#pragma once
+
+#include <string>
+
+#include "world.hpp"
+
+namespace mpisim {
+
+/// What meta.json of a recorded directory says.
+struct RecordMeta {
+  int ranks = 0;
+  double cpu_scale = 1; ///< of the recording machine: measured compute scales with it
+  std::string machine;
+  std::string outcome;
+};
+
+/// Reads `dir`/meta.json; throws std::runtime_error naming the problem.
+RecordMeta read_record_meta(const std::string& dir);
+
+/// The main of every rank of a replay of `dir`. Measured compute is multiplied by
+/// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared
+/// compute (MPISIM_Compute) is replayed as it was.
+mpilite::World::Main replay_main(std::string dir, double compute_scale);
+
+} // namespace mpisim

@@ -1,0 +1,45 @@
+#include "simulator_main.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "config.hpp"
+#include "report.hpp"
+#include "simulation.hpp"
+
+extern char** environ;
+
+namespace mpisim {
+
+int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool) {
+  Config config;
+  try {
+    config = Config::from_environment(environ);
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "%s: %s\n", tool, e.what());
+    return 2;
+  }
+  Simulation sim(config);
+  RunSummary run;
+  try {
+    run = sim.run(program, argc, argv);
+  } catch (const std::exception& e) { // writing the trace, matrix or record
+    std::fprintf(stderr, "%s: %s\n", tool, e.what());
+    return 2;
+  }
+  std::fflush(stdout);
+  if (!run.reporting_host) return run.exit_code;
+  const nlohmann::json report = build_report(config, run);
+  std::fputs(render_report(report).c_str(), stderr);
+  if (!config.report_path.empty()) {
+    std::ofstream out(config.report_path);
+    out << report.dump(2) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "%s: cannot write the report to %s\n", tool, config.report_path.c_str());
+      return run.exit_code ? run.exit_code : 2;
+    }
+  }
+  return run.exit_code;
+}
+
+} // namespace mpisim

@@ -1,0 +1,80 @@
+// mpisim-replay: re-simulates a run recorded with MPISIM_RECORD on a machine model (the same
+// options as mpisimrun), without running the program again.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "config.hpp"
+#include "replay.hpp"
+#include "run_options.hpp"
+#include "simulator_main.hpp"
+#include "transport.hpp"
+
+extern char** environ;
+
+namespace {
+
+constexpr const char* kTool = "mpisim-replay";
+constexpr int kUsageError = 2;
+
+[[noreturn]] void fail(const std::string& message) {
+  fmt::print(stderr, "{}: {}\n", kTool, message);
+  std::exit(kUsageError);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mpisim-replay: re-simulate a recorded run (MPISIM_RECORD) on a machine model, "
+               "without the program. Options are mpisimrun's (--machine, --latency, -hosts, ...); "
+               "-np is the recorded one.",
+               kTool};
+  std::string dir;
+  app.add_option("dir", dir, "the directory MPISIM_RECORD wrote")->required();
+  mpisim::tools::VariableOptions variables;
+  variables.add_to(app);
+  std::vector<std::string> args = mpisim::tools::rewrite_arguments(argc, argv, true);
+  std::vector<char*> rewritten;
+  for (std::string& arg : args)
+    rewritten.push_back(arg.data());
+  try {
+    app.parse(static_cast<int>(rewritten.size()), rewritten.data());
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  variables.export_given();
+
+  mpisim::RecordMeta meta;
+  try {
+    meta = mpisim::read_record_meta(dir);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  if (meta.outcome != "finished")
+    fail(fmt::format("the recorded run did not finish ({}): its record is incomplete",
+                     meta.outcome));
+  const char* ranks = std::getenv("MPISIM_RANKS");
+  if (ranks && std::atoi(ranks) != meta.ranks)
+    fail(fmt::format("{} recorded {} ranks; -np {} cannot replay it", dir, meta.ranks, ranks));
+  const char* record = std::getenv("MPISIM_RECORD");
+  if (record && std::string(record) == dir)
+    fail(fmt::format("MPISIM_RECORD={} would overwrite the record being replayed", dir));
+  setenv("MPISIM_RANKS", std::to_string(meta.ranks).c_str(), 1);
+  // Compute comes from the record; measuring the replayer's own CPU time would add to it.
+  setenv("MPISIM_CPU", "off", 1);
+
+  mpisim::Config config;
+  try {
+    config = mpisim::Config::from_environment(environ);
+  } catch (const mpisim::ConfigError& e) {
+    fail(e.what());
+  }
+  if (config.hosts > 1 && !mpisim::protocols::Transport::launched_as_several_processes())
+    mpisim::tools::launch({argv[0], dir}, config.hosts, kTool);
+  const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
+  std::vector<char*> rank_argv = {argv[0], nullptr};
+  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale), 1, rank_argv.data(), kTool);
+}

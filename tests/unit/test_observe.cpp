@@ -1,0 +1,297 @@
+// What a run records about itself: the Chrome trace, the communication matrix, the report's
+// timeline, and the record that mpisim-replay re-simulates.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "replay.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+using mpilite::SimTime;
+using nlohmann::json;
+
+constexpr SimTime kSendOverhead = 100'000, kRecvOverhead = 200'000, kLatency = 1'000'000;
+constexpr SimTime kPsPerByte = 1000; // 1 GB/s
+
+/// A fresh directory for one test's files.
+std::string scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("mpisim_observe_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+SimTime ps(const json& microseconds) {
+  return static_cast<SimTime>(std::llround(microseconds.get<double>() * 1e6));
+}
+
+/// Whether rank 2 of mixed_program polls (MPI_Test in a loop) instead of waiting: a polling
+/// loop's number of iterations depends on simulated time, so its record replays exactly only on
+/// the machine it was recorded on.
+bool g_poll = true;
+
+/// Rank 0 computes 2 us then sends 1000 bytes to rank 1; rank 1 answers with 8 bytes; then all
+/// ranks reduce, and rank 2 polls (or waits) for a wildcard receive of a non-blocking send.
+int mixed_program(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  const int me = test::world_rank();
+  std::vector<char> buf(1000);
+  if (me == 0) {
+    MPISIM_Compute(2e-6);
+    MPI_Send(buf.data(), 1000, MPI_CHAR, 1, 5, MPI_COMM_WORLD);
+    MPI_Recv(buf.data(), 8, MPI_CHAR, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (me == 1) {
+    MPI_Recv(buf.data(), 1000, MPI_CHAR, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPISIM_Compute(1e-6);
+    MPI_Send(buf.data(), 8, MPI_CHAR, 0, 6, MPI_COMM_WORLD);
+  }
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, me % 2, -me, &half);
+  double x = me, sum = 0;
+  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, half);
+  MPI_Comm_free(&half);
+  MPI_Request q;
+  if (me == 2) {
+    int v;
+    MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &q);
+    int flag = 0;
+    while (g_poll && !flag) {
+      MPISIM_Compute(0.5e-6);
+      MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+    }
+    if (!flag) MPI_Wait(&q, MPI_STATUS_IGNORE);
+  } else if (me == 3) {
+    int v = 3;
+    MPISIM_Compute(3e-6);
+    MPI_Isend(&v, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+
+std::vector<SimTime> clocks(const mpisim::RunSummary& s) {
+  std::vector<SimTime> c;
+  for (const auto& r : s.ranks)
+    c.push_back(r.clock);
+  return c;
+}
+
+TEST(Observe, TraceIsWellFormedPairedAndWithoutOverlaps) {
+  const std::string dir = scratch_dir("trace");
+  auto c = test::config(4);
+  c.trace_path = dir + "/trace.json";
+  const auto run = test::simulate(c, mixed_program);
+  ASSERT_EQ(run.reason, mpilite::EndReason::Finished);
+  std::ifstream in(c.trace_path);
+  const json trace = json::parse(in);
+  ASSERT_TRUE(trace.contains("traceEvents"));
+  std::map<std::pair<int, int>, json> sends, receives;
+  std::map<int, std::vector<std::pair<SimTime, SimTime>>> intervals;
+  std::set<int> named_tracks;
+  std::uint64_t total_sent = 0;
+  for (const auto& r : run.ranks)
+    total_sent += r.stats.msgs_sent;
+  for (const json& e : trace["traceEvents"]) {
+    const std::string ph = e.at("ph");
+    ASSERT_TRUE(ph == "X" || ph == "s" || ph == "f" || ph == "M") << e.dump();
+    if (ph == "M") {
+      if (e["name"] == "thread_name") named_tracks.insert(e["tid"].get<int>());
+      continue;
+    }
+    const int tid = e.at("tid");
+    ASSERT_TRUE(tid >= 0 && tid < 4) << e.dump();
+    if (ph == "X") {
+      const SimTime start = ps(e.at("ts")), dur = ps(e.at("dur"));
+      ASSERT_GE(dur, 0) << e.dump();
+      intervals[tid].push_back({start, start + dur});
+      continue;
+    }
+    const auto key = std::make_pair(e["args"]["src"].get<int>(), e["args"]["seq"].get<int>());
+    auto& side = ph == "s" ? sends : receives;
+    EXPECT_TRUE(side.emplace(key, e).second) << "duplicate " << e.dump();
+    EXPECT_EQ(tid, ph == "s" ? e["args"]["src"].get<int>() : e["args"]["dst"].get<int>());
+  }
+  EXPECT_EQ(named_tracks, (std::set<int>{0, 1, 2, 3}));
+  // Every message sent was received, and the pair shares the flow id.
+  EXPECT_EQ(sends.size(), total_sent);
+  ASSERT_EQ(sends.size(), receives.size());
+  for (const auto& [key, s] : sends) {
+    ASSERT_TRUE(receives.count(key)) << s.dump();
+    EXPECT_EQ(s["id"], receives[key]["id"]);
+    EXPECT_LE(ps(s["ts"]), ps(receives[key]["ts"]));
+  }
+  for (auto& [rank, v] : intervals) {
+    std::sort(v.begin(), v.end());
+    for (std::size_t i = 1; i < v.size(); ++i)
+      EXPECT_LE(v[i - 1].second, v[i].first) << "rank " << rank << " interval " << i;
+  }
+  // Rank 0: 2 us of compute, then MPI_Send of 1000 bytes to rank 1 (tag 5), whose message rank
+  // 1 matches when it arrives: after the send overhead, latency and 1000 bytes at 1 GB/s.
+  const json* send_call = nullptr;
+  const json* compute = nullptr;
+  for (const json& e : trace["traceEvents"])
+    if (e["ph"] == "X" && e["tid"] == 0) {
+      if (!send_call && e["name"] == "MPI_Send") send_call = &e;
+      if (!compute && e["name"] == "compute") compute = &e;
+    }
+  ASSERT_TRUE(send_call && compute);
+  EXPECT_EQ(ps((*compute)["ts"]), 0);
+  EXPECT_EQ(ps((*compute)["dur"]), 2'000'000);
+  EXPECT_EQ(ps((*send_call)["ts"]), 2'000'000);
+  EXPECT_EQ(ps((*send_call)["dur"]), kSendOverhead);
+  EXPECT_EQ((*send_call)["args"]["peer"], 1);
+  EXPECT_EQ((*send_call)["args"]["tag"], 5);
+  EXPECT_EQ((*send_call)["args"]["bytes_sent"], 1000);
+  const json& first = receives.at({0, 0});
+  EXPECT_EQ(first["args"]["bytes"], 1000);
+  EXPECT_EQ(ps(first["ts"]), 2'000'000 + kSendOverhead + kLatency + 1000 * kPsPerByte);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, CommMatrixCountsEveryMessageOnce) {
+  const std::string dir = scratch_dir("matrix");
+  auto c = test::config(3);
+  c.comm_matrix_path = dir + "/matrix.csv";
+  // Rank 0 sends two messages of 10 bytes to rank 1; rank 2 sends 7 bytes to rank 0.
+  test::simulate(c, [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    char buf[10] = {};
+    switch (test::world_rank()) {
+    case 0:
+      MPI_Send(buf, 10, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      MPI_Send(buf, 10, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf, 7, MPI_CHAR, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      break;
+    case 1:
+      MPI_Recv(buf, 10, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(buf, 10, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      break;
+    case 2:
+      MPI_Send(buf, 7, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      break;
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  std::ifstream in(c.comm_matrix_path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  EXPECT_EQ(lines, (std::vector<std::string>{"src,dst,messages,bytes", "0,1,2,20", "2,0,1,7"}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, CommMatrixRowsAreWhatEachRankSent) {
+  const std::string dir = scratch_dir("matrix_rows");
+  auto c = test::config(4);
+  c.comm_matrix_path = dir + "/matrix.csv";
+  const auto run = test::simulate(c, mixed_program);
+  std::ifstream in(c.comm_matrix_path);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::uint64_t> sent(4), bytes(4);
+  while (std::getline(in, line)) {
+    int s, d;
+    unsigned long long m, b;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%d,%llu,%llu", &s, &d, &m, &b), 4) << line;
+    sent[s] += m;
+    bytes[s] += b;
+  }
+  for (const auto& r : run.ranks) {
+    EXPECT_EQ(sent[r.rank], r.stats.msgs_sent) << "rank " << r.rank;
+    EXPECT_EQ(bytes[r.rank], r.stats.bytes_sent) << "rank " << r.rank;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, TimelineShowsComputeAndFinishedRanks) {
+  auto c = test::config(2);
+  // Rank 0 computes 10 us; rank 1 does nothing: its row is blank after time 0.
+  const auto run = test::simulate(c, [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    if (test::world_rank() == 0) MPISIM_Compute(10e-6);
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(run.timeline.size(), 3u);
+  const std::string& r0 = run.timeline[1];
+  const std::string& r1 = run.timeline[2];
+  EXPECT_EQ(r0.substr(0, 10), "rank   0 |");
+  const std::string cells0 = r0.substr(10, r0.size() - 11);
+  const std::string cells1 = r1.substr(10, r1.size() - 11);
+  EXPECT_EQ(cells0, std::string(cells0.size(), '#'));
+  EXPECT_EQ(cells1, std::string(cells1.size(), ' '));
+}
+
+TEST(Observe, ReplayPredictsExactlyWhatTheLiveRunPredicted) {
+  const std::string dir = scratch_dir("replay");
+  auto c = test::config(4);
+  c.record_path = dir;
+  const auto live = test::simulate(c, mixed_program);
+  ASSERT_EQ(live.reason, mpilite::EndReason::Finished);
+  const auto meta = mpisim::read_record_meta(dir);
+  EXPECT_EQ(meta.ranks, 4);
+  EXPECT_EQ(meta.outcome, "finished");
+
+  auto r = test::config(4);
+  const auto replayed = test::simulate(r, mpisim::replay_main(dir, 1.0));
+  ASSERT_EQ(replayed.reason, mpilite::EndReason::Finished) << replayed.message;
+  EXPECT_EQ(clocks(replayed), clocks(live));
+  EXPECT_EQ(replayed.predicted, live.predicted);
+  for (std::size_t i = 0; i < live.ranks.size(); ++i) {
+    EXPECT_EQ(replayed.ranks[i].stats.msgs_sent, live.ranks[i].stats.msgs_sent);
+    EXPECT_EQ(replayed.ranks[i].stats.compute, live.ranks[i].stats.compute);
+    EXPECT_EQ(replayed.ranks[i].stats.wait, live.ranks[i].stats.wait);
+  }
+
+  // On a machine with 5 us latency the replay of a program without polling differs, and equals
+  // the live run there.
+  const std::string dir2 = scratch_dir("replay_no_poll");
+  auto c2 = test::config(4);
+  c2.record_path = dir2;
+  g_poll = false;
+  const auto waiting = test::simulate(c2, mixed_program);
+  auto slow = test::config(4);
+  slow.machine.latency = 5'000'000;
+  const auto slow_live = test::simulate(slow, mixed_program);
+  g_poll = true;
+  const auto slow_replay = test::simulate(slow, mpisim::replay_main(dir2, 1.0));
+  EXPECT_NE(slow_replay.predicted, waiting.predicted);
+  EXPECT_EQ(clocks(slow_replay), clocks(slow_live));
+  std::filesystem::remove_all(dir2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
+  const std::string dir = scratch_dir("unrecorded");
+  auto c = test::config(2);
+  c.record_path = dir;
+  const auto run = test::simulate(c, [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Request q;
+    MPI_Ibarrier(MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(run.reason, mpilite::EndReason::FatalError);
+  EXPECT_NE(run.message.find("MPI_Ibarrier is not recorded by MPISIM_RECORD"), std::string::npos)
+      << run.message;
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
