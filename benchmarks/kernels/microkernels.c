@@ -20,7 +20,7 @@
 
 typedef struct {
   int rank, size, count; /* count: ints per message */
-  unsigned *out, *in; /* unsigned: the reduction's sums wrap, defined */
+  unsigned *out, *in;    /* unsigned: the reduction's sums wrap, defined */
   long bad;
 } Mk;
 
@@ -40,8 +40,8 @@ static void expect(Mk* m, int from, int it) {
 /* Sends to `to` and receives from `from` (either may be MPI_PROC_NULL), checking the data. */
 static void exchange(Mk* m, int to, int from, int tag, int it) {
   fill(m->out, m->count, m->rank, it);
-  MPI_Sendrecv(m->out, m->count, MPI_UNSIGNED, to, tag, m->in, m->count, MPI_UNSIGNED, from, tag, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
+  MPI_Sendrecv(m->out, m->count, MPI_UNSIGNED, to, tag, m->in, m->count, MPI_UNSIGNED, from, tag,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   if (from != MPI_PROC_NULL) expect(m, from, it);
 }
 
@@ -87,7 +87,8 @@ static void bcast(Mk* m, int it) {
   if (m->rank == 0)
     fill(m->in, m->count, 0, it);
   else {
-    MPI_Recv(m->in, m->count, MPI_UNSIGNED, (m->rank - 1) / 2, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(m->in, m->count, MPI_UNSIGNED, (m->rank - 1) / 2, 2, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
     expect(m, 0, it);
   }
   for (int c = 2 * m->rank + 1; c <= 2 * m->rank + 2 && c < m->size; ++c)
@@ -130,12 +131,14 @@ static void wavefront(Mk* m, int it) {
     expect(m, m->rank - 1, it);
   }
   if (y > 0) {
-    MPI_Recv(m->in, m->count, MPI_UNSIGNED, m->rank - dims[0], 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(m->in, m->count, MPI_UNSIGNED, m->rank - dims[0], 4, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
     expect(m, m->rank - dims[0], it);
   }
   fill(m->out, m->count, m->rank, it);
   if (x < dims[0] - 1) MPI_Send(m->out, m->count, MPI_UNSIGNED, m->rank + 1, 4, MPI_COMM_WORLD);
-  if (y < dims[1] - 1) MPI_Send(m->out, m->count, MPI_UNSIGNED, m->rank + dims[0], 4, MPI_COMM_WORLD);
+  if (y < dims[1] - 1)
+    MPI_Send(m->out, m->count, MPI_UNSIGNED, m->rank + dims[0], 4, MPI_COMM_WORLD);
 }
 
 static void alltoall(Mk* m, int it) {
@@ -154,7 +157,8 @@ int main(int argc, char** argv) {
   m.count = bytes / (int)sizeof(unsigned) > 0 ? bytes / (int)sizeof(unsigned) : 1;
   m.out = malloc(sizeof(unsigned) * m.count);
   m.in = malloc(sizeof(unsigned) * m.count);
-  const char* names[] = {"pingpong", "reduce", "bcast", "butterfly", "halo2d", "halo3d", "wavefront", "alltoall"};
+  const char* names[] = {"pingpong", "reduce", "bcast",     "butterfly",
+                         "halo2d",   "halo3d", "wavefront", "alltoall"};
   int which = -1;
   for (int i = 0; i < 8; ++i)
     if (strcmp(k, names[i]) == 0) which = i;
@@ -167,23 +171,40 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
-  for (int it = 0; it < iterations; ++it) switch (which) {
-    case 0: pingpong(&m, it); break;
-    case 1: reduce(&m, it); break;
-    case 2: bcast(&m, it); break;
-    case 3: butterfly(&m, it); break;
-    case 4: halo(&m, 2, it); break;
-    case 5: halo(&m, 3, it); break;
-    case 6: wavefront(&m, it); break;
-    default: alltoall(&m, it); break;
+  for (int it = 0; it < iterations; ++it)
+    switch (which) {
+    case 0:
+      pingpong(&m, it);
+      break;
+    case 1:
+      reduce(&m, it);
+      break;
+    case 2:
+      bcast(&m, it);
+      break;
+    case 3:
+      butterfly(&m, it);
+      break;
+    case 4:
+      halo(&m, 2, it);
+      break;
+    case 5:
+      halo(&m, 3, it);
+      break;
+    case 6:
+      wavefront(&m, it);
+      break;
+    default:
+      alltoall(&m, it);
+      break;
     }
   double t = MPI_Wtime() - t0, tmax = 0;
   long bad = 0;
   MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&m.bad, &bad, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (m.rank == 0)
-    printf("%s: %d ranks, %d iterations of %d bytes: %.6f s, %s\n", k, m.size, iterations, bytes, tmax,
-           bad ? "WRONG DATA" : "verified");
+    printf("%s: %d ranks, %d iterations of %d bytes: %.6f s, %s\n", k, m.size, iterations, bytes,
+           tmax, bad ? "WRONG DATA" : "verified");
   free(m.out);
   free(m.in);
   MPI_Finalize();

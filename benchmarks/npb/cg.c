@@ -192,7 +192,8 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char cls = npb_class(argc, argv, rank);
   const CgClass* k = &cg_classes[cls == 'S' ? 0 : cls == 'W' ? 1 : 2];
-  npb_require(npb_is_pow2(size) && size <= k->na, rank, "cg", "the rank count must be a power of two");
+  npb_require(npb_is_pow2(size) && size <= k->na, rank, "cg",
+              "the rank count must be a power of two");
   const int n = k->na;
   Ctx c = {0};
   c.n = n;
@@ -231,8 +232,8 @@ int main(int argc, char** argv) {
     const double err = fabs(zeta - k->zeta_ref) / k->zeta_ref;
     printf(" Zeta is %20.13e, reference %20.13e, error %e\n", zeta, k->zeta_ref, err);
     const double nz = k->nonzer;
-    const double flops = 2.0 * k->niter * n *
-                         (3.0 + nz * (nz + 1) + 25.0 * (5.0 + nz * (nz + 1)) + 3.0);
+    const double flops =
+        2.0 * k->niter * n * (3.0 + nz * (nz + 1) + 25.0 * (5.0 + nz * (nz + 1)) + 3.0);
     char sz[32];
     snprintf(sz, sizeof sz, "%d", n);
     npb_print_results("CG", cls, sz, k->niter, size, t, flops / t / 1e6, "floating point",

@@ -116,12 +116,13 @@ int main(int argc, char** argv) {
 
   if (rank == 0) {
     const double eps = 1e-8;
-    const int ok = fabs((total.sx - sx_ref) / sx_ref) <= eps && fabs((total.sy - sy_ref) / sy_ref) <= eps;
+    const int ok =
+        fabs((total.sx - sx_ref) / sx_ref) <= eps && fabs((total.sy - sy_ref) / sy_ref) <= eps;
     double gc = 0;
     for (int i = 0; i < NQ; ++i)
       gc += total.q[i];
-    printf(" EP Benchmark Results:\n CPU Time = %10.4f\n N = 2^%5d\n No. Gaussian Pairs = %15.0f\n", t,
-           m, gc);
+    printf(" EP Benchmark Results:\n CPU Time = %10.4f\n N = 2^%5d\n No. Gaussian Pairs = %15.0f\n",
+           t, m, gc);
     printf(" Sums = %25.15e %25.15e\n Counts:\n", total.sx, total.sy);
     for (int i = 0; i < NQ; ++i)
       printf("%3d%15.0f\n", i, total.q[i]);

@@ -15,21 +15,27 @@ typedef struct {
 } FtClass;
 
 static const FtClass ft_classes[] = {
-    {64, 64, 64,
+    {64,
+     64,
+     64,
      {{5.546087004964e+02, 4.845363331978e+02},
       {5.546385409189e+02, 4.865304269511e+02},
       {5.546148406171e+02, 4.883910722336e+02},
       {5.545423607415e+02, 4.901273169046e+02},
       {5.544255039624e+02, 4.917475857993e+02},
       {5.542683411902e+02, 4.932597244941e+02}}},
-    {128, 128, 32,
+    {128,
+     128,
+     32,
      {{5.673612178944e+02, 5.293246849175e+02},
       {5.631436885271e+02, 5.282149986629e+02},
       {5.594024089970e+02, 5.270996558037e+02},
       {5.560698047020e+02, 5.260027904925e+02},
       {5.530898991250e+02, 5.249400845633e+02},
       {5.504159734538e+02, 5.239212247086e+02}}},
-    {256, 256, 128,
+    {256,
+     256,
+     128,
      {{5.046735008193e+02, 5.114047905510e+02},
       {5.059412319734e+02, 5.098809666433e+02},
       {5.069376896287e+02, 5.098144042213e+02},
@@ -147,7 +153,9 @@ static void fft_inverse(Ft* f, double* b, double* a) {
   fft_lines(f, a, f->nx, 1, f->zl, (long)f->ny * f->nx, f->ny, f->nx, 1);
 }
 
-static int wrapped(int i, int n) { return i < n / 2 ? i : i - n; }
+static int wrapped(int i, int n) {
+  return i < n / 2 ? i : i - n;
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -169,7 +177,8 @@ int main(int argc, char** argv) {
   double* u1 = malloc(sizeof(double) * 2 * local); /* layout B, the evolving spectrum */
   double* u2 = malloc(sizeof(double) * 2 * local); /* layout B, scratch */
   double* twiddle = malloc(sizeof(double) * local);
-  f.line = malloc(sizeof(double) * 2 * (f.nx > f.ny ? (f.nx > f.nz ? f.nx : f.nz) : (f.ny > f.nz ? f.ny : f.nz)));
+  f.line = malloc(sizeof(double) * 2 *
+                  (f.nx > f.ny ? (f.nx > f.nz ? f.nx : f.nz) : (f.ny > f.nz ? f.ny : f.nz)));
   f.send = malloc(sizeof(double) * 2 * local);
   double sums[FT_ITERATIONS][2];
 
@@ -182,7 +191,8 @@ int main(int argc, char** argv) {
   for (int y = 0; y < f.yl; ++y)
     for (int z = 0; z < f.nz; ++z)
       for (int x = 0; x < f.nx; ++x) {
-        const int ky = wrapped(f.rank * f.yl + y, f.ny), kz = wrapped(z, f.nz), kx = wrapped(x, f.nx);
+        const int ky = wrapped(f.rank * f.yl + y, f.ny), kz = wrapped(z, f.nz),
+                  kx = wrapped(x, f.nx);
         twiddle[((long)y * f.nz + z) * f.nx + x] = exp(ap * (double)(kx * kx + ky * ky + kz * kz));
       }
   fft_forward(&f, u0, u1);
@@ -204,7 +214,8 @@ int main(int argc, char** argv) {
     MPI_Allreduce(chk, sums[it], 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     sums[it][0] /= ntotal;
     sums[it][1] /= ntotal;
-    if (f.rank == 0) printf(" T = %5d     Checksum = %22.12e %22.12e\n", it + 1, sums[it][0], sums[it][1]);
+    if (f.rank == 0)
+      printf(" T = %5d     Checksum = %22.12e %22.12e\n", it + 1, sums[it][0], sums[it][1]);
   }
   const double t = npb_max_time(MPI_Wtime() - t0);
   if (f.rank == 0) {
@@ -215,8 +226,10 @@ int main(int argc, char** argv) {
     }
     char sz[48];
     snprintf(sz, sizeof sz, "%dx%dx%d", f.nx, f.ny, f.nz);
-    const double mops = ntotal * (14.8157 + 7.19641 * log(ntotal) +
-                                  (5.23518 + 7.21113 * log(ntotal)) * FT_ITERATIONS) / t / 1e6;
+    const double mops =
+        ntotal *
+        (14.8157 + 7.19641 * log(ntotal) + (5.23518 + 7.21113 * log(ntotal)) * FT_ITERATIONS) / t /
+        1e6;
     npb_print_results("FT", cls, sz, FT_ITERATIONS, f.size, t, mops, "floating point", ok);
   }
   free(u0);

@@ -16,8 +16,16 @@ typedef struct {
 
 static const IsClass is_classes[] = {
     {16, 11, 9, {48427, 17148, 23627, 62548, 4431}, {0, 18, 346, 64917, 65463}},
-    {20, 16, 10, {357773, 934767, 875723, 898999, 404505}, {1249, 11698, 1039987, 1043896, 1048018}},
-    {23, 19, 10, {2112377, 662041, 5336171, 3642833, 4250760}, {104, 17523, 123928, 8288932, 8388264}},
+    {20,
+     16,
+     10,
+     {357773, 934767, 875723, 898999, 404505},
+     {1249, 11698, 1039987, 1043896, 1048018}},
+    {23,
+     19,
+     10,
+     {2112377, 662041, 5336171, 3642833, 4250760},
+     {104, 17523, 123928, 8288932, 8388264}},
 };
 
 /* Per-rank state; NPB keeps these in globals. */
@@ -27,15 +35,15 @@ typedef struct {
   long total_keys, num_keys; /* all keys; this rank's share before sorting */
   int max_key, buckets, shift;
   const IsClass* c;
-  int* keys;                /* this rank's generated keys */
-  int* sorted;              /* keys received for this rank's key range */
-  long nsorted;             /* how many */
-  int* send_buf;            /* keys grouped by bucket */
+  int* keys;     /* this rank's generated keys */
+  int* sorted;   /* keys received for this rank's key range */
+  long nsorted;  /* how many */
+  int* send_buf; /* keys grouped by bucket */
   int *bucket_size, *bucket_total, *bucket_ptr;
   int *send_count, *send_displ, *recv_count, *recv_displ;
-  long* counts;             /* counts of each key value in this rank's range, then prefix sums */
+  long* counts;              /* counts of each key value in this rank's range, then prefix sums */
   int min_key, max_key_mine; /* this rank's key range (empty when min > max) */
-  long lesser;              /* keys on lower ranks */
+  long lesser;               /* keys on lower ranks */
   int passed;
 } Is;
 
@@ -61,14 +69,21 @@ static void partial_verify(Is* s, int iteration, const int* test_vals) {
     const long ref = s->c->test_rank[i];
     long expected;
     switch (s->cls) {
-    case 'S': expected = i <= 2 ? ref + iteration : ref - iteration; break;
-    case 'W': expected = i < 2 ? ref + (iteration - 2) : ref - iteration; break;
-    default: expected = i <= 2 ? ref + (iteration - 1) : ref - (iteration - 1); break;
+    case 'S':
+      expected = i <= 2 ? ref + iteration : ref - iteration;
+      break;
+    case 'W':
+      expected = i < 2 ? ref + (iteration - 2) : ref - iteration;
+      break;
+    default:
+      expected = i <= 2 ? ref + (iteration - 1) : ref - (iteration - 1);
+      break;
     }
     if (rank == expected)
       ++s->passed;
     else
-      printf("Failed partial verification: iteration %d, test key %d (value %d): rank %ld, expected %ld\n",
+      printf("Failed partial verification: iteration %d, test key %d (value %d): rank %ld, "
+             "expected %ld\n",
              iteration, i, k, rank, expected);
   }
 }
@@ -156,7 +171,8 @@ static int full_verify(Is* s) {
   /* The largest key of the rank below must not exceed this rank's smallest. */
   int last = s->nsorted ? out[s->nsorted - 1] : -1, below = -1;
   MPI_Sendrecv(&last, 1, MPI_INT, s->rank + 1 < s->size ? s->rank + 1 : MPI_PROC_NULL, 7, &below, 1,
-               MPI_INT, s->rank > 0 ? s->rank - 1 : MPI_PROC_NULL, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+               MPI_INT, s->rank > 0 ? s->rank - 1 : MPI_PROC_NULL, 7, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
   /* A rank with no keys passes the largest key below it on. */
   if (s->nsorted && below > out[0]) ++bad;
   long total = 0, all_bad = 0;

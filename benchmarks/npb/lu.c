@@ -55,7 +55,8 @@ static void row(Lu* s, int j, int k, int to_buf) {
 static void relax(Lu* s, int i, int j, int k) {
   const double omega = 1.2;
   const long x = at(s, i, j, k), sj = s->nx + 2, sk = sj * (s->ny + 2);
-  const double nb = s->u[x - 1] + s->u[x + 1] + s->u[x - sj] + s->u[x + sj] + s->u[x - sk] + s->u[x + sk];
+  const double nb =
+      s->u[x - 1] + s->u[x + 1] + s->u[x - sj] + s->u[x + sj] + s->u[x - sk] + s->u[x + sk];
   s->u[x] = (1.0 - omega) * s->u[x] + omega * (s->f[x] + nb) / 6.0;
 }
 
@@ -229,8 +230,8 @@ int main(int argc, char** argv) {
     norms(&one, &res1, &sum1);
     release(&one);
     const double e1 = fabs(res - res1) / res1, e2 = fabs(sum - sum1) / fabs(sum1);
-    printf(" Residual %20.13e (serial %20.13e), sum of u %20.13e (serial %20.13e)\n", res, res1, sum,
-           sum1);
+    printf(" Residual %20.13e (serial %20.13e), sum of u %20.13e (serial %20.13e)\n", res, res1,
+           sum, sum1);
     char sz[48];
     snprintf(sz, sizeof sz, "%dx%dx%d", n, n, n);
     /* 2 sweeps x 10 operations per point per iteration. */

@@ -22,17 +22,21 @@ typedef struct {
 
 typedef struct {
   int rank, size, any;
-  int p[3], c[3];     /* process grid and this rank's coordinates */
-  int nbr[3][2];      /* neighbour ranks: axis, side (0 = lower) */
+  int p[3], c[3];      /* process grid and this rank's coordinates */
+  int nbr[3][2];       /* neighbour ranks: axis, side (0 = lower) */
   double *sbuf, *rbuf; /* face buffers */
 } Mg;
 
-static long points(const Level* l) { return (long)(l->n[0] + 2) * (l->n[1] + 2) * (l->n[2] + 2); }
+static long points(const Level* l) {
+  return (long)(l->n[0] + 2) * (l->n[1] + 2) * (l->n[2] + 2);
+}
 static long at(const Level* l, int i, int j, int k) {
   return i + (long)(l->n[0] + 2) * (j + (long)(l->n[1] + 2) * k);
 }
 
-static int rank_of(const Mg* m, const int* c) { return c[0] + m->p[0] * (c[1] + m->p[1] * c[2]); }
+static int rank_of(const Mg* m, const int* c) {
+  return c[0] + m->p[0] * (c[1] + m->p[1] * c[2]);
+}
 
 /* Copies the plane `idx` of axis d (with the halos of the other axes) to or from buf. */
 static void face(const Level* l, double* a, int d, int idx, double* buf, int to_buf) {
@@ -71,12 +75,14 @@ static void comm3(Mg* m, const Level* l, double* a) {
     /* Tag 2d + s: a face travelling towards side s of its receiver's axis d. */
     for (int s = 0; s < 2; ++s) {
       const int src = m->any ? MPI_ANY_SOURCE : m->nbr[d][s];
-      MPI_Irecv(m->rbuf + s * plane, (int)plane, MPI_DOUBLE, src, 2 * d + s, MPI_COMM_WORLD, &req[s]);
+      MPI_Irecv(m->rbuf + s * plane, (int)plane, MPI_DOUBLE, src, 2 * d + s, MPI_COMM_WORLD,
+                &req[s]);
     }
     face(l, a, d, 1, m->sbuf, 1);
     face(l, a, d, n, m->sbuf + plane, 1);
     MPI_Isend(m->sbuf, (int)plane, MPI_DOUBLE, m->nbr[d][0], 2 * d + 1, MPI_COMM_WORLD, &req[2]);
-    MPI_Isend(m->sbuf + plane, (int)plane, MPI_DOUBLE, m->nbr[d][1], 2 * d, MPI_COMM_WORLD, &req[3]);
+    MPI_Isend(m->sbuf + plane, (int)plane, MPI_DOUBLE, m->nbr[d][1], 2 * d, MPI_COMM_WORLD,
+              &req[3]);
     MPI_Status st[4]; /* not MPI_STATUSES_IGNORE: GCC takes it for a too-small array */
     MPI_Waitall(4, req, st);
     face(l, a, d, 0, m->rbuf, 0);
@@ -96,7 +102,8 @@ static void classes(const double* a, long i, long s1, long s2, double* s) {
 }
 
 /* r = v - A u (r may be v). */
-static void resid(Mg* m, const Level* l, const double* u, const double* v, double* r, const double* a) {
+static void resid(Mg* m, const Level* l, const double* u, const double* v, double* r,
+                  const double* a) {
   const long s1 = l->n[0] + 2, s2 = s1 * (l->n[1] + 2);
   for (int k = 1; k <= l->n[2]; ++k)
     for (int j = 1; j <= l->n[1]; ++j)
@@ -176,7 +183,8 @@ static void gather(Mg* m, const Level* part, const double* a, const Level* whole
     for (int k = 1; k <= part->n[2]; ++k)
       for (int j = 1; j <= part->n[1]; ++j)
         for (int i = 1; i <= part->n[0]; ++i)
-          w[at(whole, c[0] * part->n[0] + i, c[1] * part->n[1] + j, c[2] * part->n[2] + k)] = all[q++];
+          w[at(whole, c[0] * part->n[0] + i, c[1] * part->n[1] + j, c[2] * part->n[2] + k)] =
+              all[q++];
   }
   comm3(m, whole, w);
   free(mine);
@@ -184,7 +192,7 @@ static void gather(Mg* m, const Level* part, const double* a, const Level* whole
 }
 
 typedef struct {
-  int lt, gathered; /* finest level; the coarsest level computed by blocks */
+  int lt, gathered;            /* finest level; the coarsest level computed by blocks */
   Level lv[MAX_LEVELS], whole; /* whole: level `gathered` replicated */
   double *u[MAX_LEVELS], *r[MAX_LEVELS], *wr;
   double a[4], c[4];
@@ -232,7 +240,8 @@ static void zran3(Mg* m, const Level* l, int nglob, double* v) {
   double* row = malloc(sizeof(double) * l->n[0]);
   for (int k = 1; k <= l->n[2]; ++k)
     for (int j = 1; j <= l->n[1]; ++j) {
-      const long g0 = (l->off[0]) + (long)nglob * ((l->off[1] + j - 1) + (long)nglob * (l->off[2] + k - 1));
+      const long g0 =
+          (l->off[0]) + (long)nglob * ((l->off[1] + j - 1) + (long)nglob * (l->off[2] + k - 1));
       double seed = npb_skip(NPB_SEED, (uint64_t)g0);
       vranlc(l->n[0], &seed, NPB_A, row);
       for (int i = 0; i < l->n[0]; ++i) {
@@ -282,7 +291,9 @@ int main(int argc, char** argv) {
   const char cls = npb_class(argc, argv, m.rank);
   m.any = strcmp(npb_variant(argc, argv), "any") == 0;
   const int nglob = cls == 'S' ? 32 : cls == 'W' ? 128 : 256, nit = 4;
-  const double ref = cls == 'S' ? 0.5307707005734e-04 : cls == 'W' ? 0.6467329375339e-05 : 0.2433365309069e-05;
+  const double ref = cls == 'S'   ? 0.5307707005734e-04
+                     : cls == 'W' ? 0.6467329375339e-05
+                                  : 0.2433365309069e-05;
   npb_require(npb_is_pow2(m.size) && m.size <= nglob * nglob * nglob, m.rank, "mg",
               "the rank count must be a power of two, at most the grid's points");
   /* Factors of two go to z, y, x in turn. */
@@ -299,7 +310,8 @@ int main(int argc, char** argv) {
       m.nbr[d][s] = rank_of(&m, c);
     }
 
-  Cycle y = {.a = {-8.0 / 3.0, 0.0, 1.0 / 6.0, 1.0 / 12.0}, .c = {-3.0 / 8.0, 1.0 / 32.0, -1.0 / 64.0, 0.0}};
+  Cycle y = {.a = {-8.0 / 3.0, 0.0, 1.0 / 6.0, 1.0 / 12.0},
+             .c = {-3.0 / 8.0, 1.0 / 32.0, -1.0 / 64.0, 0.0}};
   y.lt = npb_ilog2(nglob);
   y.gathered = 1;
   for (int k = 1; k <= y.lt; ++k) {
@@ -350,7 +362,8 @@ int main(int argc, char** argv) {
     char sz[48];
     snprintf(sz, sizeof sz, "%dx%dx%d", nglob, nglob, nglob);
     npb_print_results(m.any ? "MG (any source)" : "MG", cls, sz, nit, m.size, t,
-                      58.0 * nit * nglob * (double)nglob * nglob / t / 1e6, "floating point", err <= 1e-8);
+                      58.0 * nit * nglob * (double)nglob * nglob / t / 1e6, "floating point",
+                      err <= 1e-8);
   }
   for (int k = 1; k <= y.lt; ++k) {
     free(y.u[k]);

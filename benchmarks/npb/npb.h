@@ -18,12 +18,13 @@
 #define NPB_SEED 314159265.0
 
 static const uint64_t npb_mask46 = (1ULL << 46) - 1;
+__extension__ typedef unsigned __int128 npb_u128; /* GCC and Clang */
 
 /* One step of NPB's generator: *x = a * *x mod 2^46; returns the new *x / 2^46. The doubles hold
  * integers below 2^46 exactly, so integer arithmetic gives the same numbers as NPB's
  * floating-point splitting. */
 static inline double randlc(double* x, double a) {
-  const unsigned __int128 p = (unsigned __int128)(uint64_t)a * (uint64_t)*x;
+  const npb_u128 p = (npb_u128)(uint64_t)a * (uint64_t)*x;
   const uint64_t r = (uint64_t)p & npb_mask46;
   *x = (double)r;
   return (double)r * 0x1p-46;
@@ -34,7 +35,7 @@ static inline void vranlc(int n, double* x, double a, double* y) {
   const uint64_t m = (uint64_t)a;
   uint64_t s = (uint64_t)*x;
   for (int i = 0; i < n; ++i) {
-    s = (uint64_t)((unsigned __int128)m * s) & npb_mask46;
+    s = (uint64_t)((npb_u128)m * s) & npb_mask46;
     y[i] = (double)s * 0x1p-46;
   }
   *x = (double)s;
@@ -44,8 +45,8 @@ static inline void vranlc(int n, double* x, double a, double* y) {
 static inline double npb_pow(double a, uint64_t n) {
   uint64_t r = 1, b = (uint64_t)a;
   while (n) {
-    if (n & 1) r = (uint64_t)((unsigned __int128)r * b) & npb_mask46;
-    b = (uint64_t)((unsigned __int128)b * b) & npb_mask46;
+    if (n & 1) r = (uint64_t)((npb_u128)r * b) & npb_mask46;
+    b = (uint64_t)((npb_u128)b * b) & npb_mask46;
     n >>= 1;
   }
   return (double)r;
@@ -69,7 +70,9 @@ static inline char npb_class(int argc, char** argv, int rank) {
 }
 
 /* argv[2] (optional) names a variant, e.g. "any" for wildcard receives; "" if absent. */
-static inline const char* npb_variant(int argc, char** argv) { return argc > 2 ? argv[2] : ""; }
+static inline const char* npb_variant(int argc, char** argv) {
+  return argc > 2 ? argv[2] : "";
+}
 
 /* Ends the run with a message from rank 0 when the rank count does not suit the program. */
 static inline void npb_require(int ok, int rank, const char* name, const char* what) {
@@ -79,11 +82,14 @@ static inline void npb_require(int ok, int rank, const char* name, const char* w
   exit(1);
 }
 
-static inline int npb_is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+static inline int npb_is_pow2(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
 
 static inline int npb_ilog2(int n) {
   int l = 0;
-  while ((1 << l) < n) ++l;
+  while ((1 << l) < n)
+    ++l;
   return l;
 }
 
