@@ -259,25 +259,31 @@ static void zran3(Mg* m, const Level* l, int nglob, double* v) {
       }
     }
   free(row);
-  Cand* all = malloc(sizeof(Cand) * 2 * MM * m->size);
+  /* Rank 0 picks the twenty among every rank's candidates (a gather, not an allgather: every
+   * rank holding all candidates would cost memory quadratic in the ranks) and sends them out. */
   MPI_Datatype t;
   MPI_Type_contiguous((int)sizeof(Cand), MPI_BYTE, &t);
   MPI_Type_commit(&t);
-  MPI_Allgather(best, 2 * MM, t, all, 2 * MM, t, MPI_COMM_WORLD);
-  MPI_Type_free(&t);
-  for (int h = 0; h < 2; ++h) {
-    Cand* pick = malloc(sizeof(Cand) * MM * m->size);
-    for (int r = 0; r < m->size; ++r)
-      memcpy(pick + r * MM, all + r * 2 * MM + h * MM, sizeof(Cand) * MM);
-    qsort(pick, (size_t)MM * m->size, sizeof(Cand), cand_desc);
-    for (int i = 0; i < MM; ++i) {
-      const long g = pick[i].pos;
-      const int x = (int)(g % nglob) - l->off[0], y = (int)(g / nglob % nglob) - l->off[1],
-                z = (int)(g / ((long)nglob * nglob)) - l->off[2];
-      if (x >= 0 && x < l->n[0] && y >= 0 && y < l->n[1] && z >= 0 && z < l->n[2])
-        v[at(l, x + 1, y + 1, z + 1)] = h == 0 ? 1.0 : -1.0;
+  Cand* all = m->rank == 0 ? malloc(sizeof(Cand) * 2 * MM * m->size) : NULL;
+  MPI_Gather(best, 2 * MM, t, all, 2 * MM, t, 0, MPI_COMM_WORLD);
+  Cand chosen[2 * MM];
+  if (m->rank == 0)
+    for (int h = 0; h < 2; ++h) {
+      Cand* pick = malloc(sizeof(Cand) * MM * m->size);
+      for (int r = 0; r < m->size; ++r)
+        memcpy(pick + r * MM, all + r * 2 * MM + h * MM, sizeof(Cand) * MM);
+      qsort(pick, (size_t)MM * m->size, sizeof(Cand), cand_desc);
+      memcpy(chosen + h * MM, pick, sizeof(Cand) * MM);
+      free(pick);
     }
-    free(pick);
+  MPI_Bcast(chosen, 2 * MM, t, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&t);
+  for (int i = 0; i < 2 * MM; ++i) {
+    const long g = chosen[i].pos;
+    const int x = (int)(g % nglob) - l->off[0], y = (int)(g / nglob % nglob) - l->off[1],
+              z = (int)(g / ((long)nglob * nglob)) - l->off[2];
+    if (x >= 0 && x < l->n[0] && y >= 0 && y < l->n[1] && z >= 0 && z < l->n[2])
+      v[at(l, x + 1, y + 1, z + 1)] = i < MM ? 1.0 : -1.0;
   }
   free(all);
   comm3(m, l, v);
@@ -333,7 +339,14 @@ int main(int argc, char** argv) {
     y.whole.off[d] = 0;
   }
   y.wr = calloc(points(&y.whole), sizeof(double));
-  const long plane = (long)(nglob + 2) * (nglob + 2);
+  long plane = 0; /* the largest face of any level */
+  for (int k = 1; k <= y.lt + 1; ++k) {
+    const Level* l = k <= y.lt ? &y.lv[k] : &y.whole;
+    for (int d = 0; d < 3; ++d) {
+      const long f = (long)(l->n[(d + 1) % 3] + 2) * (l->n[(d + 2) % 3] + 2);
+      plane = f > plane ? f : plane;
+    }
+  }
   m.sbuf = malloc(sizeof(double) * 2 * plane);
   m.rbuf = malloc(sizeof(double) * 2 * plane);
   const Level* top = &y.lv[y.lt];
