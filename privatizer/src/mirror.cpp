@@ -4,6 +4,8 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "quote.hpp"
+
 namespace privatizer {
 
 std::string mirror_path(const std::string& out_dir, const std::string& path) {
@@ -14,19 +16,6 @@ std::string mirror_path(const std::string& out_dir, const std::string& path) {
   llvm::sys::path::append(out, abs.str());
   return std::string(out.str());
 }
-
-namespace {
-
-std::string quoted(llvm::StringRef s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-} // namespace
 
 bool write_mirror(const clang::SourceManager& sm, clang::Rewriter& rw, const Rewritten& done,
                   const std::string& out_dir) {
@@ -49,7 +38,7 @@ bool write_mirror(const clang::SourceManager& sm, clang::Rewriter& rw, const Rew
       for (const std::string& line : pro->second)
         os << line << "\n";
     }
-    os << "#line 1 " << quoted(fe->getName()) << "\n";
+    os << "#line 1 " << c_string(fe->getName()) << "\n";
     if (const clang::RewriteBuffer* b = rw.getRewriteBufferFor(fid))
       b->write(os);
     else

@@ -5,19 +5,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "quote.hpp"
+
 namespace privatizer {
 namespace {
 
 using clang::SourceLocation;
-
-std::string c_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 class Rewrite {
 public:
