@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "emit.hpp"
 #include "quote.hpp"
 
 namespace privatizer {
@@ -87,16 +88,6 @@ private:
     const clang::PresumedLoc main =
         sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     group_ = "__mpisim_group_" + short_hash(main.getFilename());
-  }
-
-  /// A struct with the variable as its only member, declared once per unit after the
-  /// variable's first declaration: accesses through it tell the compiler which variable they
-  /// touch, so that it keeps telling them apart (vectorizes, hoists loads) as with globals.
-  std::string wrapper(const Plan& p) const {
-    const std::string guard = "MPISIM_W_" + p.id;
-    const std::string type = (cxx_ ? "decltype(" : "__typeof__(") + p.proto + ")";
-    return "\n#ifndef " + guard + "\n#define " + guard + "\nstruct __mpisim_w_" + p.id + " { " +
-           type + " v; };\n#endif\n";
   }
 
   /// Ends inserted lines: the rest of the original line keeps its number.
@@ -273,20 +264,6 @@ private:
     return s;
   }
 
-  /// `TYPE INIT` of a placement new built from an initializer text.
-  static std::string construct(const std::string& type, std::string init) {
-    const auto first = init.find_first_not_of(" \t\n");
-    if (first == std::string::npos) return type;
-    init = init.substr(first);
-    if (init[0] == '=') {
-      init = init.substr(1);
-      const auto f = init.find_first_not_of(" \t\n");
-      init = f == std::string::npos ? "" : init.substr(f);
-      return init.size() && init[0] == '{' ? type + init : type + "(" + init + ")";
-    }
-    return type + init;
-  }
-
   /// Uses inside the initializer now name the prototypes (Image forms keep constant
   /// initializers: the prototype's bytes are the initial image).
   void rename_init_uses_to_protos(const clang::VarDecl* d) {
@@ -357,7 +334,7 @@ private:
       if (!dynamic) rename_init_uses_to_protos(d);
       if (registering_.count(canonical_var(d)) && registering_.at(canonical_var(d)) == d)
         after += record(d, *p, init, dynamic);
-      if (d == canonical_var(d) && wrapped_.count(d)) wrappers += wrapper(*p);
+      if (d == canonical_var(d) && wrapped_.count(d)) wrappers += wrapper(*p, cxx_);
     }
     if (dynamic) make_declarations_only(g);
     if (!cxx_ && g.front()->isExternallyVisible() &&
@@ -480,19 +457,6 @@ private:
     return t.getAsString(policy_);
   }
 
-  /// A class local to the function: one per template instantiation, so one slot each.
-  std::string tag_class(const clang::VarDecl* d, const std::string& tag) const {
-    return "struct " + tag + " { static const char* where() { return " +
-           c_string(where(d->getLocation())) + "; } }; ";
-  }
-
-  /// The rank's copy, constructed the first time this rank gets here.
-  static std::string lazy_copy(const std::string& tag, const std::string& type,
-                               const std::string& init) {
-    return "::mpisim_priv::local_static<" + tag + ", " + type +
-           ">([&](void* __mpisim_p) { ::new (__mpisim_p) " + construct(type, init) + "; })";
-  }
-
   void rewrite_members(const std::vector<const clang::VarDecl*>& g) {
     const clang::VarDecl* first = g.front();
     std::string s;
@@ -503,8 +467,8 @@ private:
       const std::string init = initializer(d, &ok);
       if (!ok) return;
       const std::string ret = " -> ::mpisim_priv::ref<" + type + ">";
-      const std::string body = " { " + tag_class(d, "__mpisim_tag") + "return " +
-                               lazy_copy("__mpisim_tag", type, init) + "; }";
+      const std::string body = " { " + tag_class("__mpisim_tag", where(d->getLocation())) +
+                               "return " + lazy_copy("__mpisim_tag", type, init) + "; }";
       if (!d->isOutOfLine()) {
         s += "static auto __mpisim_get_" + p->name + "()" + ret +
              (defines(d) && d->hasInit() ? body : ";") + " ";
@@ -563,7 +527,8 @@ private:
         const std::string init = initializer(d, &ok);
         if (!ok) return;
         const std::string tag = "__mpisim_tag_" + p->id;
-        s += tag_class(d, tag) + "auto& " + p->name + " = " + lazy_copy(tag, type, init) + "; ";
+        s += tag_class(tag, where(d->getLocation())) + "auto& " + p->name + " = " +
+             lazy_copy(tag, type, init) + "; ";
       }
       replace_keeping_lines(begin, stop, s);
       return;
@@ -588,7 +553,7 @@ private:
       replace(d->getLocation(), d->getLocation(), p->proto, p->name);
       rename_init_uses_to_protos(d);
       records += record(d, *p, init, false);
-      if (wrapped_.count(canonical_var(d))) wrappers += wrapper(*p);
+      if (wrapped_.count(canonical_var(d))) wrappers += wrapper(*p, cxx_);
     }
     if (!fn || fn->getBeginLoc().isMacroID()) {
       diag_.cannot(begin, "static local", "its function could not be found in the source");
