@@ -75,6 +75,9 @@ EndReason World::run(const Main& main, int argc, char** argv) {
   main_ = &main;
   argc_ = argc;
   argv_ = argv;
+  // Lay the privatized variables out before any rank starts: a conflict between two units
+  // then ends the process here, not one rank.
+  private_segment_size();
   for (std::size_t i = 0; i < ranks_.size(); ++i) {
     Rank& r = *ranks_[i];
     sched_.spawn(r.task, i, &World::rank_entry, &r);
