@@ -195,16 +195,25 @@ bool HostLink::idle() {
   auto& sched = world_->scheduler();
   const bool quantum = config_.protocol == Protocol::Quantum;
   const bool all_ranks = config_.lookahead == Lookahead::Static;
+  const auto progressed = [&] {
+    sync_->note_progress();
+    account();
+    return true;
+  };
   for (int spins = 0;; ++spins) {
     poll();
-    bool woke = sched.has_ready();
+    bool woke = false;
     if (auto d = sync_->take_decision()) {
-      woke = apply_decision(*d) || woke;
+      woke = apply_decision(*d);
       if (end_ != End::None) {
         account();
         return false;
       }
     }
+    // K below covers only blocked ranks: one that a frame or a decision has just made ready may
+    // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
+    // peers) wait until no rank of it can run.
+    if (woke || sched.has_ready()) return progressed();
     const LocalK k = local_k(*world_, lookahead_);
     const SimTime remote = sync_->remote_bound();
     std::uint64_t wanted = 0;
@@ -218,12 +227,7 @@ bool HostLink::idle() {
       const SimTime local = from.local ? wide : kTimeInfinity;
       return RankBound{std::min(local, sync_->remote_bound(from.remote)), wide};
     };
-    woke = raise_bounds(*world_, eit, all_ranks) || woke || sched.has_ready();
-    if (woke) {
-      sync_->note_progress();
-      account();
-      return true;
-    }
+    if (raise_bounds(*world_, eit, all_ranks) || sched.has_ready()) return progressed();
     const auto not_done = static_cast<std::int64_t>(world_->ranks().size() - sched.done_count());
     const protocols::Summary s{k.g, k.arg, k.g2, not_done, !world_->undecided().empty(), wanted};
     sync_->on_idle(
