@@ -3,17 +3,20 @@
 // embedded in this executable (mpisim_program_image). Each rank loads its own copy, so COMMON
 // blocks, module variables, SAVE'd locals and C globals are per rank without any rewriting.
 //
-// The copies are written to anonymous files (memfd) and opened with dlopen(RTLD_LOCAL): glibc
-// recognises a library by its inode, so every copy needs a file of its own, and RTLD_LOCAL keeps
-// each copy's symbols out of the others' reach. The MPI library is not in the copies: their MPI
-// symbols resolve to this executable (linked with -rdynamic), so all ranks share one simulator.
-// dlmopen namespaces would also separate the copies, but glibc allows only 16 of them and a new
-// namespace cannot see this executable's symbols.
+// Each copy is written to a file of its own and opened with dlopen(RTLD_LOCAL): glibc takes a
+// library it has loaded under the same path, or with the same device and inode, for the same
+// library, so links to one file (or /proc/self/fd paths, whose numbers are reused) do not make
+// copies. The file is removed as soon as it is mapped; its inode stays allocated (hence unique)
+// while mapped. RTLD_LOCAL keeps each copy's symbols out of the others' reach. The MPI library is
+// not in the copies: their MPI symbols resolve to this executable (linked with -rdynamic), so all
+// ranks share one simulator. dlmopen namespaces would also separate the copies, but glibc allows
+// only 16 of them and a new namespace cannot see this executable's symbols.
 #include <dlfcn.h>
-#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "simulator_main.hpp"
@@ -39,21 +42,28 @@ bool write_all(int fd, const char* p, std::size_t n) {
 
 /// Loads this rank's copy of the program and returns its main, or nullptr after a message.
 Entry load_copy(int rank) {
-  const std::string name = "mpisim-rank-" + std::to_string(rank);
-  const int fd = memfd_create(name.c_str(), MFD_CLOEXEC);
-  if (fd < 0) {
-    std::perror("mpisim: memfd_create for the rank's copy of the program");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/mpisim-XXXXXX";
+  if (!mkdtemp(dir.data())) {
+    std::fprintf(stderr,
+                 "mpisim: cannot create a directory in %s for the ranks' copies of the "
+                 "program; set TMPDIR to a writable directory\n",
+                 dir.c_str());
     return nullptr;
   }
+  const std::string path = dir + "/rank-" + std::to_string(rank) + ".so";
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
   const bool written =
+      fd >= 0 &&
       write_all(fd, mpisim_program_image,
                 static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
-  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  if (fd >= 0) close(fd);
   void* handle = written ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
-  close(fd); // the mapping keeps the file
+  unlink(path.c_str());
+  rmdir(dir.c_str());
   if (!handle) {
     std::fprintf(stderr, "mpisim: rank %d cannot load its copy of the program: %s\n", rank,
-                 written ? dlerror() : "cannot write the copy");
+                 written ? dlerror() : "cannot write the copy (is TMPDIR full?)");
     return nullptr;
   }
   // The copy stays loaded until the process ends: MPI objects of other ranks (user operations,
