@@ -86,5 +86,10 @@ int run_rank(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+  // The ranks share one libgfortran, which buffers a redirected standard output until the process
+  // ends: the program's output would come after the report, and the ranks' lines in the order of
+  // the buffers' flushes. Unbuffered (unless the user chose otherwise), each WRITE goes out when
+  // its rank runs it, as C's line-buffered stdout does. libgfortran reads this when loaded.
+  setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
   return mpisim::simulate_main(run_rank, argc, argv, "mpisim");
 }
