@@ -60,5 +60,6 @@ program comm
     print '(a,8i4)', 'comm: squares', all
     print '(a,l2)', 'comm: time advanced', t1 > t0
   end if
+  deallocate(all) ! the sanitized build checks for leaks
   call mpi_finalize(ierr)
 end program comm
