@@ -135,10 +135,9 @@ typedef struct mpisim_t_pvar_session* MPI_T_pvar_session;
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
 #define MPI_UB ((MPI_Datatype)0x4c000027)
 #define MPI_LB ((MPI_Datatype)0x4c000028)
-#define MPISIM_BUILTIN_TYPE_COUNT 0x29
-/* Predefined datatypes of MPI-3.1 that the builtin table (mpilite/src/datatype.cpp) does not
-   hold yet: valid handles, but calls given them fail with MPI_ERR_TYPE. Indexes from 0x40 leave
-   room for the table to grow. */
+/* Predefined datatypes from index 0x40. The C++ ones are valid handles that calls reject with
+   MPI_ERR_TYPE (the builtin table does not hold them); the Fortran ones (gfortran's INTEGER,
+   REAL, LOGICAL: 4 bytes, DOUBLE PRECISION: 8) are in the table. */
 #define MPI_CXX_BOOL ((MPI_Datatype)0x4c000040)
 #define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000041)
 #define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000042)
@@ -166,6 +165,7 @@ typedef struct mpisim_t_pvar_session* MPI_T_pvar_session;
 #define MPI_COMPLEX8 ((MPI_Datatype)0x4c000058)
 #define MPI_COMPLEX16 ((MPI_Datatype)0x4c000059)
 #define MPI_COMPLEX32 ((MPI_Datatype)0x4c00005a)
+#define MPISIM_BUILTIN_TYPE_COUNT 0x5b
 
 /* Predefined reduction operations. */
 #define MPI_OP_NULL ((MPI_Op)0x18000000)

@@ -100,6 +100,22 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
   MPISIM_SCALAR(MPI_OFFSET, MPI_Offset);
   MPISIM_SCALAR(MPI_COUNT, MPI_Count);
   MPISIM_SCALAR(MPI_PACKED, unsigned char);
+  // Fortran types as gfortran lays them out (default INTEGER, REAL and LOGICAL: 4 bytes).
+  MPISIM_SCALAR(MPI_INTEGER, int32_t);
+  MPISIM_SCALAR(MPI_REAL, float);
+  MPISIM_SCALAR(MPI_DOUBLE_PRECISION, double);
+  MPISIM_SCALAR(MPI_COMPLEX, float _Complex);
+  MPISIM_SCALAR(MPI_DOUBLE_COMPLEX, double _Complex);
+  MPISIM_SCALAR(MPI_LOGICAL, int32_t);
+  MPISIM_SCALAR(MPI_CHARACTER, char);
+  MPISIM_SCALAR(MPI_INTEGER1, int8_t);
+  MPISIM_SCALAR(MPI_INTEGER2, int16_t);
+  MPISIM_SCALAR(MPI_INTEGER4, int32_t);
+  MPISIM_SCALAR(MPI_INTEGER8, int64_t);
+  MPISIM_SCALAR(MPI_REAL4, float);
+  MPISIM_SCALAR(MPI_REAL8, double);
+  MPISIM_SCALAR(MPI_COMPLEX8, float _Complex);
+  MPISIM_SCALAR(MPI_COMPLEX16, double _Complex);
 #undef MPISIM_SCALAR
   const Datatype& i = get(MPI_INT);
   put(MPI_FLOAT_INT, "MPI_FLOAT_INT", pair<float, int>(get(MPI_FLOAT), i, "MPI_FLOAT_INT"));
@@ -109,6 +125,12 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
   put(MPI_SHORT_INT, "MPI_SHORT_INT", pair<short, int>(get(MPI_SHORT), i, "MPI_SHORT_INT"));
   put(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT",
       pair<long double, int>(get(MPI_LONG_DOUBLE), i, "MPI_LONG_DOUBLE_INT"));
+  put(MPI_2REAL, "MPI_2REAL", pair<float, float>(get(MPI_REAL), get(MPI_REAL), "MPI_2REAL"));
+  put(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION",
+      pair<double, double>(get(MPI_DOUBLE_PRECISION), get(MPI_DOUBLE_PRECISION),
+                           "MPI_2DOUBLE_PRECISION"));
+  put(MPI_2INTEGER, "MPI_2INTEGER",
+      pair<int32_t, int32_t>(get(MPI_INTEGER), get(MPI_INTEGER), "MPI_2INTEGER"));
   put(MPI_UB, "MPI_UB", marker(true));
   put(MPI_LB, "MPI_LB", marker(false));
   return table;

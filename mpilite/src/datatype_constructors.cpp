@@ -21,7 +21,7 @@ bool is_marker(const Datatype& t) {
 }
 
 bool is_pair(MPI_Datatype h) {
-  return h >= MPI_FLOAT_INT && h <= MPI_LONG_DOUBLE_INT;
+  return (h >= MPI_FLOAT_INT && h <= MPI_LONG_DOUBLE_INT) || (h >= MPI_2REAL && h <= MPI_2INTEGER);
 }
 
 /// Builds the top-level node list of a type map, keeping it small: repetition of one node

@@ -38,16 +38,30 @@ Family family_of(MPI_Datatype t) {
   case MPI_AINT:
   case MPI_OFFSET:
   case MPI_COUNT:
+  case MPI_INTEGER:
+  case MPI_INTEGER1:
+  case MPI_INTEGER2:
+  case MPI_INTEGER4:
+  case MPI_INTEGER8:
     return Family::Integer;
   case MPI_FLOAT:
   case MPI_DOUBLE:
   case MPI_LONG_DOUBLE:
+  case MPI_REAL:
+  case MPI_DOUBLE_PRECISION:
+  case MPI_REAL4:
+  case MPI_REAL8:
     return Family::Floating;
   case MPI_C_BOOL:
+  case MPI_LOGICAL:
     return Family::Logical;
   case MPI_C_FLOAT_COMPLEX:
   case MPI_C_DOUBLE_COMPLEX:
   case MPI_C_LONG_DOUBLE_COMPLEX:
+  case MPI_COMPLEX:
+  case MPI_DOUBLE_COMPLEX:
+  case MPI_COMPLEX8:
+  case MPI_COMPLEX16:
     return Family::Complex;
   case MPI_BYTE:
     return Family::Byte;
@@ -57,6 +71,9 @@ Family family_of(MPI_Datatype t) {
   case MPI_2INT:
   case MPI_SHORT_INT:
   case MPI_LONG_DOUBLE_INT:
+  case MPI_2REAL:
+  case MPI_2DOUBLE_PRECISION:
+  case MPI_2INTEGER:
     return Family::Pair;
   default:
     return Family::None;
@@ -129,8 +146,9 @@ template <class T> bool arith(MPI_Op op, const void* in, void* inout, std::size_
 }
 
 // MINLOC/MAXLOC: the better value wins; on equal values the smaller index (MPI-3.1 5.9.4).
-template <class A> bool loc(MPI_Op op, const void* in, void* inout, std::size_t n) {
-  using P = Pair<A, int>;
+// The Fortran pairs hold the index in the value's type.
+template <class A, class B = int> bool loc(MPI_Op op, const void* in, void* inout, std::size_t n) {
+  using P = Pair<A, B>;
   const bool max = op == MPI_MAXLOC;
   each<P>(in, inout, n, [max](P a, P b) {
     if (a.value == b.value) return a.index < b.index ? a : b;
@@ -154,6 +172,12 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
       return loc<short>(op, in, inout, n);
     case MPI_LONG_DOUBLE_INT:
       return loc<long double>(op, in, inout, n);
+    case MPI_2REAL:
+      return loc<float, float>(op, in, inout, n);
+    case MPI_2DOUBLE_PRECISION:
+      return loc<double, double>(op, in, inout, n);
+    case MPI_2INTEGER:
+      return loc<int32_t, int32_t>(op, in, inout, n);
     default:
       return false;
     }
@@ -163,6 +187,7 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
     return arith<char>(op, in, inout, n);
   case MPI_SIGNED_CHAR:
   case MPI_INT8_T:
+  case MPI_INTEGER1:
     return arith<int8_t>(op, in, inout, n);
   case MPI_UNSIGNED_CHAR:
   case MPI_BYTE:
@@ -172,12 +197,16 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
     return arith<wchar_t>(op, in, inout, n);
   case MPI_SHORT:
   case MPI_INT16_T:
+  case MPI_INTEGER2:
     return arith<int16_t>(op, in, inout, n);
   case MPI_UNSIGNED_SHORT:
   case MPI_UINT16_T:
     return arith<uint16_t>(op, in, inout, n);
   case MPI_INT:
   case MPI_INT32_T:
+  case MPI_INTEGER:
+  case MPI_INTEGER4:
+  case MPI_LOGICAL: // gfortran's .TRUE. is 1, which the logical kernels produce
     return arith<int32_t>(op, in, inout, n);
   case MPI_UNSIGNED:
   case MPI_UINT32_T:
@@ -188,6 +217,7 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
     return arith<unsigned long>(op, in, inout, n);
   case MPI_LONG_LONG_INT:
   case MPI_INT64_T:
+  case MPI_INTEGER8:
   case MPI_COUNT:
   case MPI_OFFSET:
     return arith<long long>(op, in, inout, n);
@@ -197,16 +227,24 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
   case MPI_AINT:
     return arith<MPI_Aint>(op, in, inout, n);
   case MPI_FLOAT:
+  case MPI_REAL:
+  case MPI_REAL4:
     return arith<float>(op, in, inout, n);
   case MPI_DOUBLE:
+  case MPI_DOUBLE_PRECISION:
+  case MPI_REAL8:
     return arith<double>(op, in, inout, n);
   case MPI_LONG_DOUBLE:
     return arith<long double>(op, in, inout, n);
   case MPI_C_BOOL:
     return arith<bool>(op, in, inout, n);
   case MPI_C_FLOAT_COMPLEX:
+  case MPI_COMPLEX:
+  case MPI_COMPLEX8:
     return arith<std::complex<float>>(op, in, inout, n);
   case MPI_C_DOUBLE_COMPLEX:
+  case MPI_DOUBLE_COMPLEX:
+  case MPI_COMPLEX16:
     return arith<std::complex<double>>(op, in, inout, n);
   case MPI_C_LONG_DOUBLE_COMPLEX:
     return arith<std::complex<long double>>(op, in, inout, n);

@@ -1,0 +1,28 @@
+/* What the Fortran bindings share: the conversion of Fortran's special addresses (MPI_BOTTOM,
+ * MPI_IN_PLACE, MPI_STATUS_IGNORE, ...) to C's, and the aliases that give one binding the
+ * names gfortran (mpi_send_) and f2c (mpi_send__) call, with their profiling forms. */
+#ifndef MPISIM_FORTRAN_SUPPORT_H
+#define MPISIM_FORTRAN_SUPPORT_H
+
+#include <mpi.h>
+
+/** A choice buffer of a Fortran call: MPI_BOTTOM and MPI_IN_PLACE become C's; any other
+ *  address is the buffer itself. */
+void* mpisim_f_buffer(void* fortran);
+
+/** A status or array of statuses of a Fortran call: MPI_STATUS(ES)_IGNORE become C's. */
+MPI_Status* mpisim_f_status(MPI_Fint* fortran);
+
+/** An array of error codes (MPI_ERRCODES_IGNORE becomes C's). */
+int* mpisim_f_errcodes(MPI_Fint* fortran);
+
+/** Copies the C string `c` into the Fortran CHARACTER `f` of length `len`, blank padded. */
+void mpisim_f_string_out(const char* c, char* f, unsigned len);
+
+/** A C copy of the Fortran CHARACTER `f` of length `len` without its trailing blanks, in `buf`
+ *  of `size` bytes (truncated to fit). */
+const char* mpisim_f_string_in(const char* f, unsigned len, char* buf, unsigned size);
+
+#define MPISIM_F_ALIAS(ret, name, target, params) ret name params __attribute__((alias(#target)));
+
+#endif

@@ -1,0 +1,95 @@
+// The simulator's main() for programs privatized by loading (mpisimfort, and mpisimcc
+// -mpisim-privatize=load): the program was linked as a position-independent shared object and
+// embedded in this executable (mpisim_program_image). Each rank loads its own copy, so COMMON
+// blocks, module variables, SAVE'd locals and C globals are per rank without any rewriting.
+//
+// Each copy is written to a file of its own and opened with dlopen(RTLD_LOCAL): glibc takes a
+// library it has loaded under the same path, or with the same device and inode, for the same
+// library, so links to one file (or /proc/self/fd paths, whose numbers are reused) do not make
+// copies. The file is removed as soon as it is mapped; its inode stays allocated (hence unique)
+// while mapped. RTLD_LOCAL keeps each copy's symbols out of the others' reach. The MPI library is
+// not in the copies: their MPI symbols resolve to this executable (linked with -rdynamic), so all
+// ranks share one simulator. dlmopen namespaces would also separate the copies, but glibc allows
+// only 16 of them and a new namespace cannot see this executable's symbols.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "simulator_main.hpp"
+#include "world.hpp"
+
+extern "C" const char mpisim_program_image[];
+extern "C" const char mpisim_program_image_end[];
+extern char** environ;
+
+namespace {
+
+using Entry = int (*)(int, char**, char**);
+
+bool write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = write(fd, p, n);
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+/// Loads this rank's copy of the program and returns its main, or nullptr after a message.
+Entry load_copy(int rank) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/mpisim-XXXXXX";
+  if (!mkdtemp(dir.data())) {
+    std::fprintf(stderr,
+                 "mpisim: cannot create a directory in %s for the ranks' copies of the "
+                 "program; set TMPDIR to a writable directory\n",
+                 dir.c_str());
+    return nullptr;
+  }
+  const std::string path = dir + "/rank-" + std::to_string(rank) + ".so";
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+  const bool written =
+      fd >= 0 &&
+      write_all(fd, mpisim_program_image,
+                static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
+  if (fd >= 0) close(fd);
+  void* handle = written ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
+  unlink(path.c_str());
+  rmdir(dir.c_str());
+  if (!handle) {
+    std::fprintf(stderr, "mpisim: rank %d cannot load its copy of the program: %s\n", rank,
+                 written ? dlerror() : "cannot write the copy (is TMPDIR full?)");
+    return nullptr;
+  }
+  // The copy stays loaded until the process ends: MPI objects of other ranks (user operations,
+  // attribute callbacks) may still point into it.
+  auto entry = reinterpret_cast<Entry>(dlsym(handle, "main"));
+  if (!entry) std::fprintf(stderr, "mpisim: the program has no main (Fortran: no PROGRAM unit)\n");
+  return entry;
+}
+
+int run_rank(int argc, char** argv) {
+  mpilite::World& w = mpilite::World::get();
+  mpilite::Rank& r = w.self();
+  // Loading is the simulator's work, not the program's: it is not charged to the rank's clock.
+  w.kernel().enter_mpi(r);
+  const Entry entry = load_copy(r.id);
+  w.kernel().leave_mpi(r);
+  return entry ? entry(argc, argv, environ) : 127;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // The ranks share one libgfortran, which buffers a redirected standard output until the process
+  // ends: the program's output would come after the report, and the ranks' lines in the order of
+  // the buffers' flushes. Unbuffered (unless the user chose otherwise), each WRITE goes out when
+  // its rank runs it, as C's line-buffered stdout does. libgfortran reads this when loaded.
+  setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
+  return mpisim::simulate_main(run_rank, argc, argv, "mpisim");
+}
