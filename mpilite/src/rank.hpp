@@ -9,8 +9,8 @@
 
 #include "comm_local.hpp"
 #include "message.hpp"
-#include "privatization.hpp"
 #include "mpi.h"
+#include "privatization.hpp"
 #include "request.hpp"
 #include "scheduler.hpp"
 #include "sim_time.hpp"

@@ -99,7 +99,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
 
 void World::exit_rank(int code) {
   Rank& r = self();
-  r.globals.finish(); // exit() runs the destructors of static objects
+  r.globals.finish();                          // exit() runs the destructors of static objects
   if (r.call_depth == 0) kernel_.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;
