@@ -5,13 +5,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "deadlock.hpp"
-#include "local_bound.hpp"
 #include "summary_codec.hpp"
 
 namespace mpisim {
@@ -32,14 +33,26 @@ long peak_rss_kib() {
 } // namespace
 
 Simulation::Simulation(Config config)
-    : config_(std::move(config)), network_(config_.machine, config_.ranks),
-      contention_(config_.machine.network == NetworkMode::Contention
-                      ? std::make_unique<Contention>(network_)
-                      : nullptr) {}
+    : config_(std::move(config)), network_(make_network(config_.machine, config_.ranks)) {}
 
 void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
-  if (contention_) contention_->on_send(m, injected, data_bytes);
-  if (observer_) observer_->sent(m, injected - network_.send_overhead());
+  if (det_recorder_) det_recorder_->sent({m.context, m.dst, m.tag}, m.src);
+  if (det_profile_) {
+    const int promised = det_profile_->single_source({m.context, m.dst, m.tag});
+    if (promised >= 0 && promised != m.src) {
+      std::string why =
+          fmt::format("rank {} sent to rank {} with tag {} on communicator context {}, "
+                      "which the DET profile {} promised only rank {} uses: the program "
+                      "does not behave as when the profile was recorded; delete the "
+                      "profile to record a new one, or run without MPISIM_DET_PROFILE",
+                      m.src, m.dst, m.tag, m.context, det_profile_->path(), promised);
+      if (world_->in_rank()) world_->stop(mpilite::EndReason::FatalError, 1, std::move(why));
+      std::fprintf(stderr, "mpisim: MPI error: %s\n", why.c_str());
+      link_->abort_all(1);
+    }
+  }
+  network_->on_send(m, injected, data_bytes);
+  if (observer_) observer_->sent(m, injected - network_->model().send_overhead());
 }
 
 void Simulation::on_receive(const mpilite::Message& m, int dst, SimTime t_match) {
@@ -47,26 +60,26 @@ void Simulation::on_receive(const mpilite::Message& m, int dst, SimTime t_match)
 }
 
 bool Simulation::defer_data(const mpilite::DataTransfer& d) {
-  return contention_ && contention_->defer_data(d);
+  return network_->defer_data(d);
 }
 
 SimTime Simulation::send_overhead(int, int, std::size_t) const {
-  return network_.send_overhead();
+  return network_->model().send_overhead();
 }
 SimTime Simulation::recv_overhead(int, int, std::size_t) const {
-  return network_.recv_overhead();
+  return network_->model().recv_overhead();
 }
 SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
-  return network_.transfer(src, dst, bytes);
+  return network_->model().transfer(src, dst, bytes);
 }
 std::size_t Simulation::eager_limit() const {
-  return network_.eager_limit();
+  return network_->model().eager_limit();
 }
 SimTime Simulation::poll_overhead() const {
-  return network_.poll_overhead();
+  return network_->model().poll_overhead();
 }
 SimTime Simulation::min_latency() const {
-  return network_.min_latency();
+  return network_->model().min_latency();
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
@@ -86,6 +99,44 @@ void Simulation::leave_mpi(mpilite::Rank& rank) {
   rank.cpu_mark_ns = thread_cpu_ns();
 }
 
+int Simulation::single_source(int context, int dst, int tag) {
+  if (det_recorder_) {
+    det_recorder_->wildcard({context, dst, tag});
+    return -1;
+  }
+  return det_profile_ ? det_profile_->single_source({context, dst, tag}) : -1;
+}
+
+void Simulation::open_det_profile() {
+  if (config_.det_profile_path.empty()) return;
+  if (!config_.det) throw ConfigError("MPISIM_DET_PROFILE needs deterministic mode (MPISIM_DET=1)");
+  if (std::filesystem::exists(config_.det_profile_path)) {
+    try {
+      det_profile_ = protocols::DetProfile::read(config_.det_profile_path, config_.ranks);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(e.what());
+    }
+  } else {
+    det_recorder_ = std::make_unique<protocols::DetRecorder>();
+  }
+}
+
+void Simulation::write_det_profile(int hosts, bool reporting_host) {
+  if (!det_recorder_) return;
+  const std::string mine = det_recorder_->encode();
+  const std::vector<std::byte> bytes(reinterpret_cast<const std::byte*>(mine.data()),
+                                     reinterpret_cast<const std::byte*>(mine.data()) + mine.size());
+  const auto parts = hosts > 1 ? link_->gather(bytes) : std::vector<std::vector<std::byte>>{bytes};
+  if (!reporting_host) return;
+  protocols::DetRecorder all;
+  for (const auto& p : parts)
+    all.merge(std::string(reinterpret_cast<const char*>(p.data()), p.size()));
+  std::ofstream out(config_.det_profile_path);
+  out << all.text(config_.ranks);
+  if (!out)
+    throw std::runtime_error("MPISIM_DET_PROFILE: cannot write " + config_.det_profile_path);
+}
+
 bool Simulation::is_local(int world_rank) const {
   return world_ && world_->local(world_rank);
 }
@@ -100,43 +151,46 @@ void Simulation::reply_remote(const mpilite::Reply& reply) {
 
 bool Simulation::idle() {
   ++idle_rounds_;
-  if (link_) return link_->idle();
   SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
-  if (contention_ && contention_->settle(*world_, held)) return true;
-  return advance_local_bounds(*world_, network_.min_latency(), held);
+  if (network_->settle(*world_, held)) return true;
+  return link_->idle(held);
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
-  if (contention_) contention_ = std::make_unique<Contention>(network_); // nothing left in flight
-  if (protocols::Transport::launched_as_several_processes()) {
+  open_det_profile();
+  network_->reset();
+  if (protocols::launched_as_several_processes()) {
     int ac = argc;
     char** av = argv;
-    link_ = std::make_unique<HostLink>(config_, &ac, &av);
+    link_ = std::make_unique<HostLink>(protocols::open_mpich_transport(&ac, &av));
+  } else {
+    link_ = std::make_unique<HostLink>(std::make_unique<protocols::SingleHost>());
   }
-  const int hosts = link_ ? link_->hosts() : 1;
-  const int host = link_ ? link_->host() : 0;
+  const int hosts = link_->hosts();
+  const int host = link_->host();
   const RankMap map(config_.map, config_.ranks, hosts);
   RunSummary s;
   s.hosts = hosts;
   s.reporting_host = host == 0;
   HostSummary mine;
   mine.host = host;
+  std::uint64_t det_profile_receives = 0;
   {
     mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
-    if (link_) link_->attach(world, map, network_.min_latency());
+    link_->attach(config_, world, map, network_->model().min_latency());
     s.reason = world.run(main, argc, argv);
-    if (link_ && s.reason == mpilite::EndReason::Finished) {
+    if (hosts > 1 && s.reason == mpilite::EndReason::Finished) {
       while (link_->idle()) {
       }
       if (link_->end() == HostLink::End::Deadlock) s.reason = mpilite::EndReason::Deadlock;
     }
     s.exit_code = world.exit_code();
     s.message = world.stop_message();
-    if (link_ &&
+    if (hosts > 1 &&
         (s.reason == mpilite::EndReason::Abort || s.reason == mpilite::EndReason::FatalError)) {
       // The other host processes cannot finish without this one's ranks: end them all.
       std::fflush(stdout);
@@ -159,6 +213,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.context_switches = mine.context_switches;
     s.local_messages = world.local_messages;
     s.remote_messages = world.remote_messages;
+    det_profile_receives = world.det_profile_receives;
     s.overflow_check = world.scheduler().stacks().check() == mpilite::OverflowCheck::GuardPage
                            ? "guard pages"
                            : "canary";
@@ -166,17 +221,19 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   }
   mine.idle_rounds = idle_rounds_;
   s.idle_rounds = idle_rounds_;
-  if (link_) {
-    mine.sync = link_->stats();
+  mine.sync = link_->stats();
+  mine.sync.det_profile_receives = det_profile_receives;
+  if (s.reason == mpilite::EndReason::Finished || s.reason == mpilite::EndReason::Deadlock)
+    write_det_profile(hosts, s.reporting_host);
+  if (hosts > 1)
     gather_hosts(s, mine);
-  } else {
+  else
     s.host_stats.push_back(mine);
-  }
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
   if (observer_) {
     static constexpr const char* kOutcomes[] = {"finished", "deadlock", "abort", "error"};
-    s.timeline = observer_->finish(link_.get(), s.reporting_host, s.predicted,
+    s.timeline = observer_->finish(hosts > 1 ? link_.get() : nullptr, s.reporting_host, s.predicted,
                                    kOutcomes[static_cast<int>(s.reason)]);
     observer_.reset();
   }

@@ -3,17 +3,18 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config.hpp"
-#include "contention.hpp"
+#include "det_profile.hpp"
 #include "host_link.hpp"
-#include "host_sync.hpp"
 #include "kernel.hpp"
-#include "network_model.hpp"
+#include "network.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
+#include "sync_stats.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -76,13 +77,14 @@ public:
   SimTime poll_overhead() const override;
   SimTime min_latency() const override;
   bool deterministic() const override { return config_.det; }
+  int single_source(int context, int dst, int tag) override;
   void enter_mpi(mpilite::Rank& rank) override;
   void leave_mpi(mpilite::Rank& rank) override;
   bool is_local(int world_rank) const override;
   void send_remote(mpilite::Message* m) override;
   void reply_remote(const mpilite::Reply& reply) override;
   bool idle() override;
-  bool polls() const override { return link_ != nullptr; }
+  bool polls() const override { return link_ && link_->hosts() > 1; }
   void poll() override { link_->poll(); }
   void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) override;
   bool defer_data(const mpilite::DataTransfer& d) override;
@@ -90,14 +92,19 @@ public:
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
+  /// MPISIM_DET_PROFILE: reads the profile, or starts recording one.
+  void open_det_profile();
+  /// A recorded profile: host 0 writes the file from every host's part (a collective).
+  void write_det_profile(int hosts, bool reporting_host);
 
   Config config_;
-  NetworkModel network_;
-  std::unique_ptr<Contention> contention_; ///< MPISIM_NETWORK=contention
+  std::unique_ptr<Network> network_; ///< MPISIM_NETWORK: latency or contention
   mpilite::World* world_ = nullptr;
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
   std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
+  std::optional<protocols::DetProfile> det_profile_;     ///< a profile given: promises to check
+  std::unique_ptr<protocols::DetRecorder> det_recorder_; ///< no profile yet: recording one
 };
 
 } // namespace mpisim

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   } catch (const mpisim::ConfigError& e) {
     fail(e.what());
   }
-  if (config.hosts > 1 && !mpisim::protocols::Transport::launched_as_several_processes())
+  if (config.hosts > 1 && !mpisim::protocols::launched_as_several_processes())
     mpisim::tools::launch({argv[0], dir}, config.hosts, kTool);
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};

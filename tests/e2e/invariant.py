@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The central invariant: a program's output (every rank's digest of what it received) and every
-rank's final clock are identical for 1, 2, 3 and 4 host processes, under all five protocol
-settings and both rank maps.
+rank's final clock are identical for 1, 2, 3 and 4 host processes, under every protocol with DET off and on (eight
+settings) and both rank maps.
 
 usage: invariant.py [--map block|cyclic] MPISIMRUN PROGRAM RANKS ARGS...
 (--map: that rank map only, for programs whose runs are long enough to count)
@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-SETTINGS = [("quantum", "0"), ("nmp", "0"), ("cep", "0"), ("nmp+cep", "0"), ("nmp+cep", "1")]
+SETTINGS = [(protocol, det) for protocol in ("quantum", "nmp", "cep", "nmp+cep") for det in ("0", "1")]
 
 
 def run(mpisimrun, program, ranks, args, hosts, protocol="nmp+cep", det="1", rank_map="block"):

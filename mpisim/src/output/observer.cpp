@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host_link.hpp"
+#include "wire.hpp"
 #include "message.hpp"
 #include "units.hpp"
 
@@ -28,22 +29,20 @@ std::string rank_file(const std::string& dir, int rank) {
 
 /// One host's part of what host 0 merges: three texts, each with its length in front.
 std::vector<std::byte> pack_texts(const std::vector<std::string>& texts) {
-  std::string all;
+  std::vector<std::byte> out;
+  protocols::WireWriter w(out);
+  w.u64(texts.size());
   for (const std::string& t : texts)
-    all += fmt::format("{}\n{}", t.size(), t);
-  const auto* p = reinterpret_cast<const std::byte*>(all.data());
-  return {p, p + all.size()};
+    w.text(t);
+  return out;
 }
 
 std::vector<std::string> unpack_texts(const std::vector<std::byte>& bytes) {
-  const std::string all(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  std::vector<std::string> texts;
-  for (std::size_t at = 0; at < all.size();) {
-    const std::size_t newline = all.find('\n', at);
-    const std::size_t n = std::stoull(all.substr(at, newline - at));
-    texts.push_back(all.substr(newline + 1, n));
-    at = newline + 1 + n;
-  }
+  protocols::WireReader r(bytes, "observation summary");
+  std::vector<std::string> texts(r.u64());
+  for (std::string& t : texts)
+    t = r.text();
+  r.finish();
   return texts;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "protocol_kind.hpp"
 #include "sim_time.hpp"
 
 namespace mpisim {
@@ -22,7 +23,8 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class Protocol { Quantum, Nmp, Cep, NmpCep };
+/// The synchronization protocols are the protocols room's (protocol_kind.hpp).
+using Protocol = protocols::ProtocolKind;
 enum class CpuMode { Measured, Off };
 enum class Lookahead { Static, Dynamic };
 
@@ -56,6 +58,7 @@ struct Config {
   std::string map = "block";
   Protocol protocol = Protocol::NmpCep;
   bool det = true;
+  std::string det_profile_path;   ///< MPISIM_DET_PROFILE (empty: none)
   std::optional<SimTime> quantum; ///< unset: the machine's smallest latency
   Lookahead lookahead = Lookahead::Dynamic;
   MachineParams machine; ///< preset or file (MPISIM_MACHINE) with MPISIM_LATENCY etc. applied

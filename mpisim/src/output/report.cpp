@@ -13,20 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* protocol_name(Protocol p) {
-  switch (p) {
-  case Protocol::Quantum:
-    return "quantum";
-  case Protocol::Nmp:
-    return "nmp";
-  case Protocol::Cep:
-    return "cep";
-  case Protocol::NmpCep:
-    return "nmp+cep";
-  }
-  return "?";
-}
-
 const char* outcome_name(mpilite::EndReason r) {
   switch (r) {
   case mpilite::EndReason::Finished:
@@ -64,7 +50,7 @@ json settings_json(const Config& c, const RunSummary& run) {
           {"hosts", run.hosts},
           {"map", c.map},
           {"machine", machine_json(c.machine)},
-          {"protocol", protocol_name(c.protocol)},
+          {"protocol", std::string(protocols::protocol_name(c.protocol))},
           {"det", c.det},
           {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
           {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
@@ -101,6 +87,7 @@ json hosts_json(const RunSummary& run) {
          {"quantum_barriers", y.quantum_barriers},
          {"protocol_rounds", y.rounds()},
          {"reports", y.reports},
+         {"det_profile_receives", y.det_profile_receives},
          {"lookahead_mean_s",
           y.null_messages ? y.lookahead_sum_s / static_cast<double>(y.null_messages) : 0.0},
          {"blocked_wall_s", y.blocked_wall_s},
@@ -314,6 +301,12 @@ std::string render_report(const json& r) {
     out += line.get<std::string>() + "\n";
   render_exits(out, r["ranks"]);
   render_hosts(out, r["hosts"]);
+  std::uint64_t by_profile = 0;
+  for (const json& h : r["hosts"])
+    by_profile += h["det_profile_receives"].get<std::uint64_t>();
+  if (by_profile)
+    out += fmt::format("DET profile: {} wildcard receives completed without a time bound\n",
+                       by_profile);
   const json& m = r["messages"];
   out += fmt::format("messages: {} ({} bytes); {} within host processes, {} between them\n",
                      m["count"].get<std::uint64_t>(), m["bytes"].get<std::uint64_t>(),

@@ -126,6 +126,8 @@ public:
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport
+  /// Wildcard receives completed without a time bound by the DET profile (single_source).
+  std::uint64_t det_profile_receives = 0;
 
 private:
   Rank* find_sparse(int world_rank);

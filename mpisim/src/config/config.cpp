@@ -133,6 +133,12 @@ const std::vector<Variable>& table() {
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.det = pick(v, s, {false, true});
            }},
+          {{"MPISIM_DET_PROFILE", "--det-profile",
+            "determinism of the second kind: a run without this file writes it (the sources of "
+            "every tag that wildcard receives use); a run with it completes a wildcard receive "
+            "whose tag has one source as if it named it, and checks that promise at every send",
+            "", "a file path"},
+           [](Config& c, const VariableInfo&, const std::string& s) { c.det_profile_path = s; }},
           {{"MPISIM_QUANTUM", "--quantum", "window of the quantum protocol",
             "the machine's smallest latency (Lmin)",
             "a time > 0 and <= the machine's smallest latency, e.g. 1us"},

@@ -31,6 +31,10 @@ public:
   virtual SimTime min_latency() const = 0;
   /// Deterministic mode: receives that name their source complete without a time bound.
   virtual bool deterministic() const = 0;
+  /// Determinism of the second kind: the one world rank that ever sends on (context, dst, tag),
+  /// so that a wildcard receive there completes as if it named it; -1 when none is promised.
+  /// Called for every wildcard receive with a tag that waits for a decision.
+  virtual int single_source(int /*context*/, int /*dst*/, int /*tag*/) { return -1; }
 
   /// Entry and exit of an MPI call of `rank`: compute time in between is charged to its clock.
   virtual void enter_mpi(Rank& rank) = 0;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "local_bound.hpp"
+#include "lp_control.hpp"
 #include "matching.hpp"
 
 namespace mpisim {
@@ -54,7 +54,7 @@ bool Contention::settle(mpilite::World& world, SimTime& bound) {
     // arrival, the end of the flow plus its tail; the two ends of rendezvous data act from the
     // flow's end. So no flow starts before the horizon these give, and the flows that end by
     // then are final.
-    const SimTime act = earliest_decision(world);
+    const SimTime act = mpilite::earliest_decision(world);
     const std::vector<FlowNetwork::Finished> final =
         flows_.finishes_until(act, [this](const FlowNetwork::Finished& f) {
           const Payload& p = payloads_[f.payload];

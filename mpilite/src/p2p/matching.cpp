@@ -91,6 +91,16 @@ void probe_found(World& w, Rank& r, Request& q, Message& m) {
   w.scheduler().wake(r.task);
 }
 
+/// DET of the second kind: `m` comes from the only source the profile allows on the receive's
+/// (communicator, tag), so it is the one message the receive can take, whatever its timestamp.
+bool promised_by_profile(World& w, const Rank& r, const Request& q, const Message& m) {
+  if (!w.kernel().deterministic() || q.source != MPI_ANY_SOURCE || q.tag == MPI_ANY_TAG)
+    return false;
+  if (w.kernel().single_source(q.context, r.id, q.tag) != m.src) return false;
+  ++w.det_profile_receives;
+  return true;
+}
+
 } // namespace
 
 void receive_message(World& w, Rank& r, Request& q, Message& m) {
@@ -152,6 +162,9 @@ void deliver(World& w, Message* m) {
 }
 
 void post_receive(World& w, Rank& r, Request* req) {
+  // A profile being recorded learns here which channels wildcard receives use.
+  if (req->source == MPI_ANY_SOURCE && req->tag != MPI_ANY_TAG && w.kernel().deterministic())
+    w.kernel().single_source(req->context, r.id, req->tag);
   r.posted.push_back(req);
   progress_matching(w, r);
 }
@@ -173,7 +186,8 @@ void progress_matching(World& w, Rank& r) {
     // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
     // settles it and matches again.
     const bool decidable =
-        !blocked && !m->pending && ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit);
+        !blocked && !m->pending &&
+        ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit || promised_by_profile(w, r, q, *m));
     if (decidable) {
       r.posted.erase(r.posted.begin() + static_cast<std::ptrdiff_t>(i));
       if (q.probe != Request::Probe::None) {

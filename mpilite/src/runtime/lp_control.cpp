@@ -1,0 +1,102 @@
+#include "lp_control.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "comm.hpp"
+#include "matching.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+
+void for_each_undecided(World& w, const std::function<void(Rank&, SimTime)>& visit) {
+  auto& list = w.undecided();
+  std::erase_if(list, [](Rank* r) {
+    if (std::min(r->undecided_key, r->decide_time) < kTimeInfinity &&
+        r->task.state != TaskState::Done)
+      return false;
+    r->in_undecided_list = false;
+    return true;
+  });
+  // A copy: deciding may add ranks to the list.
+  const std::vector<Rank*> ranks(list.begin(), list.end());
+  for (Rank* r : ranks)
+    visit(*r, std::min(r->undecided_key, r->decide_time));
+}
+
+void for_each_blocked(World& w, const std::function<void(Rank&)>& visit) {
+  for (const auto& r : w.ranks())
+    if (r->task.state == TaskState::Blocked) visit(*r);
+}
+
+bool raise_input_bound(World& w, Rank& r, SimTime now, SimTime keep) {
+  // A narrowed bound holds only for what the rank waits for now: it must not outlive them.
+  const SimTime kept = std::max(r.eit, keep);
+  r.eit = std::max(r.eit, now);
+  const auto before = r.task.state;
+  if (r.undecided_key < kTimeInfinity) progress_matching(w, r);
+  if (r.decide_time < r.eit) w.scheduler().wake(r.task);
+  r.eit = kept;
+  return before == TaskState::Blocked && r.task.state == TaskState::Ready;
+}
+
+bool waits_on_any_source(const Rank& r) {
+  return r.decide_time < kTimeInfinity;
+}
+
+bool for_each_potential_source(const Rank& r, const std::function<void(int)>& source) {
+  for (const Request* q : r.posted) {
+    if (!q->undecided) continue;
+    if (q->source != MPI_ANY_SOURCE) {
+      source(q->source);
+    } else if (q->comm->self) {
+      source(r.id);
+    } else if (q->comm->group->is_identity()) {
+      return false;
+    } else {
+      for (int m = 0; m < q->comm->size; ++m)
+        source(q->comm->group->world(m));
+    }
+  }
+  return true;
+}
+
+SimTime earliest_action(const Rank& r) {
+  SimTime act = r.clock;
+  for (const Request* q : r.posted)
+    act = std::min(act, q->post_time);
+  return std::max(act, r.eit);
+}
+
+Envelope envelope_of(const Message& m) {
+  return {m.src, m.dst, m.context, m.tag, m.seq, m.ts, m.bytes, m.reply_to, m.protocol};
+}
+
+const std::byte* payload_of(const Message& m) {
+  return m.packed;
+}
+
+void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> payload) {
+  Message* m = w.new_message();
+  m->src = e.src;
+  m->dst = e.dst;
+  m->context = e.context;
+  m->tag = e.tag;
+  m->seq = e.seq;
+  m->ts = e.ts;
+  m->bytes = e.bytes;
+  m->reply_to = e.reply_to;
+  m->protocol = e.protocol;
+  std::byte* data = allocate_payload(*m, e.bytes);
+  if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
+  deliver(w, m);
+}
+
+SimTime earliest_decision(World& w) {
+  SimTime s = kTimeInfinity;
+  for (const Rank* r : w.undecided())
+    if (r->task.state != TaskState::Done) s = std::min({s, r->undecided_key, r->decide_time});
+  return s;
+}
+
+} // namespace mpilite

@@ -1,0 +1,62 @@
+// What the simulation kernel may read and do with the LPs of its host process when none of them
+// can run: the time bounds of the synchronization protocols, and messages to and from other host
+// processes. The only door to a rank's matching state from outside mpilite.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "message.hpp"
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+class World;
+struct Rank;
+
+/// Calls `visit(rank, act)` for every rank with something to decide (undecided receives, a test
+/// or probe waiting for an answer); `act` is the earliest simulated time at which it may act
+/// without new input. Ranks with nothing left to decide leave the set.
+void for_each_undecided(World& w, const std::function<void(Rank& rank, SimTime act)>& visit);
+
+/// Every rank that is blocked (static lookahead raises them all).
+void for_each_blocked(World& w, const std::function<void(Rank& rank)>& visit);
+
+/// Raises `rank`'s input bound: its current decisions may use `now` (a bound narrowed to the
+/// sources of what it waits for now), later ones `keep` (over every source). Decides what became
+/// safe; returns whether the rank became ready.
+bool raise_input_bound(World& w, Rank& rank, SimTime now, SimTime keep);
+
+/// Whether `rank` waits for a decision that any source may change (a test, a probe or a wait
+/// over several requests): then every host is a potential source.
+bool waits_on_any_source(const Rank& rank);
+/// Calls `source(world_rank)` for each world rank that may send what `rank`'s undecided receives
+/// wait for; returns false (having called nothing more) when that is every rank of the world.
+bool for_each_potential_source(const Rank& rank, const std::function<void(int world_rank)>& source);
+
+/// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
+/// that may answer an incoming message, not before its own input bound.
+SimTime earliest_action(const Rank& rank);
+
+/// A message between host processes: its envelope and timing.
+struct Envelope {
+  int src = 0, dst = 0, context = 0, tag = 0;
+  std::uint64_t seq = 0;
+  SimTime ts = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t reply_to = 0;
+  SendProtocol protocol = SendProtocol::Eager;
+};
+
+Envelope envelope_of(const Message& m);
+/// The packed data of a message to another host (m.bytes long).
+const std::byte* payload_of(const Message& m);
+/// A message from another host arrives: queues it at its local destination and matches.
+void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> payload);
+
+/// The earliest simulated time at which a stopped rank may act (match a message, answer a
+/// test): the smallest act over the ranks with something to decide.
+SimTime earliest_decision(World& w);
+
+} // namespace mpilite

@@ -1,0 +1,119 @@
+#include "summary_codec.hpp"
+
+#include "wire.hpp"
+
+namespace mpisim {
+namespace {
+
+using protocols::WireReader;
+using protocols::WireWriter;
+
+void put(WireWriter& w, const protocols::SyncStats& y) {
+  w.u64(y.null_messages);
+  w.u64(y.null_rounds);
+  w.u64(y.reports);
+  w.u64(y.cep_rounds);
+  w.u64(y.quantum_barriers);
+  w.u64(y.remote_sent);
+  w.u64(y.remote_received);
+  w.u64(y.det_profile_receives);
+  w.f64(y.lookahead_sum_s);
+  w.f64(y.blocked_wall_s);
+}
+
+protocols::SyncStats get_sync(WireReader& r) {
+  protocols::SyncStats y;
+  y.null_messages = r.u64();
+  y.null_rounds = r.u64();
+  y.reports = r.u64();
+  y.cep_rounds = r.u64();
+  y.quantum_barriers = r.u64();
+  y.remote_sent = r.u64();
+  y.remote_received = r.u64();
+  y.det_profile_receives = r.u64();
+  y.lookahead_sum_s = r.f64();
+  y.blocked_wall_s = r.f64();
+  return y;
+}
+
+void put(WireWriter& w, const RankSummary& x) {
+  w.i32(x.rank);
+  w.i64(x.clock);
+  const mpilite::RankStats& s = x.stats;
+  w.i64(s.compute);
+  w.i64(s.comm);
+  w.i64(s.wait);
+  w.u64(s.msgs_sent);
+  w.u64(s.bytes_sent);
+  w.u64(s.msgs_received);
+  w.u64(s.bytes_received);
+  w.u64(s.mpi_calls);
+  w.i32(x.exit_code);
+  w.boolean(x.finalized);
+  w.boolean(x.exited);
+}
+
+RankSummary get_rank(WireReader& r) {
+  RankSummary x;
+  x.rank = r.i32();
+  x.clock = r.i64();
+  mpilite::RankStats& s = x.stats;
+  s.compute = r.i64();
+  s.comm = r.i64();
+  s.wait = r.i64();
+  s.msgs_sent = r.u64();
+  s.bytes_sent = r.u64();
+  s.msgs_received = r.u64();
+  s.bytes_received = r.u64();
+  s.mpi_calls = r.u64();
+  x.exit_code = r.i32();
+  x.finalized = r.boolean();
+  x.exited = r.boolean();
+  return x;
+}
+
+} // namespace
+
+std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& host) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  w.i32(host.host);
+  w.u64(host.ranks);
+  put(w, host.sync);
+  w.u64(host.local_messages);
+  w.u64(host.context_switches);
+  w.u64(host.idle_rounds);
+  w.u64(s.ranks.size());
+  for (const RankSummary& r : s.ranks)
+    put(w, r);
+  w.u64(s.blocked.size());
+  for (const std::string& line : s.blocked)
+    w.text(line);
+  w.u64(s.remote_messages);
+  return out;
+}
+
+void decode_host_part(const std::vector<std::byte>& bytes, RunSummary& into) {
+  WireReader r(bytes, "run summary");
+  HostSummary host;
+  host.host = r.i32();
+  host.ranks = r.u64();
+  host.sync = get_sync(r);
+  host.local_messages = r.u64();
+  host.context_switches = r.u64();
+  host.idle_rounds = r.u64();
+  into.host_stats.push_back(host);
+  into.local_messages += host.local_messages;
+  into.context_switches += host.context_switches;
+  into.idle_rounds += host.idle_rounds;
+  const auto n = r.u64();
+  for (std::uint64_t i = 0; i < n; ++i)
+    into.ranks.push_back(get_rank(r));
+  const auto blocked = r.u64();
+  for (std::uint64_t i = 0; i < blocked; ++i)
+    into.blocked.push_back(r.text());
+  into.remote_messages += r.u64();
+  r.finish();
+}
+
+} // namespace mpisim

@@ -1,0 +1,53 @@
+// Global rounds over quiescent snapshots: a host that wants one reports its state to the
+// coordinator (host 0); once every host has reported since the last decision, all are idle and no
+// data frame is in flight (per pair of hosts, what one counts as sent the other counts as
+// received), the coordinator decides and every host applies the same decision. Used by CEP and
+// the quantum protocol for their bounds, and by every protocol to detect the end of a run and a
+// deadlock of the target program.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "frames.hpp"
+#include "sync_stats.hpp"
+#include "transport.hpp"
+
+namespace mpisim::protocols {
+
+class GlobalRounds {
+public:
+  /// `kind`: what the coordinator decides from a complete snapshot (Bound or Window);
+  /// `quantum`: the size of a window.
+  GlobalRounds(Transport& t, SyncStats& stats, Decision::Kind kind, SimTime quantum);
+
+  void count_sent(int to);
+  void count_received(int from);
+
+  /// Reports `s` unless the same snapshot was reported since the last decision.
+  void report(const Summary& s);
+  void on_report(int from, std::span<const std::byte> body);
+  void on_decision(std::span<const std::byte> body);
+
+  /// A decision that arrived and has not been applied yet.
+  std::optional<Decision> take();
+
+private:
+  void receive(int from, const ReportFrame& r);
+  void decide();
+
+  Transport& t_;
+  SyncStats& stats_;
+  Decision::Kind kind_;
+  SimTime quantum_;
+  std::vector<std::uint64_t> sent_, received_;
+  std::uint64_t epoch_ = 0; ///< decisions seen
+  std::optional<ReportFrame> last_report_;
+  std::optional<Decision> pending_;
+  // Coordinator (host 0).
+  std::vector<std::optional<ReportFrame>> reports_;
+  std::uint64_t coordinator_epoch_ = 0;
+  SimTime window_ = 0;
+};
+
+} // namespace mpisim::protocols

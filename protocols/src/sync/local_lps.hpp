@@ -1,0 +1,52 @@
+// The synchronization core's view of the LPs of its host: what it reads to compute time bounds
+// and what it may do with them. The simulation implements it over mpilite's ranks; the unit
+// tests over scripted LPs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "frames.hpp"
+
+namespace mpisim::protocols {
+
+/// The hosts (and whether this one) that could send what an LP's undecided operations wait for:
+/// the paper's potential sources.
+struct Sources {
+  bool local = false;
+  HostSet remote = 0;
+};
+
+/// An input bound for an LP: `now` for its current decisions (it may be narrowed to the potential
+/// sources of what it waits for now) and `keep` for any later one (over every source).
+struct LpBound {
+  SimTime now;
+  SimTime keep;
+};
+
+class LocalLps {
+public:
+  virtual ~LocalLps() = default;
+
+  /// LPs of this host that have not finished.
+  virtual std::int64_t not_done() const = 0;
+  /// Whether some LP of this host can run.
+  virtual bool any_ready() const = 0;
+  /// Calls `visit(id, act)` for every LP with something to decide; `act` is the earliest
+  /// simulated time at which it may act without new input (match a message it holds, answer a
+  /// test), so it sends nothing before act + lookahead.
+  virtual void undecided(const std::function<void(std::int64_t id, SimTime act)>& visit) = 0;
+  /// The potential sources of what LP `id` waits for now.
+  virtual Sources sources(std::int64_t id) const = 0;
+  /// Raises the input bound of every LP with something to decide (of every blocked LP when
+  /// `all_blocked`) to `bound(id)`, decides what became safe and wakes the LPs that may proceed.
+  /// Returns whether any LP became ready.
+  virtual bool raise(bool all_blocked, const std::function<LpBound(std::int64_t id)>& bound) = 0;
+  /// The smallest clock of the unfinished LPs (for the lookahead statistic).
+  virtual SimTime min_clock() const = 0;
+  /// Static lookahead: the earliest time any unfinished LP may act, from its clock and the post
+  /// times of its receives, but not before its own input bound.
+  virtual SimTime earliest_action() const = 0;
+};
+
+} // namespace mpisim::protocols

@@ -1,0 +1,65 @@
+#include "nmp_protocol.hpp"
+
+#include <algorithm>
+
+namespace mpisim::protocols {
+
+NmpProtocol::NmpProtocol(const ProtocolContext& c)
+    : t_(c.transport), stats_(c.stats), channel_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      null_sent_(static_cast<std::size_t>(c.transport.hosts()), -1),
+      peer_wants_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      wants_sent_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
+
+SimTime NmpProtocol::remote_bound(HostSet hosts) const {
+  SimTime b = kTimeInfinity;
+  for (int h = 0; h < t_.hosts(); ++h)
+    if (h != t_.host() && contains(hosts, h))
+      b = std::min(b, channel_[static_cast<std::size_t>(h)]);
+  return std::max(b, floor_);
+}
+
+void NmpProtocol::on_null(int from, const NullFrame& f) {
+  auto& c = channel_[static_cast<std::size_t>(from)];
+  if (f.value > c) {
+    c = f.value;
+    grown_ = true;
+  }
+  peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
+}
+
+void NmpProtocol::on_decision(const Decision& d) {
+  if (d.kind == Decision::Kind::Bound) floor_ = std::max(floor_, d.g);
+}
+
+bool NmpProtocol::on_idle(const IdleState& s) {
+  // A host whose bound a peer needs needs all its own peers' bounds to compute it; otherwise it
+  // asks only the hosts of its receives' potential sources.
+  const bool asked =
+      std::any_of(peer_wants_.begin(), peer_wants_.end(), [](char w) { return w != 0; });
+  const HostSet wanted = asked ? kAllHosts : s.wanted;
+  bool any = false;
+  SimTime lowest = -1;
+  for (int h = 0; h < t_.hosts(); ++h) {
+    if (h == t_.host()) continue;
+    const auto i = static_cast<std::size_t>(h);
+    const bool want = contains(wanted, h);
+    const bool announce = wants_sent_[i] != static_cast<char>(want);
+    if (!announce && !peer_wants_[i]) continue;
+    const SimTime v = s.eot_to(h);
+    if (!announce && v <= null_sent_[i]) continue;
+    null_sent_[i] = std::max(null_sent_[i], v);
+    wants_sent_[i] = static_cast<char>(want);
+    t_.send(h, FrameKind::Null, encode(NullFrame{v, want}));
+    ++stats_.null_messages;
+    if (lowest < 0) lowest = s.min_clock();
+    if (v < kTimeInfinity && lowest < kTimeInfinity)
+      stats_.lookahead_sum_s += mpilite::time_to_seconds(v - lowest);
+    any = true;
+  }
+  if (any) ++stats_.null_rounds;
+  stalled_ = !any && !grown_;
+  grown_ = false;
+  return s.summary.k_min >= kTimeInfinity;
+}
+
+} // namespace mpisim::protocols

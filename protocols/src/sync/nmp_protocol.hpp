@@ -1,0 +1,42 @@
+// The null message protocol (Chandy-Misra-Bryant): each host keeps a channel clock per peer
+// (every future message from that peer has a recv timestamp >= it) and, when idle, sends each
+// peer that needs it a null message with its own earliest output time toward that peer, only when
+// the value has grown. Null messages are sent on demand, so that programs whose receives all name
+// their source need none: a host that needs bounds says so in its null messages, and its peers
+// answer it (and only it) from then on.
+#pragma once
+
+#include <vector>
+
+#include "sync_protocol.hpp"
+
+namespace mpisim::protocols {
+
+class NmpProtocol final : public SyncProtocol {
+public:
+  explicit NmpProtocol(const ProtocolContext& c);
+  SimTime remote_bound(HostSet hosts) const override;
+  void on_null(int from, const NullFrame& f) override;
+  /// Sends the null messages the peers need; wants a global round only when the host is passive
+  /// (no LP can act without input): to detect the end of the run or a deadlock.
+  bool on_idle(const IdleState& s) override;
+  void on_decision(const Decision& d) override;
+  SimTime promised(int host) const override { return null_sent_[static_cast<std::size_t>(host)]; }
+
+  /// Whether the last on_idle found no null message to send and no channel has grown since:
+  /// null messages alone make no more progress.
+  bool stalled() const { return stalled_; }
+
+private:
+  Transport& t_;
+  SyncStats& stats_;
+  std::vector<SimTime> channel_;   ///< bound on future data from each peer
+  std::vector<SimTime> null_sent_; ///< last null value sent to each peer
+  std::vector<char> peer_wants_;   ///< the peer's last null message asked for bounds
+  std::vector<char> wants_sent_;   ///< what this host last told each peer it wants
+  SimTime floor_ = 0;              ///< the last global bound (rounds that found a passive host)
+  bool grown_ = false;             ///< a channel grew since the last on_idle
+  bool stalled_ = false;
+};
+
+} // namespace mpisim::protocols

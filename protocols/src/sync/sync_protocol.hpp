@@ -1,0 +1,63 @@
+// A conservative synchronization protocol between host processes (DESIGN.md, "The protocols"):
+// how a host learns a lower bound on the recv timestamps of what other hosts may still send it.
+// One class per protocol (quantum, NMP, CEP), NMP+CEP by composition; chosen once at setup by
+// make_protocol. The core around them (synchronizer.hpp) owns the LPs' bounds, the global rounds
+// of quiescent snapshots (which also detect the end of a run and deadlocks) and the transport.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "frames.hpp"
+#include "protocol_kind.hpp"
+#include "sync_stats.hpp"
+#include "transport.hpp"
+
+namespace mpisim::protocols {
+
+/// What a protocol sees of its host when none of its LPs can run.
+struct IdleState {
+  Summary summary;
+  /// The hosts whose bounds the host's undecided LPs need (their potential sources).
+  HostSet wanted = 0;
+  /// A lower bound on the recv timestamp of any message this host may still send to `host`.
+  std::function<SimTime(int host)> eot_to;
+  /// The smallest clock of the host's unfinished LPs (the lookahead statistic).
+  std::function<SimTime()> min_clock;
+};
+
+/// What every protocol is given.
+struct ProtocolContext {
+  Transport& transport;
+  SyncStats& stats;
+  SimTime quantum; ///< the quantum protocol's window
+};
+
+class SyncProtocol {
+public:
+  virtual ~SyncProtocol() = default;
+
+  /// Every future data frame from the hosts in `hosts` has a recv timestamp >= this.
+  virtual SimTime remote_bound(HostSet hosts) const = 0;
+  /// Whether LPs take their bounds from the global windows alone (the quantum protocol).
+  virtual bool windowed() const { return false; }
+  /// What the coordinator decides from a complete snapshot for this protocol.
+  virtual Decision::Kind round_kind() const { return Decision::Kind::Bound; }
+
+  /// A null message from `from`.
+  virtual void on_null(int /*from*/, const NullFrame&) {}
+  /// The host is idle: sends what the protocol sends now and returns whether it wants a global
+  /// round (a report of this host's snapshot to the coordinator).
+  virtual bool on_idle(const IdleState& s) = 0;
+  /// A decision of a global round, as every host applies it.
+  virtual void on_decision(const Decision&) {}
+  /// An LP of this host could proceed again.
+  virtual void on_progress() {}
+  /// The lower bound this host last promised `host` in a null message (-1: none).
+  virtual SimTime promised(int /*host*/) const { return -1; }
+};
+
+std::unique_ptr<SyncProtocol> make_protocol(ProtocolKind kind, const ProtocolContext& c);
+
+} // namespace mpisim::protocols

@@ -1,0 +1,116 @@
+#include "synchronizer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace mpisim::protocols {
+
+Synchronizer::Synchronizer(Transport& transport, const SyncOptions& options)
+    : t_(transport), options_(options),
+      protocol_(make_protocol(
+          options.protocol,
+          {transport, stats_, options.quantum > 0 ? options.quantum : options.lookahead})),
+      rounds_(transport, stats_, protocol_->round_kind(),
+              options.quantum > 0 ? options.quantum : options.lookahead) {}
+
+void Synchronizer::send(int to, FrameKind kind, std::vector<std::byte> body) {
+  t_.send(to, kind, std::move(body));
+  rounds_.count_sent(to);
+}
+
+void Synchronizer::poll(FrameSink& sink) {
+  Frame f;
+  while (t_.poll(f)) {
+    switch (f.kind) {
+    case FrameKind::Data:
+      rounds_.count_received(f.from);
+      sink.on_data(f.from, f.body);
+      break;
+    case FrameKind::Reply:
+      rounds_.count_received(f.from);
+      sink.on_reply(f.from, f.body);
+      break;
+    case FrameKind::Null:
+      protocol_->on_null(f.from, decode_null(f.body));
+      break;
+    case FrameKind::Report:
+      rounds_.on_report(f.from, f.body);
+      break;
+    case FrameKind::Decision:
+      rounds_.on_decision(f.body);
+      break;
+    }
+  }
+}
+
+bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
+  protocol_->on_decision(d);
+  if (d.kind != Decision::Kind::Bound) return false; // a window moves remote_bound()
+  // A quiescent snapshot of every host: the one-host formula, over all of them.
+  const LocalK k{d.g, d.g2, d.arg};
+  return lps.raise(false, [&](std::int64_t id) {
+    const SimTime b = local_eit(k, id, options_.lookahead, held);
+    return LpBound{b, b};
+  });
+}
+
+SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote) const {
+  if (lps.not_done() == 0) return kTimeInfinity;
+  if (!options_.static_lookahead) return std::min(k.g, plus(remote, options_.lookahead));
+  return plus(lps.earliest_action(), options_.lookahead);
+}
+
+Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto done = [&](Outcome o) {
+    if (o == Outcome::Progress) protocol_->on_progress();
+    stats_.blocked_wall_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return o;
+  };
+  const bool peers = t_.hosts() > 1;
+  const bool windowed = peers && protocol_->windowed();
+  const SimTime L = options_.lookahead;
+  for (int spins = 0;; ++spins) {
+    poll(sink);
+    bool woke = false;
+    if (auto d = rounds_.take()) {
+      if (d->kind == Decision::Kind::Finish) return done(Outcome::Finish);
+      if (d->kind == Decision::Kind::Deadlock) return done(Outcome::Deadlock);
+      woke = apply(*d, lps, held);
+    }
+    // K below covers only blocked LPs: one that a frame or a decision has just made ready may
+    // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
+    // peers) wait until no LP of it can run.
+    if (woke || lps.any_ready()) return done(Outcome::Progress);
+    const LocalK k = local_k(lps, L);
+    const SimTime remote =
+        std::min(peers ? protocol_->remote_bound(kAllHosts) : kTimeInfinity, held);
+    HostSet wanted = 0;
+    const auto bound = [&](std::int64_t id) {
+      if (windowed) return LpBound{remote, remote};
+      const SimTime wide = local_eit(k, id, L, remote);
+      if (!peers) return LpBound{wide, wide};
+      const Sources from = lps.sources(id);
+      // A message from a local source may have been caused by any host's: then the bound needs
+      // every host's.
+      wanted |= from.local ? kAllHosts : from.remote;
+      const SimTime local = from.local ? wide : kTimeInfinity;
+      return LpBound{std::min({local, protocol_->remote_bound(from.remote), held}), wide};
+    };
+    if (lps.raise(options_.static_lookahead, bound) || lps.any_ready())
+      return done(Outcome::Progress);
+    IdleState s;
+    s.summary = {k.g, k.arg, k.g2, lps.not_done(), k.g < kTimeInfinity};
+    s.wanted = wanted;
+    s.eot_to = [&](int) { return eot(lps, k, remote); };
+    s.min_clock = [&] { return lps.min_clock(); };
+    if (protocol_->on_idle(s)) rounds_.report(s.summary);
+    // Poll hard for a short while (a reply is often microseconds away), then let other host
+    // processes that share this core run.
+    if (spins > 64) t_.pause();
+  }
+}
+
+} // namespace mpisim::protocols

@@ -1,0 +1,66 @@
+// The synchronization core of one host: when none of its LPs can run, it takes in frames, raises
+// the LPs' input bounds as far as the chosen protocol proves safe, and runs the protocol until an
+// LP may proceed, the run ends or the target program is found deadlocked. One host alone is the
+// case H = 1 of the same code (a SingleHost transport: no peers, so the exact local bound).
+#pragma once
+
+#include <memory>
+
+#include "global_rounds.hpp"
+#include "local_bound.hpp"
+#include "local_lps.hpp"
+#include "sync_protocol.hpp"
+
+namespace mpisim::protocols {
+
+/// Receives the frames that carry the simulation's own traffic (messages and replies).
+class FrameSink {
+public:
+  virtual ~FrameSink() = default;
+  virtual void on_data(int from, std::span<const std::byte> body) = 0;
+  virtual void on_reply(int from, std::span<const std::byte> body) = 0;
+};
+
+struct SyncOptions {
+  ProtocolKind protocol = ProtocolKind::NmpCep;
+  SimTime lookahead = 1; ///< smallest latency between two LPs (> 0)
+  SimTime quantum = 0;   ///< the quantum protocol's window (0: the lookahead)
+  bool static_lookahead = false;
+};
+
+class Synchronizer {
+public:
+  enum class Outcome { Progress, Finish, Deadlock };
+
+  Synchronizer(Transport& transport, const SyncOptions& options);
+
+  int host() const { return t_.host(); }
+  int hosts() const { return t_.hosts(); }
+
+  /// Sends a frame of the simulation's traffic to `to` (counted for the global rounds).
+  void send(int to, FrameKind kind, std::vector<std::byte> body);
+  /// The lower bound this host last promised `to`: a message below it would break the peer's
+  /// decisions.
+  SimTime promised(int to) const { return protocol_->promised(to); }
+
+  /// Takes in every waiting frame; data and replies go to `sink`.
+  void poll(FrameSink& sink);
+  /// Called when no LP of this host can run. `held`: a lower bound on arrivals the network model
+  /// still holds back (kTimeInfinity: none). Returns when an LP may proceed or the run ended.
+  Outcome idle(LocalLps& lps, FrameSink& sink, SimTime held = kTimeInfinity);
+
+  const SyncStats& stats() const { return stats_; }
+  SyncStats& stats() { return stats_; }
+
+private:
+  bool apply(const Decision& d, LocalLps& lps, SimTime held);
+  SimTime eot(LocalLps& lps, const LocalK& k, SimTime remote) const;
+
+  Transport& t_;
+  SyncOptions options_;
+  SyncStats stats_;
+  std::unique_ptr<SyncProtocol> protocol_;
+  GlobalRounds rounds_;
+};
+
+} // namespace mpisim::protocols

@@ -1,0 +1,140 @@
+#include "frames.hpp"
+
+namespace mpisim::protocols {
+
+std::vector<std::byte> encode(const NullFrame& f) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  w.i64(f.value);
+  w.boolean(f.wants);
+  return out;
+}
+
+NullFrame decode_null(std::span<const std::byte> body) {
+  WireReader r(body, "null message");
+  NullFrame f;
+  f.value = r.i64();
+  f.wants = r.boolean();
+  r.finish();
+  return f;
+}
+
+std::vector<std::byte> encode(const ReportFrame& f) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  w.u64(f.epoch);
+  w.i64(f.summary.k_min);
+  w.i64(f.summary.k_arg);
+  w.i64(f.summary.k_second);
+  w.i64(f.summary.not_done);
+  w.boolean(f.summary.needs_bound);
+  w.u32(static_cast<std::uint32_t>(f.sent.size()));
+  for (auto v : f.sent)
+    w.u64(v);
+  for (auto v : f.received)
+    w.u64(v);
+  return out;
+}
+
+ReportFrame decode_report(std::span<const std::byte> body, int hosts) {
+  WireReader r(body, "report");
+  ReportFrame f;
+  f.epoch = r.u64();
+  f.summary.k_min = r.i64();
+  f.summary.k_arg = r.i64();
+  f.summary.k_second = r.i64();
+  f.summary.not_done = r.i64();
+  f.summary.needs_bound = r.boolean();
+  const auto n = r.u32();
+  if (n != static_cast<std::uint32_t>(hosts))
+    throw WireError("a report for " + std::to_string(n) + " hosts among " + std::to_string(hosts));
+  for (std::uint32_t i = 0; i < n; ++i)
+    f.sent.push_back(r.u64());
+  for (std::uint32_t i = 0; i < n; ++i)
+    f.received.push_back(r.u64());
+  r.finish();
+  return f;
+}
+
+std::vector<std::byte> encode(const Decision& f) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  w.u8(static_cast<std::uint8_t>(f.kind));
+  w.u64(f.epoch);
+  w.i64(f.g);
+  w.i64(f.g2);
+  w.i64(f.arg);
+  w.i64(f.window);
+  return out;
+}
+
+Decision decode_decision(std::span<const std::byte> body) {
+  WireReader r(body, "decision");
+  Decision f;
+  const auto kind = r.u8();
+  if (kind > static_cast<std::uint8_t>(Decision::Kind::Finish))
+    throw WireError("a decision of unknown kind between host processes");
+  f.kind = static_cast<Decision::Kind>(kind);
+  f.epoch = r.u64();
+  f.g = r.i64();
+  f.g2 = r.i64();
+  f.arg = r.i64();
+  f.window = r.i64();
+  r.finish();
+  return f;
+}
+
+std::vector<std::byte> encode(const ReplyFrame& f) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  w.i32(f.to);
+  w.u64(f.request);
+  w.i64(f.ts);
+  return out;
+}
+
+ReplyFrame decode_reply(std::span<const std::byte> body) {
+  WireReader r(body, "reply");
+  ReplyFrame f;
+  f.to = r.i32();
+  f.request = r.u64();
+  f.ts = r.i64();
+  r.finish();
+  return f;
+}
+
+std::vector<std::byte> encode(const DataHeader& h, const void* payload) {
+  std::vector<std::byte> out;
+  out.reserve(61 + h.bytes);
+  WireWriter w(out);
+  w.i32(h.src);
+  w.i32(h.dst);
+  w.i32(h.context);
+  w.i32(h.tag);
+  w.u64(h.seq);
+  w.i64(h.ts);
+  w.u64(h.bytes);
+  w.u64(h.reply_to);
+  w.u8(h.protocol);
+  w.bytes(payload, h.bytes);
+  return out;
+}
+
+DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byte>& payload) {
+  WireReader r(body, "message");
+  DataHeader h;
+  h.src = r.i32();
+  h.dst = r.i32();
+  h.context = r.i32();
+  h.tag = r.i32();
+  h.seq = r.u64();
+  h.ts = r.i64();
+  h.bytes = r.u64();
+  h.reply_to = r.u64();
+  h.protocol = r.u8();
+  payload = r.bytes(h.bytes);
+  r.finish();
+  return h;
+}
+
+} // namespace mpisim::protocols

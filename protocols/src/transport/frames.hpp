@@ -1,0 +1,95 @@
+// The frames of the synchronization core and of simulated messages, and their encodings
+// (wire.hpp). The envelope is all the protocols know of MPI.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim_time.hpp"
+#include "wire.hpp"
+
+namespace mpisim::protocols {
+
+using mpilite::kTimeInfinity;
+using mpilite::SimTime;
+
+/// A set of hosts as a bit mask; hosts beyond 63 are always members (a conservative superset).
+using HostSet = std::uint64_t;
+inline constexpr HostSet kAllHosts = ~HostSet{0};
+inline constexpr HostSet host_bit(int h) {
+  return h < 64 ? HostSet{1} << h : 0;
+}
+inline constexpr bool contains(HostSet s, int h) {
+  return h >= 64 || (s & host_bit(h)) != 0;
+}
+
+/// Null message: every future data frame from the sender has a recv timestamp >= value.
+struct NullFrame {
+  SimTime value = 0;
+  bool wants = false; ///< the sender needs bounds from the receiver
+};
+
+/// A host's state when none of its LPs can run.
+struct Summary {
+  /// Smallest K over the host's LPs (earliest message an LP could produce without new input),
+  /// the LP it belongs to, and the second smallest K.
+  SimTime k_min = kTimeInfinity;
+  std::int64_t k_arg = -1;
+  SimTime k_second = kTimeInfinity;
+  std::int64_t not_done = 0; ///< LPs of this host that have not finished
+  bool needs_bound = false;  ///< some LP waits for a time bound to decide
+  bool operator==(const Summary&) const = default;
+};
+
+/// A host's quiescent snapshot, to the coordinator.
+struct ReportFrame {
+  std::uint64_t epoch = 0; ///< decisions the host had seen
+  Summary summary;
+  std::vector<std::uint64_t> sent, received; ///< data frames per peer host
+  bool operator==(const ReportFrame&) const = default;
+};
+
+/// What the coordinator concluded from a quiescent snapshot of all hosts.
+struct Decision {
+  enum class Kind : std::uint8_t { Bound, Window, Deadlock, Finish };
+  Kind kind = Kind::Bound;
+  std::uint64_t epoch = 0;
+  SimTime g = 0, g2 = 0; ///< Bound: global smallest and second smallest K
+  std::int64_t arg = -1; ///< Bound: the LP of the smallest
+  SimTime window = 0;    ///< Window (quantum): every future message has ts >= window
+};
+
+/// The envelope and timing of a simulated message between hosts; the payload follows it.
+struct DataHeader {
+  std::int32_t src = 0, dst = 0, context = 0, tag = 0;
+  std::uint64_t seq = 0;
+  SimTime ts = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t reply_to = 0;
+  std::uint8_t protocol = 0;
+};
+
+/// Completion of a synchronous or rendezvous send of another host.
+struct ReplyFrame {
+  std::int32_t to = 0;
+  std::uint64_t request = 0;
+  SimTime ts = 0;
+};
+
+std::vector<std::byte> encode(const NullFrame& f);
+std::vector<std::byte> encode(const ReportFrame& f);
+std::vector<std::byte> encode(const Decision& f);
+std::vector<std::byte> encode(const ReplyFrame& f);
+/// A data frame: the header, then `payload`.
+std::vector<std::byte> encode(const DataHeader& h, const void* payload);
+
+NullFrame decode_null(std::span<const std::byte> body);
+/// `hosts`: the number of host processes (the report's per-peer counts).
+ReportFrame decode_report(std::span<const std::byte> body, int hosts);
+Decision decode_decision(std::span<const std::byte> body);
+ReplyFrame decode_reply(std::span<const std::byte> body);
+/// The header of a data frame, and its payload (in place, h.bytes long).
+DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byte>& payload);
+
+} // namespace mpisim::protocols

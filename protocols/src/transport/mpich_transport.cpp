@@ -1,0 +1,204 @@
+// The transport over MPICH: the only file of mpisim that includes MPICH's mpi.h. It is built as
+// a library of its own, loaded with dlopen (transport_loader.cpp), so that MPICH's MPI_* symbols
+// never enter the target program's namespace.
+//
+// Frames to one peer are batched: send() appends to the peer's batch, and a batch leaves as one
+// MPICH message when this host polls (every poll, so while ranks run and whenever the host is
+// idle) or grows past kBatchBytes. A batch is a sequence of (kind u8, length u32, body); FIFO
+// order per pair of hosts holds within and across batches.
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <stdexcept>
+
+#include "transport.hpp"
+
+namespace mpisim::protocols {
+namespace {
+
+// Outstanding sends beyond which send() makes progress first: bounds the memory of a host that
+// produces messages faster than its peers take them.
+constexpr std::size_t kMaxPending = 4096;
+// A batch this large leaves at once.
+constexpr std::size_t kBatchBytes = 64 * 1024;
+constexpr int kBatchTag = 1;
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int n = 0;
+  MPI_Error_string(rc, text, &n);
+  std::fprintf(stderr, "mpisim: transport between host processes failed in %s: %s\n", what, text);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+class MpichTransport final : public Transport {
+public:
+  MpichTransport(int* argc, char*** argv) {
+    int provided = 0;
+    check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+    MPI_Comm_rank(comm_, &host_);
+    MPI_Comm_size(comm_, &hosts_);
+    // A failing peer must end this process too, with MPICH's message, rather than leave it
+    // waiting.
+    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_ARE_FATAL);
+    batches_.resize(static_cast<std::size_t>(hosts_));
+  }
+
+  ~MpichTransport() override {
+    for (int h = 0; h < hosts_; ++h)
+      flush(h);
+    while (!pending_.empty())
+      progress();
+    MPI_Comm_free(&comm_);
+    MPI_Finalize();
+  }
+
+  int host() const override { return host_; }
+  int hosts() const override { return hosts_; }
+
+  void send(int to, FrameKind kind, std::vector<std::byte> body) override {
+    auto& batch = batches_[static_cast<std::size_t>(to)];
+    if (batch.empty()) batch.reserve(256);
+    batch.push_back(static_cast<std::byte>(kind));
+    const auto n = static_cast<std::uint32_t>(body.size());
+    for (int i = 0; i < 4; ++i)
+      batch.push_back(static_cast<std::byte>(n >> (8 * i)));
+    batch.insert(batch.end(), body.begin(), body.end());
+    if (batch.size() >= kBatchBytes) flush(to);
+  }
+
+  void progress() override {
+    // Sends to one peer complete in order; testing from the front frees most of them.
+    while (!pending_.empty()) {
+      int done = 0;
+      check(MPI_Test(&pending_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!done) break;
+      pending_.pop_front();
+    }
+  }
+
+  bool poll(Frame& out) override {
+    if (received_.empty()) {
+      for (int h = 0; h < hosts_; ++h)
+        flush(h);
+      progress();
+      receive();
+    }
+    if (received_.empty()) return false;
+    out = std::move(received_.front());
+    received_.pop_front();
+    return true;
+  }
+
+  void pause() override { sched_yield(); }
+
+  std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
+    for (int h = 0; h < hosts_; ++h)
+      flush(h);
+    while (!pending_.empty())
+      progress();
+    int n = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(hosts_));
+    check(MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+    std::vector<int> displs(static_cast<std::size_t>(hosts_), 0);
+    int total = 0;
+    for (int h = 0; h < hosts_; ++h) {
+      displs[static_cast<std::size_t>(h)] = total;
+      total += sizes[static_cast<std::size_t>(h)];
+    }
+    std::vector<std::byte> all(static_cast<std::size_t>(host_ == 0 ? total : 0));
+    check(MPI_Gatherv(mine.data(), n, MPI_BYTE, all.data(), sizes.data(), displs.data(), MPI_BYTE,
+                      0, comm_),
+          "MPI_Gatherv");
+    std::vector<std::vector<std::byte>> out;
+    if (host_ != 0) return out;
+    for (int h = 0; h < hosts_; ++h) {
+      auto first = all.begin() + displs[static_cast<std::size_t>(h)];
+      out.emplace_back(first, first + sizes[static_cast<std::size_t>(h)]);
+    }
+    return out;
+  }
+
+  [[noreturn]] void abort_all(int code) override {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    // mpiexec ends every process as soon as one aborts: give it a moment to pass on what this
+    // one just wrote, which says why.
+    usleep(200000);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+  }
+
+private:
+  /// Sends the batch of frames waiting for `to`, if any.
+  void flush(int to) {
+    auto& batch = batches_[static_cast<std::size_t>(to)];
+    if (batch.empty()) return;
+    while (pending_.size() >= kMaxPending) {
+      progress();
+      sched_yield();
+    }
+    pending_.push_back({MPI_REQUEST_NULL, std::move(batch)});
+    batch = {};
+    Pending& p = pending_.back();
+    check(MPI_Isend(p.frame.data(), static_cast<int>(p.frame.size()), MPI_BYTE, to, kBatchTag,
+                    comm_, &p.request),
+          "MPI_Isend");
+  }
+
+  /// Takes one waiting batch, if any, apart into received_.
+  void receive() {
+    int flag = 0;
+    MPI_Status st;
+    check(MPI_Iprobe(MPI_ANY_SOURCE, kBatchTag, comm_, &flag, &st), "MPI_Iprobe");
+    if (!flag) return;
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    std::vector<std::byte> batch(static_cast<std::size_t>(bytes));
+    check(
+        MPI_Recv(batch.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kBatchTag, comm_, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+    for (std::size_t at = 0; at < batch.size();) {
+      if (batch.size() - at < 5)
+        throw std::runtime_error("a truncated batch between host processes");
+      const auto kind = static_cast<std::uint8_t>(batch[at]);
+      std::uint32_t n = 0;
+      for (int i = 0; i < 4; ++i)
+        n |= static_cast<std::uint32_t>(batch[at + 1 + static_cast<std::size_t>(i)]) << (8 * i);
+      at += 5;
+      if (kind < 1 || kind > kLastFrameKind || batch.size() - at < n)
+        throw std::runtime_error("a bad frame between host processes");
+      received_.push_back(
+          {st.MPI_SOURCE, static_cast<FrameKind>(kind),
+           std::vector<std::byte>(batch.begin() + static_cast<std::ptrdiff_t>(at),
+                                  batch.begin() + static_cast<std::ptrdiff_t>(at + n))});
+      at += n;
+    }
+  }
+
+  struct Pending {
+    MPI_Request request;
+    std::vector<std::byte> frame;
+  };
+  int host_ = 0;
+  int hosts_ = 1;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::deque<Pending> pending_;
+  std::vector<std::vector<std::byte>> batches_; ///< per peer: frames not yet sent
+  std::deque<Frame> received_;                  ///< frames of received batches not yet taken
+};
+
+} // namespace
+} // namespace mpisim::protocols
+
+/// The library's one entry point (transport_loader.cpp looks it up by name).
+extern "C" __attribute__((visibility("default"))) mpisim::protocols::Transport*
+mpisim_open_mpich_transport(int* argc, char*** argv) {
+  return new mpisim::protocols::MpichTransport(argc, argv);
+}

@@ -1,0 +1,24 @@
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "transport.hpp"
+
+namespace mpisim::protocols {
+
+void SingleHost::send(int to, FrameKind, std::vector<std::byte>) {
+  throw std::logic_error("a frame to host " + std::to_string(to) + " with one host process");
+}
+
+void SingleHost::abort_all(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+bool launched_as_several_processes() {
+  const char* size = std::getenv("PMI_SIZE");
+  return size && std::atoi(size) > 1;
+}
+
+} // namespace mpisim::protocols

@@ -1,0 +1,75 @@
+// Frames between host processes: what the synchronization core needs from a transport. FIFO per
+// pair of hosts, non-blocking sends, polled receives. Implementations: MPICH between the
+// processes started by mpiexec (mpich_transport.cpp, loaded on its own so that no MPICH symbol is
+// ever reachable from a target program), one host alone (SingleHost), and the in-process fake of
+// the unit tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mpisim::protocols {
+
+/// What a frame carries.
+enum class FrameKind : std::uint8_t {
+  Data = 1, ///< a simulated message (envelope + payload)
+  Reply,    ///< completion of a synchronous or rendezvous send
+  Null,     ///< null message: lower bound on the sender's future messages to this host
+  Report,   ///< a host's state, to the coordinator (host 0)
+  Decision, ///< the coordinator's answer to a complete set of reports
+};
+inline constexpr std::uint8_t kLastFrameKind = static_cast<std::uint8_t>(FrameKind::Decision);
+
+struct Frame {
+  int from = -1;
+  FrameKind kind = FrameKind::Data;
+  std::vector<std::byte> body; ///< encoded with wire.hpp
+};
+
+class Transport {
+public:
+  virtual ~Transport() = default;
+
+  virtual int host() const = 0;
+  virtual int hosts() const = 0;
+
+  /// Queues `body` as a frame of `kind` to host `to` (never this host). Never blocks for long.
+  virtual void send(int to, FrameKind kind, std::vector<std::byte> body) = 0;
+  /// Receives one waiting frame, if any. Does not block.
+  virtual bool poll(Frame& out) = 0;
+  /// Lets outstanding sends progress.
+  virtual void progress() {}
+  /// Gives the core to other processes for a moment: called when this host has nothing to do
+  /// but wait for frames.
+  virtual void pause() {}
+
+  /// Collective over all hosts (once, at the end of a run): host 0 gets every host's bytes, in
+  /// host order; the others get nothing.
+  virtual std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) = 0;
+  /// Ends every host process with `code`.
+  [[noreturn]] virtual void abort_all(int code) = 0;
+};
+
+/// One host process alone: no peers, no frames.
+class SingleHost final : public Transport {
+public:
+  int host() const override { return 0; }
+  int hosts() const override { return 1; }
+  void send(int, FrameKind, std::vector<std::byte>) override;
+  bool poll(Frame&) override { return false; }
+  std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
+    return {mine};
+  }
+  [[noreturn]] void abort_all(int code) override;
+};
+
+/// Whether this process was started by mpiexec as one of several processes.
+bool launched_as_several_processes();
+
+/// The transport among the processes started by mpiexec: loads the MPICH transport library and
+/// initializes MPICH. Ends the process with a message when the library cannot be loaded.
+std::unique_ptr<Transport> open_mpich_transport(int* argc, char*** argv);
+
+} // namespace mpisim::protocols

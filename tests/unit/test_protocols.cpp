@@ -1,0 +1,140 @@
+// The synchronization core under every protocol and DET setting, on 1 to 4 hosts of an
+// in-process transport that delivers frames in random interleavings: no LP ever receives a
+// message below a bound it was given, every run ends, the final clocks are those of one host, and
+// a deadlocked program is found deadlocked on every host.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+#include "fake_transport.hpp"
+#include "scripted_lps.hpp"
+#include "synchronizer.hpp"
+
+namespace {
+
+using mpisim::protocols::ProtocolKind;
+using mpisim::protocols::Synchronizer;
+using test::Script;
+using test::Step;
+
+constexpr SimTime kLatency = 1000;
+
+/// Rounds of a random permutation: each LP computes a random time, sends to its image, and
+/// receives one message, from its preimage by name or from any source (about half of each).
+std::vector<Script> permutation_rounds(int lps, int rounds, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Script> s(static_cast<std::size_t>(lps));
+  std::vector<int> perm(static_cast<std::size_t>(lps));
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < lps; ++i)
+      perm[static_cast<std::size_t>(i)] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<int> inverse(perm.size());
+    for (int i = 0; i < lps; ++i)
+      inverse[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = i;
+    for (int i = 0; i < lps; ++i) {
+      auto& me = s[static_cast<std::size_t>(i)];
+      me.push_back({Step::Kind::Compute, std::uniform_int_distribution<SimTime>(0, 5000)(rng)});
+      me.push_back({Step::Kind::Send, 0, perm[static_cast<std::size_t>(i)]});
+      const bool any = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+      me.push_back({Step::Kind::Recv, 0, any ? -1 : inverse[static_cast<std::size_t>(i)]});
+    }
+  }
+  return s;
+}
+
+struct Result {
+  std::vector<Synchronizer::Outcome> outcomes; ///< per host
+  std::vector<SimTime> clocks;                 ///< per LP
+  std::vector<std::string> violations;
+};
+
+Result simulate(const std::vector<Script>& scripts, int hosts, ProtocolKind protocol, bool det,
+                unsigned seed) {
+  test::FakeNetwork net(hosts, seed);
+  Result r;
+  r.outcomes.resize(static_cast<std::size_t>(hosts));
+  r.clocks.assign(scripts.size(), -1);
+  std::vector<std::unique_ptr<test::ScriptedHost>> lps;
+  for (int h = 0; h < hosts; ++h)
+    lps.push_back(std::make_unique<test::ScriptedHost>(scripts, h, hosts, kLatency, det));
+  std::vector<std::thread> threads;
+  for (int h = 0; h < hosts; ++h)
+    threads.emplace_back([&, h] {
+      test::FakeTransport t(net, h);
+      mpisim::protocols::SyncOptions o;
+      o.protocol = protocol;
+      o.lookahead = kLatency;
+      Synchronizer sync(t, o);
+      r.outcomes[static_cast<std::size_t>(h)] = lps[static_cast<std::size_t>(h)]->run(sync);
+    });
+  for (auto& t : threads)
+    t.join();
+  for (const auto& l : lps) {
+    l->clocks(r.clocks);
+    r.violations.insert(r.violations.end(), l->violations().begin(), l->violations().end());
+  }
+  return r;
+}
+
+struct Setting {
+  ProtocolKind protocol;
+  bool det;
+};
+
+class EveryProtocol : public ::testing::TestWithParam<Setting> {};
+
+TEST_P(EveryProtocol, SafeEndsAndEqualsOneHost) {
+  const auto [protocol, det] = GetParam();
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const auto scripts = permutation_rounds(12, 20, seed);
+    const Result one = simulate(scripts, 1, ProtocolKind::NmpCep, false, seed);
+    ASSERT_EQ(one.outcomes[0], Synchronizer::Outcome::Finish);
+    for (SimTime c : one.clocks)
+      ASSERT_GT(c, 0) << "every LP finishes on one host";
+    for (int hosts : {1, 2, 3, 4}) {
+      const Result r = simulate(scripts, hosts, protocol, det, seed * 31 + hosts);
+      EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
+      for (auto o : r.outcomes)
+        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+      EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
+    }
+  }
+}
+
+TEST_P(EveryProtocol, FindsADeadlockOnEveryHost) {
+  const auto [protocol, det] = GetParam();
+  // LPs 0 and 1 wait for each other; the others exchange a message first and finish.
+  std::vector<Script> s(6);
+  s[0] = {{Step::Kind::Recv, 0, 1}, {Step::Kind::Send, 0, 1}};
+  s[1] = {{Step::Kind::Recv, 0, -1}, {Step::Kind::Send, 0, 0}};
+  for (int i = 2; i < 6; ++i)
+    s[static_cast<std::size_t>(i)] = {
+        {Step::Kind::Compute, 700 * i}, {Step::Kind::Send, 0, i ^ 1}, {Step::Kind::Recv, 0, -1}};
+  for (int hosts : {1, 2, 3}) {
+    const Result r = simulate(s, hosts, protocol, det, 5u + static_cast<unsigned>(hosts));
+    EXPECT_TRUE(r.violations.empty());
+    for (auto o : r.outcomes)
+      EXPECT_EQ(o, Synchronizer::Outcome::Deadlock) << hosts << " hosts";
+    for (int i = 2; i < 6; ++i)
+      EXPECT_GT(r.clocks[static_cast<std::size_t>(i)], 0) << "LP " << i << " finished";
+    EXPECT_EQ(r.clocks[0], -1);
+    EXPECT_EQ(r.clocks[1], -1);
+  }
+}
+
+std::string name(const ::testing::TestParamInfo<Setting>& i) {
+  static const char* names[] = {"quantum", "nmp", "cep", "nmp_cep"};
+  return std::string(names[static_cast<int>(i.param.protocol)]) + (i.param.det ? "_det" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Protocols, EveryProtocol,
+    ::testing::Values(Setting{ProtocolKind::Quantum, false}, Setting{ProtocolKind::Quantum, true},
+                      Setting{ProtocolKind::Nmp, false}, Setting{ProtocolKind::Nmp, true},
+                      Setting{ProtocolKind::Cep, false}, Setting{ProtocolKind::Cep, true},
+                      Setting{ProtocolKind::NmpCep, false}, Setting{ProtocolKind::NmpCep, true}),
+    name);
+
+} // namespace
