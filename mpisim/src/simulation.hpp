@@ -3,9 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "compute_clock.hpp"
 #include "config.hpp"
 #include "contention.hpp"
 #include "host_link.hpp"
@@ -98,6 +100,8 @@ private:
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
   std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
+  /// Times compute bursts with MPISIM_CPU=measured.
+  std::optional<ComputeClock> compute_clock_;
 };
 
 } // namespace mpisim
