@@ -88,13 +88,12 @@ double ComputeClock::burst_ns(std::uint64_t start) {
   const double wall = elapsed_ns(start, end);
   if (wall <= kLongBurstNs) return wall;
   // Long enough that another process may have had the CPU in it. The thread's CPU time since
-  // the last reading, less the wall time from that reading to the burst and from the burst's end
-  // to this reading (the simulator's own work, on a CPU): exact unless the thread was preempted
-  // outside the burst, which the refresh keeps to a short window.
+  // the last reading, less the wall time from that reading to the burst (the simulator's own
+  // work, on a CPU). No wall time across a system call is subtracted: the kernel often preempts
+  // at a system call's return, and the CPU clock does not count that time anyway.
   const std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   const std::uint64_t read = ticks();
-  const double burst_cpu = static_cast<double>(cpu - ref_cpu_ns_) - elapsed_ns(ref_ticks_, start) -
-                           elapsed_ns(end, read);
+  const double burst_cpu = static_cast<double>(cpu - ref_cpu_ns_) - elapsed_ns(ref_ticks_, start);
   ref_cpu_ns_ = cpu;
   ref_ticks_ = read;
   return std::clamp(burst_cpu, 0.0, wall);
