@@ -10,7 +10,7 @@ namespace mpisim {
 
 class ComputeClock {
 public:
-  /// Bursts longer than this (host ns) are charged their share of CPU time, not wall time.
+  /// Bursts longer than this (host ns) are charged their thread CPU time, not wall time.
   static constexpr double kLongBurstNs = 100'000;
 
   ComputeClock();
