@@ -1,7 +1,6 @@
 #include "simulation.hpp"
 
 #include <sys/resource.h>
-#include <time.h>
 
 #include <chrono>
 #include <cstdio>
@@ -18,12 +17,6 @@
 namespace mpisim {
 namespace {
 
-std::int64_t thread_cpu_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 long peak_rss_kib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -33,7 +26,9 @@ long peak_rss_kib() {
 } // namespace
 
 Simulation::Simulation(Config config)
-    : config_(std::move(config)), network_(make_network(config_.machine, config_.ranks)) {}
+    : config_(std::move(config)), network_(make_network(config_.machine, config_.ranks)) {
+  if (config_.cpu != CpuMode::Off) compute_clock_.emplace();
+}
 
 void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
   if (det_recorder_) det_recorder_->sent({m.context, m.dst, m.tag}, m.src);
@@ -83,20 +78,19 @@ SimTime Simulation::min_latency() const {
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
+  // The clock is read first and (in leave_mpi) last: the simulator's own work is not charged.
+  const double burst_ns = compute_clock_ ? compute_clock_->burst_ns(rank.compute_mark) : 0;
   const SimTime before = rank.clock;
-  if (config_.cpu != CpuMode::Off) {
-    const std::int64_t now = thread_cpu_ns();
-    const double ps =
-        static_cast<double>(now - rank.cpu_mark_ns) * 1000.0 * config_.machine.cpu_scale;
-    rank.spend_compute(static_cast<SimTime>(ps));
-  }
+  if (compute_clock_)
+    rank.spend_compute(static_cast<SimTime>(burst_ns * 1000.0 * config_.machine.cpu_scale));
   if (observer_) observer_->enter(rank, before);
 }
 
 void Simulation::leave_mpi(mpilite::Rank& rank) {
   if (observer_) observer_->leave(rank);
-  if (config_.cpu == CpuMode::Off) return;
-  rank.cpu_mark_ns = thread_cpu_ns();
+  if (!compute_clock_) return;
+  compute_clock_->refresh();
+  rank.compute_mark = compute_clock_->now();
 }
 
 int Simulation::single_source(int context, int dst, int tag) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compute_clock.hpp"
 #include "config.hpp"
 #include "det_profile.hpp"
 #include "host_link.hpp"
@@ -105,6 +106,8 @@ private:
   std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
   std::optional<protocols::DetProfile> det_profile_;     ///< a profile given: promises to check
   std::unique_ptr<protocols::DetRecorder> det_recorder_; ///< no profile yet: recording one
+  /// Times compute bursts with MPISIM_CPU=measured.
+  std::optional<ComputeClock> compute_clock_;
 };
 
 } // namespace mpisim

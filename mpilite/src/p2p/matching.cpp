@@ -19,11 +19,6 @@ bool earlier(const Message& a, const Message& b) {
 
 } // namespace
 
-bool envelope_matches(const Request& q, const Message& m) {
-  return q.context == m.context && (q.source == MPI_ANY_SOURCE || q.source == m.src) &&
-         (q.tag == MPI_ANY_TAG || q.tag == m.tag);
-}
-
 bool could_take(const std::vector<const Request*>& receives, const Message& m) {
   for (const Request* u : receives)
     if (envelope_matches(*u, m)) return true;
@@ -43,18 +38,21 @@ Message* candidate(const Rank& r, const Request& q, const CandidateFilter& f) {
     return f.taken && std::find(f.taken->begin(), f.taken->end(), m) != f.taken->end();
   };
   const auto hidden = [&](const Message& m) { return f.hidden_by && could_take(*f.hidden_by, m); };
+  // The first message of one (context, source) list that q takes (non-overtaking).
+  const auto first_match = [&](Message* m) {
+    for (; m; m = m->source_next)
+      if (!taken(m) && (q.tag == MPI_ANY_TAG || q.tag == m->tag)) return m;
+    return static_cast<Message*>(nullptr);
+  };
   if (q.source != MPI_ANY_SOURCE) {
-    for (Message* m = r.unexpected.front(); m; m = m->next)
-      if (!taken(m) && envelope_matches(q, *m)) return hidden(*m) ? nullptr : m;
-    return nullptr;
+    Message* m = first_match(r.unexpected.first_from(q.context, q.source));
+    return m && !hidden(*m) ? m : nullptr;
   }
   Message* best = nullptr;
-  std::vector<int> seen; // sources whose first matching message was already considered
-  for (Message* m = r.unexpected.front(); m; m = m->next) {
-    if (taken(m) || !envelope_matches(q, *m)) continue;
-    if (std::find(seen.begin(), seen.end(), m->src) != seen.end()) continue;
-    seen.push_back(m->src);
-    if (hidden(*m)) continue;
+  for (const auto& source : r.unexpected.sources()) {
+    if (context_of_key(source.key) != q.context) continue;
+    Message* m = first_match(source.head);
+    if (!m || hidden(*m)) continue;
     if (!best || earlier(*m, *best)) best = m;
   }
   return best;
@@ -158,7 +156,9 @@ void deliver(World& w, Message* m) {
   }
   if (w.local(m->src)) ++w.local_messages;
   r->unexpected.push_back(m);
-  if (!r->posted.empty()) progress_matching(w, *r);
+  if (r->posted.empty()) return;
+  r->posted.wake_receivers(*m);
+  progress_matching(w, *r);
 }
 
 void post_receive(World& w, Rank& r, Request* req) {
@@ -174,11 +174,13 @@ void progress_matching(World& w, Rank& r) {
   const bool det = w.kernel().deterministic();
   std::vector<const Request*> undecided;
   SimTime key = kTimeInfinity;
-  for (std::size_t i = 0; i < r.posted.size();) {
-    Request& q = *r.posted[i];
+  // In post order over the receives that may have a message: the others have no candidate,
+  // so skipping them changes nothing.
+  for (std::size_t i = 0; i < r.posted.matchable_count();) {
+    Request& q = *r.posted.matchable(i);
     Message* m = candidate(r, q);
     if (!m) {
-      ++i;
+      r.posted.drop_matchable(i);
       continue;
     }
     // A receive posted earlier that is still undecided may be entitled to this message.
@@ -189,7 +191,7 @@ void progress_matching(World& w, Rank& r) {
         !blocked && !m->pending &&
         ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit || promised_by_profile(w, r, q, *m));
     if (decidable) {
-      r.posted.erase(r.posted.begin() + static_cast<std::ptrdiff_t>(i));
+      r.posted.erase(&q);
       if (q.probe != Request::Probe::None) {
         probe_found(w, r, q, *m);
       } else {

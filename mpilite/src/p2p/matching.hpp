@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "comm.hpp"
+#include "match_queues.hpp"
 #include "message.hpp"
 #include "rank.hpp"
 #include "request.hpp"
@@ -33,8 +34,6 @@ void receive_message(World& w, Rank& r, Request& q, Message& m);
 /// The status a probe gives for `m`: its source (as a rank of `comm`), tag and size.
 void describe_message(MPI_Status& s, const Comm& comm, const Message& m);
 
-/// Whether `q` (a receive or probe) matches the envelope of `m`.
-bool envelope_matches(const Request& q, const Message& m);
 /// Whether any of `receives` matches the envelope of `m`.
 bool could_take(const std::vector<const Request*>& receives, const Message& m);
 

@@ -23,6 +23,8 @@ enum class SendProtocol : std::uint8_t {
 struct Message {
   Message* prev = nullptr; ///< links of the receiver's unexpected queue
   Message* next = nullptr;
+  Message* source_prev = nullptr; ///< links of its (context, source) list there
+  Message* source_next = nullptr;
   int src = 0; ///< world ranks
   int dst = 0;
   int context = 0;

@@ -44,6 +44,14 @@ struct Request {
   int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
   int tag = MPI_ANY_TAG;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
+  /// Posted receives: links of the rank's post-order list and of its (context, source) list,
+  /// the post order, and whether matching must look at it (match_queues.hpp).
+  Request* posted_prev = nullptr;
+  Request* posted_next = nullptr;
+  Request* source_prev = nullptr;
+  Request* source_next = nullptr;
+  std::uint64_t post_seq = 0;
+  bool matchable = false;
   /// Probes (MPI_Probe, MPI_Mprobe) are matched like receives but Peek leaves the message where
   /// it is and Take moves it into `message` (until MPI_Mrecv receives it).
   enum class Probe : std::uint8_t { None, Peek, Take } probe = Probe::None;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm_local.hpp"
+#include "match_queues.hpp"
 #include "message.hpp"
 #include "mpi.h"
 #include "privatization.hpp"
@@ -50,13 +51,13 @@ struct Rank {
   SimTime undecided_key = kTimeInfinity;
   bool in_undecided_list = false;
 
-  std::vector<Request*> posted; ///< unmatched receives, in post order
-  MessageQueue unexpected;      ///< arrived, unmatched messages, in arrival order
+  PostedQueue posted;         ///< unmatched receives, in post order
+  UnexpectedQueue unexpected; ///< arrived, unmatched messages, in arrival order
   std::uint64_t next_seq = 0;
 
   int call_depth = 0; ///< nesting of MPI calls (collectives call point-to-point)
   CallInfo call;
-  std::int64_t cpu_mark_ns = 0; ///< host CPU time at the last exit from MPI
+  std::uint64_t compute_mark = 0; ///< kernel's host clock at the last exit from MPI
   RankStats stats;
 
   PrivateSegment globals;        ///< this rank's copy of the program's privatized variables

@@ -1,0 +1,185 @@
+// The matching queues of one rank, indexed by (context, source) so that a receive that names
+// its source, and a message arriving for one, costs the same whatever the queue lengths.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "flat_index.hpp"
+#include "message.hpp"
+#include "mpi.h"
+#include "request.hpp"
+
+namespace mpilite {
+
+/// Whether `q` (a receive or probe) matches the envelope of `m`.
+inline bool envelope_matches(const Request& q, const Message& m) {
+  return q.context == m.context && (q.source == MPI_ANY_SOURCE || q.source == m.src) &&
+         (q.tag == MPI_ANY_TAG || q.tag == m.tag);
+}
+
+/// The key of the list of (context, source); source may be MPI_ANY_SOURCE.
+inline std::uint64_t envelope_key(int context, int source) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(context)) << 32) |
+         static_cast<std::uint32_t>(source);
+}
+inline int context_of_key(std::uint64_t key) {
+  return static_cast<int>(static_cast<std::uint32_t>(key >> 32));
+}
+
+/// FIFO lists of T, one per key, linked through T's members Prev and Next. A list that empties
+/// is dropped, so walking every list costs what is queued now, not what ever was.
+template <class T, T* T::*Prev, T* T::*Next> class KeyedLists {
+public:
+  struct List {
+    std::uint64_t key;
+    T* head;
+    T* tail;
+  };
+
+  void push_back(std::uint64_t key, T* x) {
+    List* l = find(key);
+    if (!l) {
+      index_.insert(key, static_cast<std::uint32_t>(lists_.size()));
+      l = &lists_.emplace_back(List{key, nullptr, nullptr});
+    }
+    x->*Prev = l->tail;
+    x->*Next = nullptr;
+    (l->tail ? l->tail->*Next : l->head) = x;
+    l->tail = x;
+  }
+
+  /// Removes `x`, which is in the list of `key`.
+  void erase(std::uint64_t key, T* x) {
+    const std::uint32_t at = *index_.find(key);
+    List& l = lists_[at];
+    T* prev = x->*Prev;
+    T* next = x->*Next;
+    (prev ? prev->*Next : l.head) = next;
+    (next ? next->*Prev : l.tail) = prev;
+    x->*Prev = x->*Next = nullptr;
+    if (l.head) return;
+    index_.erase(key);
+    if (at + 1 != lists_.size()) {
+      lists_[at] = lists_.back();
+      *index_.find(lists_[at].key) = at;
+    }
+    lists_.pop_back();
+  }
+
+  /// The first element of the list of `key` (null when empty); the rest follow through Next.
+  T* front(std::uint64_t key) const {
+    const List* l = find(key);
+    return l ? l->head : nullptr;
+  }
+
+  /// Every non-empty list, in no particular order.
+  const std::vector<List>& lists() const { return lists_; }
+
+private:
+  List* find(std::uint64_t key) {
+    std::uint32_t* at = index_.find(key);
+    return at ? &lists_[*at] : nullptr;
+  }
+  const List* find(std::uint64_t key) const { return const_cast<KeyedLists*>(this)->find(key); }
+
+  FlatIndex index_;
+  std::vector<List> lists_;
+};
+
+/// Arrived, unmatched messages: in arrival order, and per (context, source) in arrival order
+/// (which is the sender's send order: MPI's non-overtaking rule).
+class UnexpectedQueue {
+public:
+  using SourceLists = KeyedLists<Message, &Message::source_prev, &Message::source_next>;
+
+  void push_back(Message* m) {
+    all_.push_back(m);
+    by_source_.push_back(envelope_key(m->context, m->src), m);
+  }
+  void erase(Message* m) {
+    all_.erase(m);
+    by_source_.erase(envelope_key(m->context, m->src), m);
+  }
+  /// The oldest message; the rest follow through Message::next.
+  Message* front() const { return all_.front(); }
+  bool empty() const { return all_.empty(); }
+  /// The oldest message from world rank `source` on `context`; the rest through source_next.
+  Message* first_from(int context, int source) const {
+    return by_source_.front(envelope_key(context, source));
+  }
+  /// The messages of each (context, source) that has some.
+  const std::vector<SourceLists::List>& sources() const { return by_source_.lists(); }
+
+private:
+  MessageQueue all_;
+  SourceLists by_source_;
+};
+
+/// Unmatched receives (and probes) in post order, indexed by (context, source) with the
+/// wildcards under (context, MPI_ANY_SOURCE). Matching only looks at the matchable ones: every
+/// receive for which a matching message may be queued. A receive leaves that set only when
+/// matching finds no message for it, and re-enters it when one arrives (wake_receivers), so a
+/// receive with a matching message is always in it.
+class PostedQueue {
+public:
+  class iterator {
+  public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Request*;
+    using difference_type = std::ptrdiff_t;
+    using pointer = Request* const*;
+    using reference = Request* const&;
+
+    iterator() = default;
+    explicit iterator(Request* q) : q_(q) {}
+    reference operator*() const { return q_; }
+    iterator& operator++() {
+      q_ = q_->posted_next;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const iterator&) const = default;
+
+  private:
+    Request* q_ = nullptr;
+  };
+
+  /// In post order.
+  iterator begin() const { return iterator(head_); }
+  iterator end() const { return iterator(); }
+  bool empty() const { return head_ == nullptr; }
+
+  /// Posts `q` (last in post order) and makes it matchable.
+  void push_back(Request* q);
+  /// Removes `q`, which is posted.
+  void erase(Request* q);
+
+  /// Makes every posted receive that matches the envelope of `m` matchable.
+  void wake_receivers(const Message& m);
+
+  /// The matchable receives, in post order.
+  std::size_t matchable_count() const { return matchable_.size(); }
+  Request* matchable(std::size_t i) const { return matchable_[i]; }
+  /// Takes the i-th matchable receive out of the set (it stays posted).
+  void drop_matchable(std::size_t i);
+
+private:
+  using SourceLists = KeyedLists<Request, &Request::source_prev, &Request::source_next>;
+
+  void make_matchable(Request* q);
+
+  Request* head_ = nullptr;
+  Request* tail_ = nullptr;
+  std::uint64_t next_post_seq_ = 0;
+  SourceLists by_source_;
+  std::vector<Request*> matchable_; ///< sorted by post_seq
+};
+
+} // namespace mpilite
