@@ -56,7 +56,8 @@ struct Rank {
 
   int call_depth = 0; ///< nesting of MPI calls (collectives call point-to-point)
   CallInfo call;
-  std::int64_t cpu_mark_ns = 0; ///< host CPU time at the last exit from MPI
+  const char* last_call = nullptr; ///< the latest MPI call entered (for fault reports)
+  std::int64_t cpu_mark_ns = 0;    ///< host CPU time at the last exit from MPI
   RankStats stats;
 
   PrivateSegment globals;        ///< this rank's copy of the program's privatized variables

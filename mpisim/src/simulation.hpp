@@ -14,6 +14,7 @@
 #include "network_model.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
+#include "run_control.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -57,6 +58,7 @@ struct RunSummary {
   std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
   std::string overflow_check;        ///< "guard pages" or "canary"
   std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
+  std::vector<std::string> output_errors; ///< trace, matrix or record files not written
 };
 
 class Simulation final : public mpilite::Kernel {
@@ -97,7 +99,8 @@ private:
   mpilite::World* world_ = nullptr;
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
-  std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
+  std::unique_ptr<Observer> observer_;  ///< traces, matrix, timeline, recording (null: none)
+  std::unique_ptr<RunControl> control_; ///< limits, signals, progress (while ranks run)
 };
 
 } // namespace mpisim
