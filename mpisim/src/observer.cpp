@@ -174,15 +174,11 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
       keep_going(errors, [&] { write_record_meta(outcome, link ? link->hosts() : 1); });
   }
   if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
-  bool trace_complete = true;
+  bool trace_closed = false; // a part that failed is not merged into a trace that looks whole
   if (trace_)
     keep_going(errors, [&] {
-      try {
-        trace_->close();
-      } catch (...) {
-        trace_complete = false;
-        throw;
-      }
+      trace_->close();
+      trace_closed = true;
     });
   // The gather also tells host 0 that every host's trace part is complete.
   std::vector<std::string> mine = {std::string(), matrix_ ? matrix_->encode() : std::string(),
@@ -195,7 +191,7 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
     parts.push_back(std::move(mine));
   }
   if (!reporting_host) return {};
-  if (trace_ && trace_complete)
+  if (trace_closed)
     keep_going(errors, [&] {
       ChromeTrace::write(config_.trace_path, static_cast<int>(parts.size()), config_.ranks);
     });
