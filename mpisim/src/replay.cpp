@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -577,31 +578,40 @@ RecordMeta read_record_meta(const std::string& dir) {
 
 mpilite::World::Main replay_main(std::string dir, double compute_scale,
                                  std::uint64_t buffer_bound) {
-  return [dir = std::move(dir), compute_scale, buffer_bound](int, char**) {
-    const int rank = mpilite::World::get().self().id;
-    const std::string path = fmt::format("{}/rank-{}.ops", dir, rank);
+  // Each rank's replay outlives the rank: a record that ends with receives still posted (a
+  // truncated file) must not have them written into freed buffers, and a rank that ends the run
+  // (MPI_Abort) never unwinds its fiber, which would leak what lived on it.
+  struct RankFile {
+    std::string path;
     std::string text;
+    std::unique_ptr<RankReplay> replay;
+  };
+  auto kept = std::make_shared<std::deque<RankFile>>();
+  return [dir = std::move(dir), compute_scale, buffer_bound, kept](int, char**) {
+    RankFile& f = kept->emplace_back();
+    f.path = fmt::format("{}/rank-{}.ops", dir, mpilite::World::get().self().id);
+    bool readable = true;
     try {
-      text = read_file(path);
+      f.text = read_file(f.path);
     } catch (const std::runtime_error& e) {
       std::fprintf(stderr, "mpisim-replay: %s (was the run recorded completely?)\n", e.what());
-      std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 2);
+      readable = false;
     }
-    RankReplay replay(compute_scale,
-                      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1,
-                      buffer_bound);
+    if (!readable) MPI_Abort(MPI_COMM_WORLD, 2); // outside the handler: it never returns
+    const auto lines = static_cast<std::size_t>(std::count(f.text.begin(), f.text.end(), '\n'));
+    f.replay = std::make_unique<RankReplay>(compute_scale, lines + 1, buffer_bound);
     std::size_t line_no = 0;
-    for (std::size_t at = 0; at < text.size();) {
-      const std::size_t end = std::min(text.find('\n', at), text.size());
+    for (std::size_t at = 0; at < f.text.size();) {
+      const std::size_t end = std::min(f.text.find('\n', at), f.text.size());
       ++line_no;
+      bool bad = false;
       try {
-        replay.line(std::string_view(text).substr(at, end - at));
+        f.replay->line(std::string_view(f.text).substr(at, end - at));
       } catch (const std::exception& e) { // BadRecord, or what the standard library refused
-        std::fprintf(stderr, "mpisim-replay: %s:%zu: %s\n", path.c_str(), line_no, e.what());
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 2);
+        std::fprintf(stderr, "mpisim-replay: %s:%zu: %s\n", f.path.c_str(), line_no, e.what());
+        bad = true;
       }
+      if (bad) MPI_Abort(MPI_COMM_WORLD, 2);
       at = end + 1;
     }
     return 0;
