@@ -73,10 +73,10 @@ add_test(NAME e2e.limit.wall_limit_in_endless_loop COMMAND ${EXPECT} 124
 # SIGINT and SIGTERM: the report of what ran so far, 128 + the signal.
 add_test(NAME e2e.limit.sigint_prints_report COMMAND ${EXPECT} 130
   -m "STOPPED: interrupted by SIGINT" -m "predicted time: "
-  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh INT 1 env MPISIM_CPU=off MPISIM_RANKS=2 ${FAULTS} poll)
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh INT 2 env MPISIM_CPU=off MPISIM_RANKS=2 ${FAULTS} poll)
 add_test(NAME e2e.limit.sigterm_in_endless_loop COMMAND ${EXPECT} 143
   -m "interrupted by SIGTERM; rank 1 is running its own code" -m "mpisim report \\(partial\\)"
-  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh TERM 1 env MPISIM_CPU=off MPISIM_RANKS=2 ${FAULTS} spin)
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh TERM 2 env MPISIM_CPU=off MPISIM_RANKS=2 ${FAULTS} spin)
 # Progress: a line once a run takes more than 3 s, unless MPISIM_PROGRESS=off.
 add_test(NAME e2e.progress_line COMMAND ${EXPECT} 124
   -m "mpisim: [0-9]+ s: 1 of 2 ranks finished, simulated time [0-9.]+ [mu]?s, [0-9]+ messages"
