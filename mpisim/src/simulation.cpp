@@ -13,6 +13,7 @@
 
 #include "deadlock.hpp"
 #include "summary_codec.hpp"
+#include "time_limit.hpp"
 
 namespace mpisim {
 namespace {
@@ -81,9 +82,21 @@ void Simulation::enter_mpi(mpilite::Rank& rank) {
   // The clock is read first and (in leave_mpi) last: the simulator's own work is not charged.
   const double burst_ns = compute_clock_ ? compute_clock_->burst_ns(rank.compute_mark) : 0;
   const SimTime before = rank.clock;
-  if (compute_clock_)
-    rank.spend_compute(static_cast<SimTime>(burst_ns * 1000.0 * config_.machine.cpu_scale));
+  const char* call = rank.call.name ? rank.call.name : "the end of its main";
+  if (compute_clock_) {
+    const double ps = burst_ns * 1000.0 * config_.machine.cpu_scale;
+    // Checked as a double: converting a time past the limit to SimTime is undefined.
+    if (!mpilite::within_time_limit(ps + static_cast<double>(rank.clock)))
+      mpilite::fail_time_limit(
+          rank, fmt::format("{}: the compute before it, {:.6f} s of host CPU time times "
+                            "MPISIM_CPU_SCALE={:g}",
+                            call, burst_ns * 1e-9, config_.machine.cpu_scale));
+    rank.spend_compute(static_cast<SimTime>(ps));
+  }
+  // Waiting and overheads stay below twice the limit (sim_time.hpp); caught at the next call.
+  if (rank.clock > mpilite::kTimeLimit) mpilite::fail_time_limit(rank, call);
   if (observer_) observer_->enter(rank, before);
+  if (control_) control_->at_call(rank);
 }
 
 void Simulation::leave_mpi(mpilite::Rank& rank) {
@@ -145,6 +158,7 @@ void Simulation::reply_remote(const mpilite::Reply& reply) {
 
 bool Simulation::idle() {
   ++idle_rounds_;
+  if (control_ && !control_->at_idle()) return false;
   SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
   if (network_->settle(*world_, held)) return true;
   return link_->idle(held);
@@ -176,7 +190,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
     link_->attach(config_, world, map, network_->model().min_latency());
+    control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     s.reason = world.run(main, argc, argv);
+    control_.reset();
     if (hosts > 1 && s.reason == mpilite::EndReason::Finished) {
       while (link_->idle()) {
       }
@@ -185,11 +201,13 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.exit_code = world.exit_code();
     s.message = world.stop_message();
     if (hosts > 1 &&
-        (s.reason == mpilite::EndReason::Abort || s.reason == mpilite::EndReason::FatalError)) {
+        (s.reason == mpilite::EndReason::Abort || s.reason == mpilite::EndReason::FatalError ||
+         s.reason == mpilite::EndReason::Limit)) {
       // The other host processes cannot finish without this one's ranks: end them all.
       std::fflush(stdout);
       std::fprintf(stderr, "mpisim: %s%s\n",
-                   s.reason == mpilite::EndReason::Abort ? "" : "MPI error: ", s.message.c_str());
+                   s.reason == mpilite::EndReason::FatalError ? "MPI error: " : "",
+                   s.message.c_str());
       link_->abort_all(s.exit_code);
     }
     if (s.reason == mpilite::EndReason::Deadlock) {
@@ -226,9 +244,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
   if (observer_) {
-    static constexpr const char* kOutcomes[] = {"finished", "deadlock", "abort", "error"};
+    static constexpr const char* kOutcomes[] = {"finished", "deadlock", "abort", "error", "limit"};
     s.timeline = observer_->finish(hosts > 1 ? link_.get() : nullptr, s.reporting_host, s.predicted,
-                                   kOutcomes[static_cast<int>(s.reason)]);
+                                   kOutcomes[static_cast<int>(s.reason)], s.output_errors);
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

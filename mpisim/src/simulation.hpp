@@ -16,6 +16,7 @@
 #include "observer.hpp"
 #include "rank_map.hpp"
 #include "sync_stats.hpp"
+#include "run_control.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -59,6 +60,7 @@ struct RunSummary {
   std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
   std::string overflow_check;        ///< "guard pages" or "canary"
   std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
+  std::vector<std::string> output_errors; ///< trace, matrix or record files not written
 };
 
 class Simulation final : public mpilite::Kernel {
@@ -108,6 +110,7 @@ private:
   std::unique_ptr<protocols::DetRecorder> det_recorder_; ///< no profile yet: recording one
   /// Times compute bursts with MPISIM_CPU=measured.
   std::optional<ComputeClock> compute_clock_;
+  std::unique_ptr<RunControl> control_; ///< limits, signals, progress (while ranks run)
 };
 
 } // namespace mpisim

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "config.hpp"
+#include "output_paths.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
 
@@ -15,6 +16,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   Config config;
   try {
     config = Config::from_environment(environ);
+    check_output_paths(config);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;
@@ -31,15 +33,19 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   if (!run.reporting_host) return run.exit_code;
   const nlohmann::json report = build_report(config, run);
   std::fputs(render_report(report).c_str(), stderr);
+  // An output that could not be written is named after the report, which is never lost to it.
+  bool written = run.output_errors.empty();
+  for (const std::string& error : run.output_errors)
+    std::fprintf(stderr, "%s: %s\n", tool, error.c_str());
   if (!config.report_path.empty()) {
     std::ofstream out(config.report_path);
     out << report.dump(2) << "\n";
     if (!out) {
       std::fprintf(stderr, "%s: cannot write the report to %s\n", tool, config.report_path.c_str());
-      return run.exit_code ? run.exit_code : 2;
+      written = false;
     }
   }
-  return run.exit_code;
+  return run.exit_code ? run.exit_code : written ? 0 : 2;
 }
 
 } // namespace mpisim

@@ -76,5 +76,6 @@ int main(int argc, char** argv) {
     mpisim::tools::launch({argv[0], dir}, config.hosts, kTool);
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};
-  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale), 1, rank_argv.data(), kTool);
+  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale, meta.buffer_bound), 1,
+                               rank_argv.data(), kTool);
 }

@@ -24,8 +24,10 @@ World& running_world(const char* name) {
 
 ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(call) {
   if (r.call_depth++ == 0) {
-    w.kernel().enter_mpi(r);
+    // Named before the compute is charged: a charge that fails names the call it came before.
     r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
+    r.last_call = call;
+    w.kernel().enter_mpi(r);
     ++r.stats.mpi_calls;
     // A call replay could not re-issue would make the recorded trace silently wrong.
     if (w.op_log && !OpLog::covers(call))

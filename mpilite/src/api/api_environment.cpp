@@ -1,4 +1,5 @@
 // MPI entry points: initialization, environment, errors, communicator queries.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -6,14 +7,25 @@
 #include "api_compute.hpp"
 #include "attributes.hpp"
 #include "mpisim.h"
+#include "time_limit.hpp"
 
 using namespace mpilite;
 
-void mpilite::charge_compute(SimTime ps) {
-  ApiCall c("MPISIM_Compute");
+namespace {
+
+void charge_declared(ApiCall& c, SimTime ps, const char* what_unit, double amount) {
   if (ps <= 0) return;
+  if (ps > kTimeLimit - c.r.clock)
+    fail_time_limit(c.r, fmt::format("MPISIM_Compute({:g} {})", amount, what_unit));
   c.r.spend_compute(ps);
   if (c.w.op_log) c.w.op_log->compute(c.r.id, ps, false);
+}
+
+} // namespace
+
+void mpilite::charge_compute(SimTime ps) {
+  ApiCall c("MPISIM_Compute");
+  charge_declared(c, ps, "ps", static_cast<double>(ps));
 }
 
 extern "C" {
@@ -193,7 +205,16 @@ int PMPI_Comm_size(MPI_Comm comm, int* size) {
 MPISIM_WEAK_ALIAS(Comm_size)
 
 void MPISIM_Compute(double seconds) {
-  charge_compute(seconds > 0 ? seconds_to_time(seconds) : 0);
+  ApiCall c("MPISIM_Compute");
+  if (std::isnan(seconds)) {
+    c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "the time to charge is not a number");
+    return;
+  }
+  if (!(seconds > 0)) return; // nothing to charge; negative times are ignored, as documented
+  // Checked as a double first: converting a time past the limit to SimTime is undefined.
+  if (!within_time_limit(seconds * static_cast<double>(kPicosPerSecond)))
+    fail_time_limit(c.r, fmt::format("MPISIM_Compute({:g} s)", seconds));
+  charge_declared(c, seconds_to_time(seconds), "s", seconds);
 }
 
 long long MPISIM_Clock_ps(void) {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bsend.hpp"
 #include "matching.hpp"
+#include "time_limit.hpp"
 #include "world.hpp"
 
 namespace mpilite {
@@ -73,6 +76,12 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   Kernel& k = w.kernel();
   const std::size_t bytes = count * type.size;
   const SimTime injected = at + k.send_overhead(r.id, dest, bytes);
+  const SendProtocol protocol = protocol_for(mode, bytes, k.eager_limit());
+  const bool eager_data = protocol == SendProtocol::Eager || protocol == SendProtocol::EagerSync;
+  const SimTime ts = saturating_add(injected, k.transfer(r.id, dest, eager_data ? bytes : 0));
+  if (ts > kTimeLimit) // before anything is allocated: the run ends here
+    fail_time_limit(r, fmt::format("{}: a message of {} bytes to rank {}",
+                                   r.call.name ? r.call.name : "a send", bytes, dest));
   Request* q = w.new_request(r, RequestKind::Send);
   q->dest = dest;
   Message* m = w.new_message();
@@ -82,10 +91,8 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->tag = tag;
   m->seq = r.next_seq++;
   m->bytes = bytes;
-  m->protocol = protocol_for(mode, bytes, k.eager_limit());
-  const bool eager_data =
-      m->protocol == SendProtocol::Eager || m->protocol == SendProtocol::EagerSync;
-  m->ts = injected + k.transfer(r.id, dest, eager_data ? bytes : 0);
+  m->protocol = protocol;
+  m->ts = ts;
   if (eager_data || m->protocol == SendProtocol::Buffered || !k.is_local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
   } else {

@@ -3,9 +3,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "rank.hpp"
+#include "world.hpp"
 
 namespace mpilite {
 namespace {
@@ -16,12 +20,48 @@ std::size_t g_stack_size = 0;
 alignas(16) char g_alt_stack[64 * 1024];
 bool g_installed = false;
 
-void on_segv(int sig, siginfo_t* info, void*) {
-  if (g_pool) {
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+const char* signal_text(int sig) {
+  switch (sig) {
+  case SIGSEGV:
+    return "SIGSEGV (invalid memory access)";
+  case SIGBUS:
+    return "SIGBUS (bus error: misaligned or unmapped memory)";
+  case SIGFPE:
+    return "SIGFPE (arithmetic error, e.g. integer division by zero)";
+  case SIGILL:
+    return "SIGILL (illegal instruction)";
+  case SIGABRT:
+    return "SIGABRT (abort() called, e.g. by a failed assert)";
+  }
+  return "a signal";
+}
+
+/// Names the rank whose code received `sig`, then exits as mpiexec reports a killed process.
+/// Only async-signal-safe calls and reads of the running rank's fields.
+[[noreturn]] void report_fault(int sig, const Rank& r) {
+  const bool in_mpi = r.call_depth > 0 && r.call.name;
+  const char* call = in_mpi ? r.call.name : r.last_call;
+  const char* where = in_mpi ? "in " : call ? "in its own code after " : "in its own code";
+  char msg[512];
+  const int n = std::snprintf(msg, sizeof msg,
+                              "mpisim: rank %d received %s %s%s, at simulated time %.9f s; the "
+                              "run ends with code %d, as under mpiexec\n",
+                              r.id, signal_text(sig), where, call ? call : "",
+                              time_to_seconds(r.clock), 128 + sig);
+  if (n > 0) (void)!write(2, msg, std::min(static_cast<std::size_t>(n), sizeof msg - 1));
+  _exit(128 + sig);
+}
+
+void on_fault(int sig, siginfo_t* info, void*) {
+  if (sig == SIGSEGV && g_pool) {
     long slot = g_pool->stack_of_guard_address(info->si_addr);
     if (slot >= 0) report_stack_overflow(static_cast<std::size_t>(slot));
   }
-  // Not an overflow: let the default action produce the usual crash.
+  World* w = World::try_get();
+  if (w && w->in_rank()) report_fault(sig, w->self());
+  // Not in a rank: the simulator's own fault; the default action produces the usual crash.
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -37,10 +77,11 @@ void install_overflow_guard(const StackPool& pool) {
   ss.ss_size = sizeof g_alt_stack;
   sigaltstack(&ss, nullptr);
   struct sigaction sa {};
-  sa.sa_sigaction = &on_segv;
+  sa.sa_sigaction = &on_fault;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, nullptr);
+  for (int sig : kFaultSignals)
+    sigaction(sig, &sa, nullptr);
 }
 
 void forget_overflow_guard(const StackPool& pool) {

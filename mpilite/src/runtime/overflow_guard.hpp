@@ -1,4 +1,7 @@
-// Turns a fiber stack overflow into a clear message instead of a bare segmentation fault.
+// Turns a fault in a rank into a clear message instead of a bare signal: a fiber stack overflow
+// is named as such; any other SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT in a rank names the rank,
+// the MPI call it was in or had last made, and the signal, and exits with 128 + the signal's
+// number, the code mpiexec gives for a process killed by it.
 #pragma once
 
 #include <cstddef>
@@ -7,8 +10,8 @@
 
 namespace mpilite {
 
-/// Installs a SIGSEGV handler on an alternate signal stack that recognises faults in the guard
-/// pages of `pool` (or, in canary mode, reports at the next switch).
+/// Installs the handlers of the fault signals on an alternate signal stack; a SIGSEGV in the
+/// guard pages of `pool` is a stack overflow (in canary mode one is reported at the next switch).
 void install_overflow_guard(const StackPool& pool);
 
 /// Forgets `pool` (it is being destroyed); later faults get the default action.

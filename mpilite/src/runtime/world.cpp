@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "overflow_guard.hpp"
 
 namespace mpilite {
@@ -89,7 +91,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
     end_ = EndReason::Finished;
     break;
   case RunOutcome::Stuck:
-    end_ = EndReason::Deadlock;
+    if (!stopped_when_idle_) end_ = EndReason::Deadlock;
     break;
   case RunOutcome::Stopped:
     break; // end_ set by stop()
@@ -103,6 +105,15 @@ void World::exit_rank(int code) {
   if (r.call_depth == 0) kernel_.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;
+  // Under mpiexec a process that exits non-zero before MPI_Finalize ends the whole job with its
+  // code; after MPI_Finalize (or with code 0) the others go on, as they would in a real job.
+  if (code != 0 && r.initialized && !r.finalized)
+    stop(EndReason::Abort, code,
+         fmt::format("rank {} called exit({}) before MPI_Finalize{}; as under mpiexec, the run "
+                     "ends with its code",
+                     r.id, code,
+                     r.last_call ? fmt::format(" (its last MPI call: {})", r.last_call)
+                                 : std::string()));
   sched_.finish_current();
 }
 
@@ -111,6 +122,13 @@ void World::stop(EndReason why, int exit_code, std::string message) {
   exit_code_ = exit_code;
   stop_message_ = std::move(message);
   sched_.stop();
+}
+
+void World::stop_when_idle(EndReason why, int exit_code, std::string message) {
+  end_ = why;
+  exit_code_ = exit_code;
+  stop_message_ = std::move(message);
+  stopped_when_idle_ = true;
 }
 
 const Datatype* World::datatype(MPI_Datatype h) const {

@@ -28,7 +28,7 @@ namespace mpilite {
 class OpLog;
 
 /// Why a run ended.
-enum class EndReason { Finished, Deadlock, Abort, FatalError };
+enum class EndReason { Finished, Deadlock, Abort, FatalError, Limit };
 
 class World {
 public:
@@ -118,6 +118,9 @@ public:
   [[noreturn]] void exit_rank(int code);
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(EndReason why, int exit_code, std::string message);
+  /// Ends the run from outside the fibers (a limit reached while no rank runs): run() returns
+  /// `why` as soon as the scheduler's idle callback returns false.
+  void stop_when_idle(EndReason why, int exit_code, std::string message);
   int exit_code() const { return exit_code_; }
   const std::string& stop_message() const { return stop_message_; }
 
@@ -167,6 +170,7 @@ private:
   int argc_ = 0;
   char** argv_ = nullptr;
   EndReason end_ = EndReason::Finished;
+  bool stopped_when_idle_ = false;
   int exit_code_ = 0;
   std::string stop_message_;
 };

@@ -183,6 +183,27 @@ const std::vector<Variable>& table() {
             "mpisim-replay",
             "", "a directory path (created if missing)"},
            [](Config& c, const VariableInfo&, const std::string& s) { c.record_path = s; }},
+          {{"MPISIM_WALL_LIMIT", "--wall-limit",
+            "end the run, with its report and the running rank named, after this much host wall "
+            "time (exit code 124)",
+            "", "a time > 0, e.g. 30s, 600s"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.wall_limit = positive_time(v, s);
+           }},
+          {{"MPISIM_TIME_LIMIT", "--time-limit",
+            "end the run, with its report and the rank named, when a rank's simulated time "
+            "passes this (exit code 124)",
+            "", "a time > 0, e.g. 10s, 1ms"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.time_limit = positive_time(v, s);
+           }},
+          {{"MPISIM_PROGRESS", "--progress",
+            "a progress line on stderr once a run takes more than 3 s (ranks finished, simulated "
+            "time, messages)",
+            "on", "on, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.progress = pick(v, s, {true, false});
+           }},
       });
   return all;
 }

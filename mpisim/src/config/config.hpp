@@ -68,6 +68,9 @@ struct Config {
   std::string trace_path;
   std::string comm_matrix_path;
   std::string record_path;
+  std::optional<SimTime> wall_limit; ///< MPISIM_WALL_LIMIT: host wall time, unset: none
+  std::optional<SimTime> time_limit; ///< MPISIM_TIME_LIMIT: simulated time, unset: none
+  bool progress = true;              ///< MPISIM_PROGRESS: a progress line during long runs
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 

@@ -212,9 +212,10 @@ SimTime parse_time(const std::string& text, const std::string& what) {
   const auto unit = find_unit(kTimeUnits, unit_name);
   if (!unit) fail(kTimeKind, what, text, fmt::format("unknown unit '{}'", unit_name));
   const auto ps = scale(number, *unit, Rounding::Nearest);
-  if (!ps || *ps >= static_cast<std::uint64_t>(kTimeInfinity))
+  if (!ps || *ps > static_cast<std::uint64_t>(mpilite::kTimeLimit))
     fail(kTimeKind, what, text,
-         fmt::format("too large (the largest time is {})", format_time(kTimeInfinity - 1)));
+         fmt::format("too large (the largest time is {}, the limit of simulated time)",
+                     format_time(mpilite::kTimeLimit)));
   return static_cast<SimTime>(*ps);
 }
 

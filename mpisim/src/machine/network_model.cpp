@@ -80,11 +80,11 @@ const MachineParams& NetworkModel::link_for(std::size_t bytes) const {
 SimTime NetworkModel::transfer_at_distance(int d, std::size_t bytes) const {
   if (d == 0) {
     if (!m_.intra_latency && !m_.intra_bandwidth) return transfer_at_distance(1, bytes);
-    return m_.intra_latency.value_or(m_.latency) +
-           byte_time(bytes, m_.intra_bandwidth.value_or(m_.bandwidth));
+    return mpilite::saturating_add(m_.intra_latency.value_or(m_.latency),
+                                   byte_time(bytes, m_.intra_bandwidth.value_or(m_.bandwidth)));
   }
   const MachineParams& link = link_for(bytes);
-  return link.latency + switching_time(link, d, bytes);
+  return mpilite::saturating_add(link.latency, switching_time(link, d, bytes));
 }
 
 SimTime NetworkModel::transmission(int src, int dst, std::size_t bytes) const {

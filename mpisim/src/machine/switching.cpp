@@ -1,19 +1,26 @@
 #include "switching.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mpisim {
 
+// Times saturate at kTimeInfinity: a huge message on a slow link is then caught, with its
+// sender named, when its timestamp passes the limit (p2p.cpp), rather than overflowing here.
 SimTime byte_time(std::uint64_t bytes, double bandwidth) {
   if (bandwidth <= 0 || bytes == 0) return 0;
   if (bandwidth == std::floor(bandwidth) && bandwidth < 1.8e19) {
     const auto b = static_cast<unsigned __int128>(bandwidth);
     const unsigned __int128 num = static_cast<unsigned __int128>(bytes) * mpilite::kPicosPerSecond;
-    return static_cast<SimTime>((num + b - 1) / b);
+    const unsigned __int128 t = (num + b - 1) / b;
+    return t >= static_cast<unsigned __int128>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
+                                                                       : static_cast<SimTime>(t);
   }
-  return static_cast<SimTime>(std::ceil(static_cast<long double>(bytes) *
-                                        static_cast<long double>(mpilite::kPicosPerSecond) /
-                                        static_cast<long double>(bandwidth)));
+  const long double t = std::ceil(static_cast<long double>(bytes) *
+                                  static_cast<long double>(mpilite::kPicosPerSecond) /
+                                  static_cast<long double>(bandwidth));
+  return t >= static_cast<long double>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
+                                                               : static_cast<SimTime>(t);
 }
 
 std::uint64_t packets(const MachineParams& m, std::uint64_t k) {
@@ -22,25 +29,31 @@ std::uint64_t packets(const MachineParams& m, std::uint64_t k) {
 }
 
 SimTime link_time(const MachineParams& m, std::uint64_t k) {
-  return m.packet_overhead * static_cast<SimTime>(packets(m, k)) + byte_time(k, m.bandwidth);
+  const auto n =
+      static_cast<SimTime>(std::min<std::uint64_t>(packets(m, k), mpilite::kTimeInfinity));
+  return mpilite::saturating_add(mpilite::saturating_mul(n, m.packet_overhead),
+                                 byte_time(k, m.bandwidth));
 }
 
 SimTime header_time(const MachineParams& m, std::uint64_t k) {
-  return m.hop_latency + byte_time(k, m.bandwidth);
+  return mpilite::saturating_add(m.hop_latency, byte_time(k, m.bandwidth));
 }
 
 SimTime switching_time(const MachineParams& m, int d, std::uint64_t s) {
+  using mpilite::saturating_add;
+  using mpilite::saturating_mul;
   const auto links = static_cast<SimTime>(d);
   switch (m.switching) {
   case Switching::StoreAndForward:
-    return links * link_time(m, s);
+    return saturating_mul(links, link_time(m, s));
   case Switching::CutThrough:
-    return links * header_time(m, m.header_size) + link_time(m, s);
+    return saturating_add(saturating_mul(links, header_time(m, m.header_size)), link_time(m, s));
   case Switching::Circuit:
-    return links * header_time(m, m.control_size) + link_time(m, s);
+    return saturating_add(saturating_mul(links, header_time(m, m.control_size)), link_time(m, s));
   case Switching::Wormhole: {
     const std::uint64_t flits = s == 0 ? 1 : (s + m.flit_size - 1) / m.flit_size;
-    return (links - 1 + static_cast<SimTime>(flits)) * link_time(m, m.flit_size);
+    const auto n = static_cast<SimTime>(std::min<std::uint64_t>(flits, mpilite::kTimeInfinity));
+    return saturating_mul(links - 1 + n, link_time(m, m.flit_size));
   }
   }
   return 0;

@@ -9,6 +9,16 @@
 
 namespace mpisim {
 
+namespace {
+
+/// The smallest bucket width at which kBuckets buckets reach `end`, without overflow for any
+/// clock (a product width * kBuckets could pass the largest SimTime).
+SimTime width_to_reach(SimTime end) {
+  return end / AsciiTimeline::kBuckets + (end % AsciiTimeline::kBuckets != 0 ? 1 : 0);
+}
+
+} // namespace
+
 AsciiTimeline::AsciiTimeline(int ranks) : rows_(static_cast<std::size_t>(ranks)) {}
 
 void AsciiTimeline::widen(Row& row) {
@@ -24,12 +34,14 @@ void AsciiTimeline::add(int rank, SimTime start, SimTime end, Activity a) {
   if (end <= start || rank < 0 || rank >= static_cast<int>(rows_.size())) return;
   Row& row = rows_[static_cast<std::size_t>(rank)];
   row.used = true;
-  while (end > row.width * kBuckets)
+  if (start < 0) start = 0;
+  while (row.width < width_to_reach(end))
     widen(row);
   const auto k = static_cast<std::size_t>(a);
   for (SimTime t = start; t < end;) {
     const SimTime bucket = t / row.width;
-    const SimTime bucket_end = std::min(end, (bucket + 1) * row.width);
+    const SimTime room = row.width - t % row.width; // to the end of t's bucket
+    const SimTime bucket_end = end - t <= room ? end : t + room;
     row.time[static_cast<std::size_t>(bucket)][k] += bucket_end - t;
     t = bucket_end;
   }
@@ -68,9 +80,9 @@ std::vector<std::string> AsciiTimeline::render(SimTime predicted) const {
   SimTime width = 1;
   for (const Row& row : rows_)
     width = std::max(width, row.width);
-  while (predicted > width * kBuckets)
+  while (width < width_to_reach(predicted))
     width *= 2;
-  const auto columns = static_cast<int>((predicted + width - 1) / width);
+  const auto columns = static_cast<int>(predicted / width + (predicted % width != 0 ? 1 : 0));
   std::vector<std::string> lines;
   lines.push_back(fmt::format("timeline: {} columns of {}; # compute, = communicate, . wait, "
                               "blank: finished",

@@ -1,5 +1,6 @@
 #include "observer.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,10 +19,6 @@
 
 namespace mpisim {
 namespace {
-
-/// A simulation shows progress once it has run this long (wall time), then every second.
-constexpr std::chrono::seconds kProgressAfter{3};
-constexpr std::chrono::seconds kProgressEvery{1};
 
 std::string rank_file(const std::string& dir, int rank) {
   return fmt::format("{}/rank-{}.ops", dir, rank);
@@ -49,17 +46,14 @@ std::vector<std::string> unpack_texts(const std::vector<std::byte>& bytes) {
 } // namespace
 
 std::unique_ptr<Observer> Observer::make(const Config& config, int host) {
-  const bool terminal = isatty(STDERR_FILENO) == 1;
   if (config.trace_path.empty() && config.comm_matrix_path.empty() && config.record_path.empty() &&
-      config.ranks > kTimelineMaxRanks && !terminal)
+      config.ranks > kTimelineMaxRanks)
     return nullptr;
   return std::make_unique<Observer>(config, host);
 }
 
 Observer::Observer(const Config& config, int host)
-    : config_(config), entries_(static_cast<std::size_t>(config.ranks)),
-      progress_(isatty(STDERR_FILENO) == 1), started_(std::chrono::steady_clock::now()),
-      last_shown_(started_) {
+    : config_(config), entries_(static_cast<std::size_t>(config.ranks)) {
   if (!config.trace_path.empty())
     trace_ = std::make_unique<ChromeTrace>(ChromeTrace::part_path(config.trace_path, host));
   if (!config.comm_matrix_path.empty()) matrix_.emplace();
@@ -128,7 +122,6 @@ void Observer::leave(mpilite::Rank& rank) {
       trace_->slice(rank.id, name, "mpi", e.start, rank.clock, args);
     }
   }
-  if (progress_ && (++calls_ & 1023) == 0) progress(rank.clock);
 }
 
 void Observer::sent(const mpilite::Message& m, SimTime at) {
@@ -140,21 +133,12 @@ void Observer::received(const mpilite::Message& m, int dst, SimTime t_match) {
   if (trace_) trace_->message_received(m.src, dst, m.seq, m.bytes, m.tag, t_match);
 }
 
-void Observer::progress(SimTime clock) {
-  reached_ = std::max(reached_, clock);
-  const auto now = std::chrono::steady_clock::now();
-  if (now - started_ < kProgressAfter || now - last_shown_ < kProgressEvery) return;
-  last_shown_ = now;
-  const double wall = std::chrono::duration<double>(now - started_).count();
-  std::fprintf(stderr,
-               "\rmpisim: simulated time reached %s after %.0f s (%.3g simulated s per "
-               "wall s)   ",
-               format_time(reached_).c_str(), wall, mpilite::time_to_seconds(reached_) / wall);
-  progress_shown_ = true;
-}
-
-void Observer::write_record_meta(const std::string& outcome) const {
+void Observer::write_record_meta(const std::string& outcome, int hosts) const {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
   const nlohmann::json meta = {{"mpisim_record", 1},
+                               {"hosts", hosts},
+                               {"peak_memory_kib", usage.ru_maxrss},
                                {"ranks", config_.ranks},
                                {"machine", config_.machine.name},
                                {"cpu_scale", config_.machine.cpu_scale},
@@ -167,15 +151,34 @@ void Observer::write_record_meta(const std::string& outcome) const {
         fmt::format("MPISIM_RECORD: cannot write {}/meta.json", config_.record_path));
 }
 
+namespace {
+
+/// Runs `write`; a failure becomes a line of `errors` instead of ending the others' writing.
+template <class Write> void keep_going(std::vector<std::string>& errors, Write write) {
+  try {
+    write();
+  } catch (const std::exception& e) {
+    errors.emplace_back(e.what());
+  }
+}
+
+} // namespace
+
 std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                          const std::string& outcome) {
-  if (progress_shown_) std::fputs("\n", stderr);
+                                          const std::string& outcome,
+                                          std::vector<std::string>& errors) {
   if (op_log_) {
-    op_log_->flush_all();
-    if (reporting_host) write_record_meta(outcome);
+    keep_going(errors, [&] { op_log_->flush_all(); });
+    if (reporting_host)
+      keep_going(errors, [&] { write_record_meta(outcome, link ? link->hosts() : 1); });
   }
   if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
-  if (trace_) trace_->close();
+  bool trace_closed = false; // a part that failed is not merged into a trace that looks whole
+  if (trace_)
+    keep_going(errors, [&] {
+      trace_->close();
+      trace_closed = true;
+    });
   // The gather also tells host 0 that every host's trace part is complete.
   std::vector<std::string> mine = {std::string(), matrix_ ? matrix_->encode() : std::string(),
                                    timeline_ ? timeline_->encode() : std::string()};
@@ -187,13 +190,17 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
     parts.push_back(std::move(mine));
   }
   if (!reporting_host) return {};
-  if (trace_) ChromeTrace::write(config_.trace_path, static_cast<int>(parts.size()), config_.ranks);
-  if (matrix_) {
-    CommMatrix all;
-    for (const auto& p : parts)
-      all.merge(p[1]);
-    all.write_csv(config_.comm_matrix_path);
-  }
+  if (trace_closed)
+    keep_going(errors, [&] {
+      ChromeTrace::write(config_.trace_path, static_cast<int>(parts.size()), config_.ranks);
+    });
+  if (matrix_)
+    keep_going(errors, [&] {
+      CommMatrix all;
+      for (const auto& p : parts)
+        all.merge(p[1]);
+      all.write_csv(config_.comm_matrix_path);
+    });
   if (!timeline_) return {};
   AsciiTimeline all(config_.ranks);
   for (const auto& p : parts)

@@ -1,11 +1,10 @@
 // What a run records about itself besides its report: the Chrome trace (MPISIM_TRACE), the
 // communication matrix (MPISIM_COMM_MATRIX), the ASCII timeline of the report (up to 64 ranks),
-// the time-independent trace for replay (MPISIM_RECORD) and the progress line on a terminal.
+// and the time-independent trace for replay (MPISIM_RECORD). (The progress line: run_control.hpp.)
 // The simulation calls it at the few places where time is charged and messages are stamped; it
 // exists only when one of these is wanted, so a run without them pays one branch per hook.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,8 +27,7 @@ class HostLink;
 
 class Observer {
 public:
-  /// Null when `config` asks for nothing to observe (and stderr is no terminal). `host` is this
-  /// host process's number.
+  /// Null when `config` asks for nothing to observe. `host` is this host process's number.
   static std::unique_ptr<Observer> make(const Config& config, int host);
   Observer(const Config& config, int host);
 
@@ -46,17 +44,18 @@ public:
   mpilite::OpLog* op_log() { return op_log_.get(); }
 
   /// After the run (every host process calls it): merges the hosts' records on host 0, writes
-  /// the files, and returns the report's timeline lines (host 0, up to 64 ranks).
+  /// the files, and returns the report's timeline lines (host 0, up to 64 ranks). A file that
+  /// cannot be written does not keep the others from being written: its error is appended to
+  /// `errors`.
   std::vector<std::string> finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                  const std::string& outcome);
+                                  const std::string& outcome, std::vector<std::string>& errors);
 
 private:
   struct Entry {
     SimTime start = 0;
     mpilite::RankStats stats;
   };
-  void progress(SimTime clock);
-  void write_record_meta(const std::string& outcome) const;
+  void write_record_meta(const std::string& outcome, int hosts) const;
 
   const Config& config_;
   std::vector<Entry> entries_; ///< per world rank: the MPI call it is in
@@ -64,12 +63,6 @@ private:
   std::optional<CommMatrix> matrix_;
   std::optional<AsciiTimeline> timeline_;
   std::unique_ptr<mpilite::OpLog> op_log_;
-  // Progress line (stderr is a terminal).
-  bool progress_ = false;
-  bool progress_shown_ = false;
-  std::uint32_t calls_ = 0;
-  SimTime reached_ = 0;
-  std::chrono::steady_clock::time_point started_, last_shown_;
 };
 
 } // namespace mpisim

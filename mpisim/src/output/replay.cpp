@@ -1,7 +1,12 @@
 #include "replay.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
+#include <cmath>
 #include <cstdio>
+#include <deque>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -15,10 +20,15 @@
 #include <nlohmann/json.hpp>
 
 #include "api_compute.hpp"
+#include "datatype.hpp"
 #include "mpi.h"
+#include "op.hpp"
 
 namespace mpisim {
 namespace {
+
+/// The format of meta.json and rank-*.ops that this replay reads (observer.cpp writes it).
+constexpr int kRecordVersion = 1;
 
 /// Thrown for a line replay cannot understand; the rank reports it and aborts the run.
 struct BadRecord : std::runtime_error {
@@ -30,7 +40,11 @@ void user_op_noop(void*, void*, int*, MPI_Datatype*) {}
 /// One rank's replay: the handles the recorded indices stand for, and buffers.
 class RankReplay {
 public:
-  RankReplay(double compute_scale) : scale_(compute_scale) {}
+  /// `lines`: how many lines the rank's file has; no index of a request or communicator it
+  /// creates can exceed it, which bounds the tables an edited record could make grow.
+  RankReplay(double compute_scale, std::size_t lines, std::uint64_t buffer_bound)
+      : scale_(compute_scale), max_index_(static_cast<long long>(lines) + 2),
+        buffer_bound_(buffer_bound) {}
 
   void line(std::string_view text) {
     words_.clear();
@@ -54,20 +68,46 @@ private:
       throw BadRecord(fmt::format("not a number: {}", w));
     return v;
   }
-  int integer() { return static_cast<int>(num()); }
+  int integer() {
+    const long long v = num();
+    if (v < INT_MIN || v > INT_MAX) throw BadRecord(fmt::format("{} is not an int", v));
+    return static_cast<int>(v);
+  }
+  /// A count or size: an int >= 0, as MPI counts are.
+  long long count() {
+    const long long v = num();
+    if (v < 0 || v > INT_MAX)
+      throw BadRecord(fmt::format("count {} is out of range (0 to {})", v, INT_MAX));
+    return v;
+  }
+  /// An index of a request or communicator made by this rank (or -1 for none).
+  long long index() {
+    const long long v = num();
+    if (v < -1 || v > max_index_)
+      throw BadRecord(fmt::format("index {} is out of range (-1 to {}, by the record's length)", v,
+                                  max_index_));
+    return v;
+  }
+  /// How many items follow on the line: no more than the words left on it.
+  std::size_t items() {
+    const long long n = num();
+    if (n < 0 || static_cast<unsigned long long>(n) > words_.size() - next_)
+      throw BadRecord(fmt::format("{} items announced, {} words follow", n, words_.size() - next_));
+    return static_cast<std::size_t>(n);
+  }
   std::string_view word() {
     if (next_ >= words_.size()) throw BadRecord("missing argument");
     return words_[next_++];
   }
 
   MPI_Comm comm() {
-    const long long i = num();
+    const long long i = index();
     if (i < 0 || i >= static_cast<long long>(comms_.size()) || comms_[i] == MPI_COMM_NULL)
       throw BadRecord(fmt::format("communicator {} was not created", i));
     return comms_[static_cast<std::size_t>(i)];
   }
   void new_comm(MPI_Comm c) {
-    const long long i = num();
+    const long long i = index();
     if (i < 0) return;
     if (comms_.size() <= static_cast<std::size_t>(i)) comms_.resize(i + 1, MPI_COMM_NULL);
     comms_[static_cast<std::size_t>(i)] = c;
@@ -76,7 +116,7 @@ private:
     const std::string_view w = word();
     if (w.empty() || w[0] != 'd') {
       --next_;
-      return static_cast<MPI_Datatype>(num());
+      return predefined_type(num());
     }
     auto& t = types_[std::string(w)];
     if (t == 0) {
@@ -84,10 +124,15 @@ private:
       // reductions apply): simulated time depends on sizes only.
       unsigned long long size = 0, count = 0;
       long long basic = 0;
-      if (std::sscanf(std::string(w).c_str(), "d%llu:%lld:%llu", &size, &basic, &count) != 3)
-        throw BadRecord(fmt::format("bad datatype {}", w));
+      int used = 0;
+      const std::string text(w);
+      if (std::sscanf(text.c_str(), "d%llu:%lld:%llu%n", &size, &basic, &count, &used) != 3 ||
+          used != static_cast<int>(text.size()) || size > INT_MAX || count > INT_MAX)
+        throw BadRecord(fmt::format("bad datatype {} (d<size>:<basic type>:<count>, sizes up "
+                                    "to {})",
+                                    w, INT_MAX));
       int basic_size = 0;
-      if (basic != MPI_DATATYPE_NULL) MPI_Type_size(static_cast<MPI_Datatype>(basic), &basic_size);
+      if (basic != MPI_DATATYPE_NULL) MPI_Type_size(predefined_type(basic), &basic_size);
       if (basic_size > 0 && count * static_cast<unsigned long long>(basic_size) == size)
         MPI_Type_contiguous(static_cast<int>(count), static_cast<MPI_Datatype>(basic), &t);
       else
@@ -96,59 +141,80 @@ private:
     }
     return t;
   }
+  static MPI_Datatype predefined_type(long long h) {
+    if (h < INT_MIN || h > INT_MAX || !mpilite::builtin_datatype(static_cast<MPI_Datatype>(h)))
+      throw BadRecord(fmt::format("{} is not a predefined datatype", h));
+    return static_cast<MPI_Datatype>(h);
+  }
   MPI_Op reduce_op() {
     const std::string_view w = word();
     if (w != "u0" && w != "u1") {
       --next_;
-      return static_cast<MPI_Op>(num());
+      const long long h = num();
+      if (h < INT_MIN || h > INT_MAX || !mpilite::builtin_op(static_cast<MPI_Op>(h)))
+        throw BadRecord(fmt::format("{} is not a predefined reduction operation", h));
+      return static_cast<MPI_Op>(h);
     }
     MPI_Op& o = user_ops_[w == "u1"];
     if (o == MPI_OP_NULL) MPI_Op_create(user_op_noop, w == "u1", &o);
     return o;
   }
   std::vector<int> counts() {
-    std::vector<int> c(static_cast<std::size_t>(integer()));
+    std::vector<int> c(items());
     for (int& x : c)
-      x = integer();
+      x = static_cast<int>(count());
     return c;
+  }
+  /// Per-rank counts are recorded for every rank of `c`, or not at all (a rank that does not
+  /// use them): MPI reads one per rank.
+  static void fit(std::vector<int>& counts, MPI_Comm c) {
+    const auto p = static_cast<std::size_t>(comm_size(c));
+    if (!counts.empty() && counts.size() != p)
+      throw BadRecord(fmt::format("{} counts for a communicator of {} ranks", counts.size(), p));
+    counts.resize(p, 0);
   }
   static std::vector<int> displacements(const std::vector<int>& counts) {
     std::vector<int> d(counts.size());
     for (std::size_t i = 1; i < counts.size(); ++i)
-      d[i] = d[i - 1] + counts[i - 1];
+      if (__builtin_add_overflow(d[i - 1], counts[i - 1], &d[i]))
+        throw BadRecord("the counts add up to more than an int");
     return d;
   }
   MPI_Request* request_slot() {
-    const long long i = num();
+    const long long i = index();
     if (i < 0) return &null_request_;
     if (requests_.size() <= static_cast<std::size_t>(i)) requests_.resize(i + 1, MPI_REQUEST_NULL);
     return &requests_[static_cast<std::size_t>(i)];
   }
   /// A buffer for `bytes` that lives as long as the request at `slot` (non-blocking operations).
   void* buffer_for(long long slot, std::size_t bytes) {
-    auto& b = pending_[slot];
-    b.assign(bytes ? bytes : 1, std::byte{0});
-    return b.data();
+    Buffer& b = pending_[slot];
+    b = allocate(bytes ? bytes : 1);
+    return b.data.get();
   }
   /// Scratch for blocking operations: nothing refers to it once they return.
   void* scratch(int which, std::size_t bytes) {
-    auto& b = scratch_[which];
-    if (b.size() < bytes) b.assign(bytes, std::byte{0});
-    return b.empty() ? static_cast<void*>(&null_request_) : b.data();
+    Buffer& b = scratch_[which];
+    if (b.size < bytes) b = allocate(bytes);
+    return b.size == 0 ? static_cast<void*>(&null_request_) : b.data.get();
   }
   static std::size_t bytes_of(long long count, MPI_Datatype t, long long copies = 1) {
     int size = 0;
     MPI_Type_size(t, &size);
-    return static_cast<std::size_t>(count > 0 ? count : 0) * static_cast<std::size_t>(size) *
-           static_cast<std::size_t>(copies > 0 ? copies : 1);
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(count > 0 ? count : 0),
+                               static_cast<std::size_t>(size), &bytes) ||
+        __builtin_mul_overflow(bytes, static_cast<std::size_t>(copies > 0 ? copies : 1), &bytes))
+      throw BadRecord("the buffer's size overflows");
+    return bytes;
   }
   static int comm_size(MPI_Comm c) {
     int n = 0;
     MPI_Comm_size(c, &n);
     return n;
   }
-  static int sum(const std::vector<int>& v) {
-    int s = 0;
+  static long long sum(const std::vector<int>& v) {
+    long long s = 0;
     for (int x : v)
       s += x;
     return s;
@@ -165,8 +231,8 @@ private:
   };
   Slots slots() {
     Slots s;
-    const int n = integer();
-    for (int i = 0; i < n; ++i) {
+    const std::size_t n = items();
+    for (std::size_t i = 0; i < n; ++i) {
       s.where.push_back(request_slot());
       s.handles.push_back(*s.where.back());
     }
@@ -174,7 +240,7 @@ private:
   }
 
   void send(std::string_view mode, bool nonblocking) {
-    const long long bytes = num();
+    const long long bytes = count();
     const int dest = integer(), tag = integer();
     const MPI_Comm c = comm();
     if (!nonblocking) {
@@ -203,6 +269,14 @@ private:
     else
       throw BadRecord(fmt::format("send mode {} is not replayed", mode));
   }
+  /// A time in picoseconds, from 0 to the limit of simulated time.
+  long long time() {
+    const long long v = num();
+    if (v < 0 || v > mpilite::kTimeLimit)
+      throw BadRecord(
+          fmt::format("time {} ps is out of range (0 to {} ps)", v, mpilite::kTimeLimit));
+    return v;
+  }
   long long num_at(std::size_t at) {
     const std::size_t saved = next_;
     next_ = at;
@@ -214,7 +288,27 @@ private:
   void run(std::string_view op);
   void collective(std::string_view op);
 
+  /// Replay buffers are never read for their contents, so they are left uninitialised: large
+  /// ones then cost address space, not memory, until a receive writes into them.
+  struct Buffer {
+    std::unique_ptr<std::byte[]> data;
+    std::size_t size = 0;
+  };
+  Buffer allocate(std::size_t bytes) const {
+    if (buffer_bound_ && bytes > buffer_bound_)
+      throw BadRecord(fmt::format("a buffer of {} bytes is more than the recorded run's memory "
+                                  "can justify ({} bytes)",
+                                  bytes, buffer_bound_));
+    try {
+      return {std::make_unique_for_overwrite<std::byte[]>(bytes), bytes};
+    } catch (const std::bad_alloc&) {
+      throw BadRecord(fmt::format("a buffer of {} bytes cannot be allocated", bytes));
+    }
+  }
+
   double scale_;
+  long long max_index_;
+  std::uint64_t buffer_bound_;
   std::vector<std::string_view> words_;
   std::size_t next_ = 1;
   std::vector<MPI_Comm> comms_{MPI_COMM_WORLD, MPI_COMM_SELF};
@@ -222,16 +316,20 @@ private:
   MPI_Request null_request_ = MPI_REQUEST_NULL;
   std::map<std::string, MPI_Datatype> types_;
   MPI_Op user_ops_[2] = {MPI_OP_NULL, MPI_OP_NULL};
-  std::unordered_map<long long, std::vector<std::byte>> pending_;
-  std::vector<std::byte> scratch_[2];
+  std::unordered_map<long long, Buffer> pending_;
+  Buffer scratch_[2];
 };
 
 void RankReplay::run(std::string_view op) {
   if (op == "compute") {
-    const long long measured = num(), declared = num();
-    const auto scaled =
-        scale_ == 1.0 ? measured : static_cast<long long>(static_cast<double>(measured) * scale_);
-    mpilite::charge_compute(scaled + declared);
+    const long long measured = time(), declared = time();
+    const double scaled = static_cast<double>(measured) * scale_;
+    if (!mpilite::within_time_limit(scaled))
+      throw BadRecord(fmt::format("measured compute {} ps times the CPU scale ratio {:g} passes "
+                                  "the limit of simulated time",
+                                  measured, scale_));
+    // Both terms are within the limit, so their sum cannot overflow; charge_compute checks it.
+    mpilite::charge_compute((scale_ == 1.0 ? measured : static_cast<long long>(scaled)) + declared);
   } else if (op == "init") {
     MPI_Init(nullptr, nullptr);
   } else if (op == "finalize") {
@@ -239,12 +337,12 @@ void RankReplay::run(std::string_view op) {
   } else if (op == "send" || op == "isend") {
     send(word(), op == "isend");
   } else if (op == "recv") {
-    const long long bytes = num();
+    const long long bytes = count();
     const int source = integer(), tag = integer();
     MPI_Recv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE, source,
              tag, comm(), MPI_STATUS_IGNORE);
   } else if (op == "irecv") {
-    const long long bytes = num();
+    const long long bytes = count();
     const int source = integer(), tag = integer();
     const MPI_Comm c = comm();
     const long long index = num_at(next_);
@@ -252,9 +350,9 @@ void RankReplay::run(std::string_view op) {
     MPI_Irecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
               source, tag, c, q);
   } else if (op == "sendrecv") {
-    const long long sbytes = num();
+    const long long sbytes = count();
     const int dest = integer(), stag = integer();
-    const long long rbytes = num();
+    const long long rbytes = count();
     const int source = integer(), rtag = integer();
     MPI_Sendrecv(scratch(0, static_cast<std::size_t>(sbytes)), static_cast<int>(sbytes), MPI_BYTE,
                  dest, stag, scratch(1, static_cast<std::size_t>(rbytes)), static_cast<int>(rbytes),
@@ -312,10 +410,10 @@ void RankReplay::run(std::string_view op) {
   } else if (op == "barrier") {
     MPI_Barrier(comm());
   } else if (op == "bcast") {
-    const long long count = num();
+    const long long n = count();
     const MPI_Datatype t = type();
     const int root = integer();
-    MPI_Bcast(scratch(0, bytes_of(count, t)), static_cast<int>(count), t, root, comm());
+    MPI_Bcast(scratch(0, bytes_of(n, t)), static_cast<int>(n), t, root, comm());
   } else {
     collective(op);
   }
@@ -325,29 +423,29 @@ void RankReplay::collective(std::string_view op) {
   const bool in_place = integer() != 0;
   if (op == "reduce" || op == "allreduce" || op == "scan" || op == "exscan" ||
       op == "reduce_scatter_block") {
-    const long long count = num();
+    const long long n = count();
     const MPI_Datatype t = type();
     const MPI_Op o = reduce_op();
     const int root = op == "reduce" ? integer() : 0;
     const MPI_Comm c = comm();
     const long long copies = op == "reduce_scatter_block" ? comm_size(c) : 1;
-    const void* in = in_place ? MPI_IN_PLACE : scratch(0, bytes_of(count, t, copies));
-    void* out = scratch(1, bytes_of(count, t, copies));
-    const int n = static_cast<int>(count);
+    const void* in = in_place ? MPI_IN_PLACE : scratch(0, bytes_of(n, t, copies));
+    void* out = scratch(1, bytes_of(n, t, copies));
+    const int k = static_cast<int>(n);
     if (op == "reduce")
-      MPI_Reduce(in, out, n, t, o, root, c);
+      MPI_Reduce(in, out, k, t, o, root, c);
     else if (op == "allreduce")
-      MPI_Allreduce(in, out, n, t, o, c);
+      MPI_Allreduce(in, out, k, t, o, c);
     else if (op == "scan")
-      MPI_Scan(in, out, n, t, o, c);
+      MPI_Scan(in, out, k, t, o, c);
     else if (op == "exscan")
-      MPI_Exscan(in, out, n, t, o, c);
+      MPI_Exscan(in, out, k, t, o, c);
     else
-      MPI_Reduce_scatter_block(in, out, n, t, o, c);
+      MPI_Reduce_scatter_block(in, out, k, t, o, c);
   } else if (op == "gather" || op == "scatter" || op == "allgather" || op == "alltoall") {
-    const long long scount = num();
+    const long long scount = count();
     const MPI_Datatype stype = type();
-    const long long rcount = num();
+    const long long rcount = count();
     const MPI_Datatype rtype = type();
     const int root = op == "gather" || op == "scatter" ? integer() : 0;
     const MPI_Comm c = comm();
@@ -364,12 +462,13 @@ void RankReplay::collective(std::string_view op) {
     else
       MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, sn, stype, rbuf, rn, rtype, c);
   } else if (op == "gatherv" || op == "allgatherv") {
-    const long long scount = num();
+    const long long scount = count();
     const MPI_Datatype stype = type();
-    const std::vector<int> rcounts = counts();
+    std::vector<int> rcounts = counts();
     const MPI_Datatype rtype = type();
     const int root = op == "gatherv" ? integer() : 0;
     const MPI_Comm c = comm();
+    fit(rcounts, c);
     const std::vector<int> displs = displacements(rcounts);
     void* sbuf = in_place ? MPI_IN_PLACE : scratch(0, bytes_of(scount, stype));
     void* rbuf = scratch(1, bytes_of(sum(rcounts), rtype));
@@ -380,22 +479,25 @@ void RankReplay::collective(std::string_view op) {
       MPI_Allgatherv(sbuf, static_cast<int>(scount), stype, rbuf, rcounts.data(), displs.data(),
                      rtype, c);
   } else if (op == "scatterv") {
-    const std::vector<int> scounts = counts();
+    std::vector<int> scounts = counts();
     const MPI_Datatype stype = type();
-    const long long rcount = num();
+    const long long rcount = count();
     const MPI_Datatype rtype = type();
     const int root = integer();
     const MPI_Comm c = comm();
+    fit(scounts, c);
     const std::vector<int> displs = displacements(scounts);
     MPI_Scatterv(scratch(0, bytes_of(sum(scounts), stype)), scounts.data(), displs.data(), stype,
                  in_place ? MPI_IN_PLACE : scratch(1, bytes_of(rcount, rtype)),
                  static_cast<int>(rcount), rtype, root, c);
   } else if (op == "alltoallv") {
-    const std::vector<int> scounts = counts();
+    std::vector<int> scounts = counts();
     const MPI_Datatype stype = type();
-    const std::vector<int> rcounts = counts();
+    std::vector<int> rcounts = counts();
     const MPI_Datatype rtype = type();
     const MPI_Comm c = comm();
+    fit(scounts, c);
+    fit(rcounts, c);
     const std::vector<int> sdispls = displacements(scounts), rdispls = displacements(rcounts);
     MPI_Alltoallv(in_place ? MPI_IN_PLACE : scratch(0, bytes_of(sum(scounts), stype)),
                   scounts.data(), sdispls.data(), stype, scratch(1, bytes_of(sum(rcounts), rtype)),
@@ -427,39 +529,89 @@ RecordMeta read_record_meta(const std::string& dir) {
         "{} has no meta.json: record a run first with MPISIM_RECORD={} (or mpisimrun --record)",
         dir, dir));
   }
+  const auto bad = [&](const std::string& problem) {
+    return std::runtime_error(
+        fmt::format("{}: {}; is it a record made by MPISIM_RECORD?", path, problem));
+  };
+  if (!j.is_object()) throw bad("not a JSON object");
+  const auto version = j.find("mpisim_record");
+  if (version == j.end() || !version->is_number_integer())
+    throw bad("no format version (mpisim_record)");
+  if (*version != kRecordVersion)
+    throw bad(fmt::format("format version {} (this mpisim-replay reads version {})",
+                          version->dump(), kRecordVersion));
   RecordMeta m;
-  m.ranks = j.value("ranks", 0);
-  m.cpu_scale = j.value("cpu_scale", 1.0);
-  m.machine = j.value("machine", "");
-  m.outcome = j.value("outcome", "");
-  if (m.ranks <= 0) throw std::runtime_error(fmt::format("{}: no ranks recorded", path));
+  const auto ranks = j.find("ranks");
+  if (ranks == j.end() || !ranks->is_number_integer() || *ranks <= 0 || *ranks > INT_MAX)
+    throw bad("ranks must be a positive integer");
+  m.ranks = ranks->get<int>();
+  const auto scale = j.find("cpu_scale");
+  if (scale == j.end() || !scale->is_number() || !(scale->get<double>() > 0) ||
+      !std::isfinite(scale->get<double>()))
+    throw bad("cpu_scale must be a number > 0");
+  m.cpu_scale = scale->get<double>();
+  if (const auto peak = j.find("peak_memory_kib"); peak != j.end()) {
+    const auto hosts = j.find("hosts");
+    if (!peak->is_number_unsigned() || hosts == j.end() || !hosts->is_number_unsigned() ||
+        *hosts == 0 || *peak > (std::uint64_t{1} << 40) || *hosts > INT_MAX)
+      throw bad("peak_memory_kib and hosts must be positive integers");
+    // Each host process held its ranks' buffers: twice its peak, and room for small records.
+    m.buffer_bound = 2 * peak->get<std::uint64_t>() * 1024 * hosts->get<std::uint64_t>() +
+                     (std::uint64_t{64} << 20);
+  }
+  for (const char* key : {"machine", "outcome"})
+    if (!j.contains(key) || !j[key].is_string()) throw bad(fmt::format("{} must be a string", key));
+  m.machine = j["machine"].get<std::string>();
+  m.outcome = j["outcome"].get<std::string>();
+  // Every rank has its file: a count the directory cannot back would only make memory grow.
+  std::size_t files = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    files += name.starts_with("rank-") && name.ends_with(".ops") ? 1 : 0;
+  }
+  if (files < static_cast<std::size_t>(m.ranks))
+    throw bad(
+        fmt::format("it says {} ranks, but {} holds {} rank-*.ops files", m.ranks, dir, files));
   return m;
 }
 
-mpilite::World::Main replay_main(std::string dir, double compute_scale) {
-  return [dir = std::move(dir), compute_scale](int, char**) {
-    const int rank = mpilite::World::get().self().id;
-    const std::string path = fmt::format("{}/rank-{}.ops", dir, rank);
+mpilite::World::Main replay_main(std::string dir, double compute_scale,
+                                 std::uint64_t buffer_bound) {
+  // Each rank's replay outlives the rank: a record that ends with receives still posted (a
+  // truncated file) must not have them written into freed buffers, and a rank that ends the run
+  // (MPI_Abort) never unwinds its fiber, which would leak what lived on it.
+  struct RankFile {
+    std::string path;
     std::string text;
+    std::unique_ptr<RankReplay> replay;
+  };
+  auto kept = std::make_shared<std::deque<RankFile>>();
+  return [dir = std::move(dir), compute_scale, buffer_bound, kept](int, char**) {
+    RankFile& f = kept->emplace_back();
+    f.path = fmt::format("{}/rank-{}.ops", dir, mpilite::World::get().self().id);
+    bool readable = true;
     try {
-      text = read_file(path);
+      f.text = read_file(f.path);
     } catch (const std::runtime_error& e) {
       std::fprintf(stderr, "mpisim-replay: %s (was the run recorded completely?)\n", e.what());
-      std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 2);
+      readable = false;
     }
-    RankReplay replay(compute_scale);
+    if (!readable) MPI_Abort(MPI_COMM_WORLD, 2); // outside the handler: it never returns
+    const auto lines = static_cast<std::size_t>(std::count(f.text.begin(), f.text.end(), '\n'));
+    f.replay = std::make_unique<RankReplay>(compute_scale, lines + 1, buffer_bound);
     std::size_t line_no = 0;
-    for (std::size_t at = 0; at < text.size();) {
-      const std::size_t end = std::min(text.find('\n', at), text.size());
+    for (std::size_t at = 0; at < f.text.size();) {
+      const std::size_t end = std::min(f.text.find('\n', at), f.text.size());
       ++line_no;
+      bool bad = false;
       try {
-        replay.line(std::string_view(text).substr(at, end - at));
-      } catch (const BadRecord& e) {
-        std::fprintf(stderr, "mpisim-replay: %s:%zu: %s\n", path.c_str(), line_no, e.what());
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 2);
+        f.replay->line(std::string_view(f.text).substr(at, end - at));
+      } catch (const std::exception& e) { // BadRecord, or what the standard library refused
+        std::fprintf(stderr, "mpisim-replay: %s:%zu: %s\n", f.path.c_str(), line_no, e.what());
+        bad = true;
       }
+      if (bad) MPI_Abort(MPI_COMM_WORLD, 2);
       at = end + 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 // would take for the same operations.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "world.hpp"
@@ -17,6 +18,9 @@ struct RecordMeta {
   double cpu_scale = 1; ///< of the recording machine: measured compute scales with it
   std::string machine;
   std::string outcome;
+  /// Largest replay buffer the record can justify: a margin over the recorded run's peak memory
+  /// (0: unknown, records made before it was recorded).
+  std::uint64_t buffer_bound = 0;
 };
 
 /// Reads `dir`/meta.json; throws std::runtime_error naming the problem.
@@ -24,7 +28,9 @@ RecordMeta read_record_meta(const std::string& dir);
 
 /// The main of every rank of a replay of `dir`. Measured compute is multiplied by
 /// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared
-/// compute (MPISIM_Compute) is replayed as it was.
-mpilite::World::Main replay_main(std::string dir, double compute_scale);
+/// compute (MPISIM_Compute) is replayed as it was. A buffer larger than `buffer_bound` bytes
+/// (0: no bound) is an error of the record.
+mpilite::World::Main replay_main(std::string dir, double compute_scale,
+                                 std::uint64_t buffer_bound = 0);
 
 } // namespace mpisim

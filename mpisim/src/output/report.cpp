@@ -23,6 +23,8 @@ const char* outcome_name(mpilite::EndReason r) {
     return "abort";
   case mpilite::EndReason::FatalError:
     return "error";
+  case mpilite::EndReason::Limit:
+    return "limit";
   }
   return "?";
 }
@@ -290,7 +292,10 @@ std::string render_report(const json& r) {
     for (const json& line : r["blocked_ranks"])
       out += "  " + line.get<std::string>() + "\n";
   } else if (outcome != "finished") {
-    out += fmt::format("{}: {}\n", outcome == "abort" ? "ABORTED" : "MPI ERROR",
+    out += fmt::format("{}: {}\n",
+                       outcome == "abort"   ? "ABORTED"
+                       : outcome == "limit" ? "STOPPED"
+                                            : "MPI ERROR",
                        r["message"].get<std::string>());
   }
   out += fmt::format("predicted time: {:.12f} s ({})\n", r["predicted_time_s"].get<double>(),

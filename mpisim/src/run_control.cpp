@@ -1,0 +1,197 @@
+#include "run_control.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "units.hpp"
+
+namespace mpisim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The progress line appears once a run has taken this long, then every second on a terminal
+/// (rewritten in place) or every ten seconds elsewhere (one line each).
+constexpr std::chrono::seconds kProgressAfter{3};
+constexpr std::chrono::seconds kProgressEveryOnTerminal{1};
+constexpr std::chrono::seconds kProgressEvery{10};
+/// How long a stop request may wait for the running rank to enter MPI.
+constexpr std::chrono::seconds kGrace{2};
+constexpr std::chrono::milliseconds kTick{100};
+/// Ranks the emergency report lists one by one.
+constexpr std::size_t kListedRanks = 16;
+
+// Written by the SIGINT/SIGTERM handler (lock-free atomics are async-signal-safe), read by the
+// watchdog.
+std::atomic<int> g_signal{0};
+std::atomic<int> g_signals{0};
+struct sigaction g_old_int, g_old_term;
+
+extern "C" void on_stop_signal(int sig) {
+  g_signal.store(sig);
+  g_signals.fetch_add(1);
+}
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+const char* signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+} // namespace
+
+RunControl::RunControl(const Config& config, mpilite::World& world, bool reporting)
+    : config_(config), world_(world), reporting_(reporting && config.progress),
+      terminal_(isatty(STDERR_FILENO) == 1),
+      time_limit_(config.time_limit.value_or(mpilite::kTimeInfinity)), started_(Clock::now()) {
+  g_signal.store(0);
+  g_signals.store(0);
+  struct sigaction sa {};
+  sa.sa_handler = &on_stop_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
+  watchdog_ = std::thread([this] { watch(); });
+}
+
+RunControl::~RunControl() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  wake_.notify_all();
+  watchdog_.join();
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+  if (progress_shown_ && terminal_) std::fputs("\n", stderr);
+}
+
+void RunControl::watch() {
+  std::unique_lock lock(mutex_);
+  Clock::time_point stop_asked{};
+  bool stopping = false;
+  Clock::time_point next_progress = started_ + kProgressAfter;
+  while (!wake_.wait_for(lock, kTick, [this] { return quit_; })) {
+    const auto now = Clock::now();
+    if (!stopping) {
+      const int sig = g_signal.load();
+      const bool wall = config_.wall_limit &&
+                        now - started_ >= std::chrono::duration<double>(
+                                              mpilite::time_to_seconds(*config_.wall_limit));
+      if (sig || wall) {
+        stop_signal_.store(sig);
+        stopping = true;
+        stop_asked = now;
+        due_.fetch_or(kStop, std::memory_order_release);
+      }
+    } else if (!acknowledged_.load() && (now - stop_asked >= kGrace || g_signals.load() > 1)) {
+      end_without_rank_returning();
+    }
+    if (reporting_ && now >= next_progress) {
+      due_.fetch_or(kProgress, std::memory_order_release);
+      next_progress = now + (terminal_ ? kProgressEveryOnTerminal : kProgressEvery);
+    }
+  }
+}
+
+std::string RunControl::stop_reason() const {
+  const int sig = stop_signal_.load();
+  if (sig) return fmt::format("interrupted by {}", signal_name(sig));
+  return fmt::format("MPISIM_WALL_LIMIT reached: the run took more than {} of wall time",
+                     format_time(*config_.wall_limit));
+}
+
+bool RunControl::handle(mpilite::Rank* rank) {
+  const int due = due_.fetch_and(~kProgress, std::memory_order_acquire);
+  if ((due & kProgress) && !acknowledged_.load()) {
+    const std::string line = progress_line();
+    std::fprintf(stderr, terminal_ ? "\r%s   " : "%s\n", line.c_str());
+    progress_shown_ = true;
+  }
+  std::string why;
+  int code = kLimitExitCode;
+  if (due & kStop) {
+    why = stop_reason();
+    if (const int sig = stop_signal_.load()) code = 128 + sig;
+  } else if (rank && rank->clock > time_limit_) {
+    why = fmt::format("MPISIM_TIME_LIMIT reached: rank {} passed {} of simulated time", rank->id,
+                      format_time(time_limit_));
+  } else {
+    return true;
+  }
+  acknowledged_.store(true);
+  if (progress_shown_ && terminal_) std::fputs("\n", stderr);
+  progress_shown_ = false;
+  if (rank)
+    world_.stop(mpilite::EndReason::Limit, code,
+                fmt::format("{}; rank {} was entering {} at simulated time {:.9f} s", why, rank->id,
+                            rank->call.name ? rank->call.name : "the end of its main",
+                            mpilite::time_to_seconds(rank->clock)));
+  world_.stop_when_idle(mpilite::EndReason::Limit, code,
+                        why + "; every rank of this host process was waiting");
+  return false;
+}
+
+std::string RunControl::progress_line() const {
+  std::size_t finished = 0;
+  SimTime reached = 0;
+  for (const auto& r : world_.ranks()) {
+    if (r->task.state == mpilite::TaskState::Done) ++finished;
+    reached = std::max(reached, r->clock);
+  }
+  return fmt::format("mpisim: {:.0f} s: {} of {} ranks finished{}, simulated time {}, {} messages",
+                     seconds_since(started_), finished, world_.ranks().size(),
+                     world_.size() != static_cast<int>(world_.ranks().size()) ? " on host 0" : "",
+                     format_time(reached), world_.local_messages + world_.remote_messages);
+}
+
+void RunControl::end_without_rank_returning() {
+  // The simulation thread is stuck in a rank's own code: read what can be read (racing with it,
+  // so figures may be a moment old) and end the process.
+  std::fflush(stdout);
+  const mpilite::Rank* running = world_.in_rank() ? &world_.self() : nullptr;
+  std::string text = fmt::format("mpisim: {}; ", stop_reason());
+  if (running)
+    text += fmt::format("rank {} is running its own code{}{} and has not returned to MPI for {} s",
+                        running->id, running->last_call ? " after " : "",
+                        running->last_call ? running->last_call : "", kGrace.count());
+  else
+    text += fmt::format("the simulator did not reach a point where it could stop for {} s",
+                        kGrace.count());
+  const int sig = stop_signal_.load();
+  const int code = sig ? 128 + sig : kLimitExitCode;
+  text += fmt::format("; the run ends with code {} and this partial report:\n", code);
+  text += "==== mpisim report (partial) ====\n";
+  std::size_t finished = 0;
+  SimTime reached = 0;
+  std::string listed;
+  std::size_t seen = 0;
+  for (const auto& r : world_.ranks()) {
+    const bool done = r->task.state == mpilite::TaskState::Done;
+    finished += done ? 1 : 0;
+    reached = std::max(reached, r->clock);
+    if (seen++ < kListedRanks)
+      listed += fmt::format("  rank {}: {} at simulated time {:.9f} s\n", r->id,
+                            done                 ? "finished"
+                            : r.get() == running ? "running"
+                                                 : "waiting",
+                            mpilite::time_to_seconds(r->clock));
+  }
+  text += fmt::format("predicted time so far: {:.12f} s (the largest clock)\n",
+                      mpilite::time_to_seconds(reached));
+  text += fmt::format("ranks finished: {} of {}; messages: {}\n", finished, world_.ranks().size(),
+                      world_.local_messages + world_.remote_messages);
+  text += listed;
+  (void)!write(STDERR_FILENO, text.data(), text.size());
+  _exit(code);
+}
+
+} // namespace mpisim

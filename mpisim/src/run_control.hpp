@@ -1,0 +1,68 @@
+// Bounds a run and shows how it goes: MPISIM_WALL_LIMIT and MPISIM_TIME_LIMIT end it, SIGINT and
+// SIGTERM end it early, each with the report of what ran so far and the running rank named; a
+// progress line appears on stderr once a run has taken a few seconds (MPISIM_PROGRESS).
+//
+// A watchdog thread keeps the wall clock and turns signals into requests; the simulation thread
+// acts on them at the next MPI call or idle round, where ending the run is an ordinary World::stop.
+// A rank that never returns to MPI (an endless loop in its own code) cannot be stopped that way:
+// after a grace period the watchdog prints a short report from what it can read and exits.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "config.hpp"
+#include "world.hpp"
+
+namespace mpisim {
+
+/// Exit code of a run ended by MPISIM_WALL_LIMIT or MPISIM_TIME_LIMIT (that of timeout(1)).
+inline constexpr int kLimitExitCode = 124;
+
+class RunControl {
+public:
+  /// `world` runs on this host process; `reporting` (host 0) prints the progress line.
+  RunControl(const Config& config, mpilite::World& world, bool reporting);
+  ~RunControl();
+  RunControl(const RunControl&) = delete;
+  RunControl& operator=(const RunControl&) = delete;
+
+  /// At each MPI call of `rank` (from its fiber): ends the run when a limit was reached or a
+  /// signal asked for it, and prints the progress line when it is due. One load and one compare
+  /// when nothing is due.
+  void at_call(mpilite::Rank& rank) {
+    if (due_.load(std::memory_order_relaxed) != 0 || rank.clock > time_limit_) handle(&rank);
+  }
+  /// When no rank of this host can run. False: the run must end (World::stop_when_idle was
+  /// called).
+  bool at_idle() { return due_.load(std::memory_order_relaxed) == 0 || handle(nullptr); }
+
+private:
+  enum Due { kStop = 1, kProgress = 2 };
+  bool handle(mpilite::Rank* rank);
+  void watch();
+  [[noreturn]] void end_without_rank_returning();
+  std::string stop_reason() const;
+  std::string progress_line() const;
+
+  const Config& config_;
+  mpilite::World& world_;
+  const bool reporting_;
+  const bool terminal_;
+  const SimTime time_limit_;
+  const std::chrono::steady_clock::time_point started_;
+  std::atomic<int> due_{0};
+  std::atomic<bool> acknowledged_{false}; ///< the simulation thread is ending the run
+  std::atomic<int> stop_signal_{0};       ///< the signal that asked for the stop (0: wall limit)
+  bool progress_shown_ = false;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool quit_ = false;
+  std::thread watchdog_;
+};
+
+} // namespace mpisim
