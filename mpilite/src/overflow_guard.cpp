@@ -1,11 +1,14 @@
 #include "overflow_guard.hpp"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "scheduler.hpp"
 
 namespace mpilite {
 namespace {
@@ -16,9 +19,29 @@ std::size_t g_stack_size = 0;
 alignas(16) char g_alt_stack[64 * 1024];
 bool g_installed = false;
 
-void on_segv(int sig, siginfo_t* info, void*) {
-  if (g_pool) {
-    long slot = g_pool->stack_of_guard_address(info->si_addr);
+const void* stack_pointer(void* ucontext) {
+  const auto* uc = static_cast<const ucontext_t*>(ucontext);
+#if defined(__x86_64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return nullptr;
+#endif
+}
+
+void on_segv(int sig, siginfo_t* info, void* ucontext) {
+  const Scheduler* sched = Scheduler::active();
+  const Task* running = sched && sched->in_fiber() ? sched->current() : nullptr;
+  if (g_pool && running) {
+    // The fiber that faults is the one that overflowed, whichever stack's guard it reached
+    // (with a guard per block of stacks it may have run through its neighbours first).
+    if (g_pool->stack_of_guard_address(info->si_addr) >= 0 ||
+        g_pool->below_stack(running->index, stack_pointer(ucontext)))
+      report_stack_overflow(running->index);
+  } else if (g_pool) {
+    const long slot = g_pool->stack_of_guard_address(info->si_addr);
     if (slot >= 0) report_stack_overflow(static_cast<std::size_t>(slot));
   }
   // Not an overflow: let the default action produce the usual crash.

@@ -8,7 +8,9 @@
 namespace mpilite {
 
 /// Installs a SIGSEGV handler on an alternate signal stack that recognises faults in the guard
-/// pages of `pool` (or, in canary mode, reports at the next switch).
+/// pages of `pool`, and faults of a fiber whose stack pointer is below its stack, as overflows
+/// of the running fiber. (With a guard per block of stacks, the scheduler also checks a canary
+/// and the stack pointer at every switch.)
 void install_overflow_guard(const StackPool& pool);
 
 /// Forgets `pool` (it is being destroyed); later faults get the default action.
