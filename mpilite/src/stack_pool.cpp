@@ -96,7 +96,7 @@ std::string StackPool::describe() const {
   if (stacks_per_guard_ > 1)
     return "a guard page per " + std::to_string(stacks_per_guard_) +
            " stacks + canary + stack pointer";
-  return kernel_guards_ ? "guard pages (kernel guard regions)" : "guard pages";
+  return kernel_guards_ ? "kernel guard pages" : "guard pages";
 }
 
 std::byte* StackPool::slot(std::size_t index) const {

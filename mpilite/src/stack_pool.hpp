@@ -49,7 +49,7 @@ public:
     return stacks_per_guard_ == 1 ? OverflowCheck::GuardPage : OverflowCheck::GuardPerBlock;
   }
   std::size_t stacks_per_guard() const { return stacks_per_guard_; }
-  /// For the report: "guard pages", "guard pages (kernel guard regions)" or
+  /// For the report: "guard pages", "kernel guard pages" or
   /// "a guard page per 4 stacks + canary + stack pointer".
   std::string describe() const;
 

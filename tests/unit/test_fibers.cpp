@@ -55,7 +55,7 @@ std::size_t mappings() {
 TEST(StackPool, KernelGuardRegionsGuardEveryStackWithoutMappings) {
   const std::size_t before = mappings();
   StackPool pool(40000, 16 * 1024);
-  if (pool.describe() != "guard pages (kernel guard regions)")
+  if (pool.describe() != "kernel guard pages")
     GTEST_SKIP() << "the kernel has no guard regions (Linux 6.13)";
   EXPECT_EQ(pool.check(), OverflowCheck::GuardPage);
   EXPECT_LT(mappings(), before + 10); // 40 000 guarded stacks in a handful of 1 GiB chunks
