@@ -42,7 +42,7 @@ std::string resolve_library(const std::string& name, const std::vector<std::stri
   return "";
 }
 
-enum class Kind { Object, Archive, Other };
+enum class Kind { Object, Archive, SharedObject, Other };
 
 Kind kind_of(const std::string& path) {
   std::array<char, 18> head{};
@@ -50,12 +50,11 @@ Kind kind_of(const std::string& path) {
   in.read(head.data(), head.size());
   const std::string_view h(head.data(), static_cast<std::size_t>(in.gcount()));
   if (starts_with(h, "!<arch>\n") || starts_with(h, "!<thin>\n")) return Kind::Archive;
-  // ELF, relocatable (e_type 1, little endian): shared objects are not the user's to check.
-  if (h.size() == 18 &&
-      starts_with(h, "\x7f"
-                     "ELF") &&
-      h[16] == 1 && h[17] == 0)
-    return Kind::Object;
+  constexpr std::string_view elf = "\x7f"
+                                   "ELF";
+  if (h.size() < 18 || !starts_with(h, elf) || h[17] != 0) return Kind::Other; // linker scripts
+  if (h[16] == 1) return Kind::Object; // e_type, little endian
+  if (h[16] == 3) return Kind::SharedObject;
   return Kind::Other;
 }
 
@@ -196,9 +195,14 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                                            const LinkCheck& how) {
   std::vector<std::string> problems;
   for (const auto& [file, shown] : files) {
-    if (kind_of(file) == Kind::Other) continue;
+    const Kind kind = kind_of(file);
+    if (kind == Kind::Other) continue;
+    // A shared object is one copy per process whoever built it; only its MPI calls matter,
+    // and its dynamic symbols are the ones that bind to them.
+    std::vector<std::string> nm{how.nm, "--format=sysv", file};
+    if (kind == Kind::SharedObject) nm.insert(nm.begin() + 1, "--dynamic");
     bool ok = false;
-    const std::string listing = capture({how.nm, "--format=sysv", file}, ok);
+    const std::string listing = capture(nm, ok);
     if (!ok) {
       problems.push_back("cannot read the symbols of " + file + " with " + how.nm +
                          "; link it as a shared library or rebuild it with " + how.tool);
@@ -217,7 +221,8 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                            " of another MPI (compiled with its mpi.h, e.g. by MPICH's mpicc): "
                            "those calls would bypass the simulator; rebuild it with " +
                            how.tool);
-      if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok)
+      if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok &&
+          kind != Kind::SharedObject)
         problems.push_back(
             o.name + " was not built by " + how.tool + " and defines writable data (" +
             listed(o.writable) +

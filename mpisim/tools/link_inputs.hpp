@@ -8,10 +8,10 @@
 
 namespace wrapper {
 
-/// The files among the link arguments (in order) that are the user's: objects and archives
-/// named by path, and -l libraries that resolve to an archive in a -L directory of the command
-/// line (a library found in the system's directories, or as a shared object, is not). Files
-/// under `own_dir` (mpisim's libraries) are left out.
+/// The files among the link arguments (in order) that are the user's: objects, archives and
+/// shared objects named by path, and -l libraries found in a -L directory of the command line
+/// (not those of the system's directories). Files under `own_dir` (mpisim's libraries) are
+/// left out.
 std::vector<std::string> user_link_inputs(const std::vector<std::string>& link_args,
                                           const std::string& own_dir);
 
@@ -27,9 +27,10 @@ struct LinkInput {
   std::string shown;
 };
 
-/// One message per object of `files` (relocatable ELF objects and archive members; other files
-/// are skipped) that references an MPI function mpisim's mpi.h does not provide, or, not built
-/// by the wrapper, defines writable data. Empty when the link may go ahead.
+/// One message per object of `files` (relocatable ELF objects, archive members and shared
+/// objects; other files are skipped) that references an MPI function mpisim's mpi.h does not
+/// provide, or, not built by the wrapper and not a shared object, defines writable data. Empty
+/// when the link may go ahead.
 std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                                            const LinkCheck& how);
 
