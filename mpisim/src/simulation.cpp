@@ -226,9 +226,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.local_messages = world.local_messages;
     s.remote_messages = world.remote_messages;
     det_profile_receives = world.det_profile_receives;
-    s.overflow_check = world.scheduler().stacks().check() == mpilite::OverflowCheck::GuardPage
-                           ? "guard pages"
-                           : "canary";
+    s.overflow_check = world.scheduler().stacks().describe();
     world_ = nullptr;
   }
   mine.idle_rounds = idle_rounds_;

@@ -58,7 +58,7 @@ struct RunSummary {
   std::uint64_t local_messages = 0;
   std::uint64_t remote_messages = 0;
   std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
-  std::string overflow_check;        ///< "guard pages" or "canary"
+  std::string overflow_check;        ///< StackPool::describe()
   std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
   std::vector<std::string> output_errors; ///< trace, matrix or record files not written
 };

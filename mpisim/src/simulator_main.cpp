@@ -10,6 +10,18 @@
 
 extern char** environ;
 
+// The note of runtime_note.hpp (owner "mpisim", type 1, a version word). Allocated, so that it
+// is in a PT_NOTE segment of the executable: strip and --gc-sections keep it.
+__asm__(".pushsection .note.mpisim,\"a\",@note\n"
+        ".balign 4\n"
+        ".long 7\n" // name size: "mpisim" and its terminator
+        ".long 4\n" // descriptor size
+        ".long 1\n" // type
+        ".asciz \"mpisim\"\n"
+        ".balign 4\n"
+        ".long 1\n"
+        ".popsection\n");
+
 namespace mpisim {
 
 int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool) {

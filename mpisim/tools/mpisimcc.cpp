@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "link_inputs.hpp"
 #include "wrapper_invocation.hpp"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,11 @@ std::string with_extension(const std::string& path, const std::string& ext) {
 
 struct Plan {
   std::vector<Command> commands;
+  /// The link step's arguments that are the user's (with the objects compiled here), checked
+  /// before the last command, which is then the link; empty when there is no link.
+  std::vector<std::string> link_args;
+  std::vector<std::pair<std::string, std::string>>
+      object_sources; ///< compiled here: object, source
   /// Dependency files (-MD) whose paths name the mirror, mapped back after compiling.
   std::vector<std::pair<std::string, std::string>> dependency_files; ///< file, mirror root
 };
@@ -74,6 +80,14 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
         cc.push_back("-I" + mirrored(root, dir));
     }
     cc.insert(cc.end(), inv.compile_flags.begin(), inv.compile_flags.end());
+    // A frame larger than a page probes each page it allocates, so that it reaches the guard
+    // page below the rank's stack instead of jumping over it into the neighbour's stack.
+    cc.push_back("-fstack-clash-protection");
+    // A call of an MPI function mpi.h does not declare would bind to another MPI library.
+    if (!inv.cxx && (src.ends_with(".c") || src.ends_with(".i")))
+      cc.push_back("-Werror=implicit-function-declaration");
+    if (inv.mode != wrapper::Mode::Preprocess)
+      cc.insert(cc.end(), {"-include", MPISIM_INCLUDE_DIR "/mpisim_wrapper_object.h"});
     std::string out;
     switch (inv.mode) {
     case wrapper::Mode::Link:
@@ -97,6 +111,7 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
     if (!out.empty()) cc.insert(cc.end(), {"-o", out});
     p.commands.push_back(cc);
     objects[i] = out;
+    p.object_sources.emplace_back(out, src);
     if (inv.privatize && inv.dependencies) {
       const std::string d = inv.dependency_files.empty()
                                 ? fs::path(out).replace_extension(".d").string()
@@ -110,7 +125,9 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
   for (const std::string& f : inv.compile_flags)
     if (f.rfind("-M", 0) != 0) ld.push_back(f);
   for (const wrapper::LinkItem& item : inv.link_items)
-    ld.push_back(item.source >= 0 ? objects[static_cast<std::size_t>(item.source)] : item.arg);
+    p.link_args.push_back(item.source >= 0 ? objects[static_cast<std::size_t>(item.source)]
+                                           : item.arg);
+  ld.insert(ld.end(), p.link_args.begin(), p.link_args.end());
   if (!inv.output.empty()) ld.insert(ld.end(), {"-o", inv.output});
   // Pulling in the simulator's main makes a main() that was not renamed by mpi.h a loud
   // duplicate-definition error instead of a program that runs without simulation.
@@ -162,6 +179,22 @@ std::string joined(const Command& c) {
   return line;
 }
 
+/// Refuses the link (1, after a message per problem) when an input would escape the simulation.
+int check_link(const wrapper::Invocation& inv, const Plan& p, const char* argv0) {
+  const std::string tool = fs::path(argv0).filename().string();
+  std::vector<wrapper::LinkInput> inputs;
+  for (const std::string& file : wrapper::user_link_inputs(p.link_args, MPISIM_LIB_DIR)) {
+    inputs.push_back({file, file});
+    for (const auto& [object, source] : p.object_sources)
+      if (object == file) inputs.back().shown = source + " (compiled by " + tool + ")";
+  }
+  const std::vector<std::string> problems =
+      wrapper::check_link_inputs(inputs, {tool, MPISIM_NM, inv.shared_ok});
+  for (const std::string& problem : problems)
+    std::fprintf(stderr, "%s: %s\n", tool.c_str(), problem.c_str());
+  return problems.empty() ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -180,11 +213,14 @@ int main(int argc, char** argv) {
   }
   const Plan p = plan(inv, tmp);
   int status = 0;
-  for (const Command& c : p.commands) {
+  for (std::size_t i = 0; i < p.commands.size(); ++i) {
+    const Command& c = p.commands[i];
     if (inv.show) {
       std::puts(joined(c).c_str());
       continue;
     }
+    const bool link = i + 1 == p.commands.size() && inv.mode == wrapper::Mode::Link;
+    if (link && (status = check_link(inv, p, argv[0])) != 0) break;
     if ((status = run(c)) != 0) break;
   }
   if (status == 0 && !inv.show)

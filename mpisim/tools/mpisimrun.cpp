@@ -11,6 +11,7 @@
 #include "config.hpp"
 #include "network_model.hpp"
 #include "run_options.hpp"
+#include "simulated_program.hpp"
 #include "units.hpp"
 
 #ifndef MPISIM_VERSION
@@ -116,5 +117,11 @@ int main(int argc, char** argv) {
     fmt::print("{}", mpisim::NetworkModel(config.machine, config.ranks).describe());
     return 0;
   }
-  mpisim::tools::launch(program_arguments(app.remaining()), config.hosts, "mpisimrun");
+  const std::vector<std::string> program = program_arguments(app.remaining());
+  if (const std::string refusal = mpisim::tools::why_not_simulated(program.front());
+      !refusal.empty()) {
+    fmt::print(stderr, "mpisimrun: {}\n", refusal);
+    return kUsageError;
+  }
+  mpisim::tools::launch(program, config.hosts, "mpisimrun");
 }

@@ -43,6 +43,10 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name) 
       inv.privatize = false;
       continue;
     }
+    if (a == "-mpisim-shared-ok") {
+      inv.shared_ok = true;
+      continue;
+    }
     if (a == "-o" && i + 1 < args.size()) {
       inv.output = args[++i];
       continue;

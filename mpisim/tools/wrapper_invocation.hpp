@@ -20,6 +20,8 @@ struct Invocation {
   bool show = false;     ///< -show: print the commands instead of running them
   bool keep = false;     ///< -keep: keep the rewritten sources
   bool privatize = true; ///< -mpisim-no-privatize turns the rewriter off
+  /// -mpisim-shared-ok: objects not built by the wrapper may define data that all ranks share
+  bool shared_ok = false;
   Mode mode = Mode::Link;
   std::string output; ///< -o
   std::vector<std::string> sources;

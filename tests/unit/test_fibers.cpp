@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "scheduler.hpp"
@@ -25,14 +27,39 @@ TEST(StackPool, FewStacksGetGuardPages) {
   }
 }
 
-TEST(StackPool, ManyStacksUseACanaryInsteadOfMappings) {
-  // Two mappings per guarded stack would pass vm.max_map_count (65 530).
-  StackPool pool(40000, 16 * 1024);
-  ASSERT_EQ(pool.check(), OverflowCheck::Canary);
+TEST(StackPool, PastTheMappingBudgetAGuardPageCoversABlockOfStacks) {
+  // Without kernel guard regions each guard page costs two mappings; 1000 mappings give 500
+  // guards, one per 80 of 40 000 stacks.
+  StackPool pool(40000, 16 * 1024, {.kernel_guard_regions = false, .mapping_budget = 1000});
+  ASSERT_EQ(pool.check(), OverflowCheck::GuardPerBlock);
+  EXPECT_EQ(pool.stacks_per_guard(), 80u);
+  EXPECT_EQ(pool.describe(), "a guard page per 80 stacks + canary + stack pointer");
+  EXPECT_EQ(pool.stack_of_guard_address(pool.stack(160).bottom - 1), 160);
+  EXPECT_EQ(pool.stack_of_guard_address(pool.stack(161).bottom - 1), -1);
+  EXPECT_TRUE(pool.below_stack(161, pool.stack(161).bottom - 1));
+  EXPECT_FALSE(pool.below_stack(161, pool.stack(161).bottom));
   EXPECT_TRUE(pool.canary_intact(12345));
   pool.stack(12345).bottom[8] = std::byte{0x5a}; // a stack used to its very bottom
   EXPECT_FALSE(pool.canary_intact(12345));
   EXPECT_TRUE(pool.canary_intact(12346));
+}
+
+std::size_t mappings() {
+  std::ifstream maps("/proc/self/maps");
+  std::size_t n = 0;
+  for (std::string line; std::getline(maps, line);)
+    ++n;
+  return n;
+}
+
+TEST(StackPool, KernelGuardRegionsGuardEveryStackWithoutMappings) {
+  const std::size_t before = mappings();
+  StackPool pool(40000, 16 * 1024);
+  if (pool.describe() != "kernel guard pages")
+    GTEST_SKIP() << "the kernel has no guard regions (Linux 6.13)";
+  EXPECT_EQ(pool.check(), OverflowCheck::GuardPage);
+  EXPECT_LT(mappings(), before + 10); // 40 000 guarded stacks in a handful of 1 GiB chunks
+  EXPECT_EQ(pool.stack_of_guard_address(pool.stack(39999).bottom - 1), 39999);
 }
 
 TEST(StackPool, SizesAreRoundedUpToPages) {

@@ -1,6 +1,7 @@
 #include "overflow_guard.hpp"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include "rank.hpp"
+#include "scheduler.hpp"
 #include "world.hpp"
 
 namespace mpilite {
@@ -54,10 +56,32 @@ const char* signal_text(int sig) {
   _exit(128 + sig);
 }
 
-void on_fault(int sig, siginfo_t* info, void*) {
+const void* stack_pointer(void* ucontext) {
+  const auto* uc = static_cast<const ucontext_t*>(ucontext);
+#if defined(__x86_64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return nullptr;
+#endif
+}
+
+void on_fault(int sig, siginfo_t* info, void* ucontext) {
   if (sig == SIGSEGV && g_pool) {
-    long slot = g_pool->stack_of_guard_address(info->si_addr);
-    if (slot >= 0) report_stack_overflow(static_cast<std::size_t>(slot));
+    const Scheduler* sched = Scheduler::active();
+    const Task* running = sched && sched->in_fiber() ? sched->current() : nullptr;
+    if (running) {
+      // The fiber that faults is the one that overflowed, whichever stack's guard it reached
+      // (with a guard per block of stacks it may have run through its neighbours first).
+      if (g_pool->stack_of_guard_address(info->si_addr) >= 0 ||
+          g_pool->below_stack(running->index, stack_pointer(ucontext)))
+        report_stack_overflow(running->index);
+    } else {
+      const long slot = g_pool->stack_of_guard_address(info->si_addr);
+      if (slot >= 0) report_stack_overflow(static_cast<std::size_t>(slot));
+    }
   }
   World* w = World::try_get();
   if (w && w->in_rank()) report_fault(sig, w->self());

@@ -10,8 +10,10 @@
 
 namespace mpilite {
 
-/// Installs the handlers of the fault signals on an alternate signal stack; a SIGSEGV in the
-/// guard pages of `pool` is a stack overflow (in canary mode one is reported at the next switch).
+/// Installs the handlers of the fault signals on an alternate signal stack. A SIGSEGV in the
+/// guard pages of `pool`, or of a fiber whose stack pointer is below its stack, is a stack
+/// overflow of the running fiber (with a guard per block of stacks, the scheduler also checks a
+/// canary and the stack pointer at every switch); other faults name the rank they hit.
 void install_overflow_guard(const StackPool& pool);
 
 /// Forgets `pool` (it is being destroyed); later faults get the default action.

@@ -29,8 +29,8 @@ Scheduler* Scheduler::active() {
   return g_active;
 }
 
-Scheduler::Scheduler(std::size_t count, std::size_t stack_size)
-    : pool_(count, stack_size), ready_(std::bit_ceil(count + 1), nullptr),
+Scheduler::Scheduler(std::size_t count, std::size_t stack_size, const StackPoolOptions& stacks)
+    : pool_(count, stack_size, stacks), ready_(std::bit_ceil(count + 1), nullptr),
       ready_mask_(ready_.size() - 1) {
   root_.state = TaskState::Running;
 }
@@ -111,7 +111,9 @@ void Scheduler::stop() {
 
 void Scheduler::switch_to(Task& to, bool from_dies) {
   Task* from = current_;
-  if (from != &root_ && !pool_.canary_intact(from->index)) report_stack_overflow(from->index);
+  if (from != &root_ && (!pool_.canary_intact(from->index) ||
+                         pool_.below_stack(from->index, __builtin_frame_address(0))))
+    report_stack_overflow(from->index);
   current_ = &to;
   to.state = TaskState::Running;
   switch_segment(to.data_base);

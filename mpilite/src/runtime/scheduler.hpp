@@ -29,7 +29,7 @@ enum class RunOutcome { Finished, Stopped, Stuck };
 class Scheduler {
 public:
   /// Room for `count` fibers with stacks of `stack_size` bytes.
-  Scheduler(std::size_t count, std::size_t stack_size);
+  Scheduler(std::size_t count, std::size_t stack_size, const StackPoolOptions& stacks = {});
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
