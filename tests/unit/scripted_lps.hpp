@@ -2,7 +2,8 @@
 // send and receive steps with MPI's matching rule (named source: its first message; any source:
 // the smallest (recv timestamp, source, sequence) among each source's first), deciding a receive
 // only as the bounds the core gives allow (or, in DET mode, a named receive as soon as its
-// message is there). Every message that arrives is checked against every bound its LP was given.
+// message is there). Every message from another LP that arrives is checked against every bound
+// its LP was given.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +23,7 @@ struct Step {
   enum class Kind { Compute, Send, Recv } kind;
   SimTime dt = 0; ///< Compute
   int peer = -1;  ///< Send: destination; Recv: source, or -1 for any source
+  int tag = 0;    ///< Send and Recv: receives match only messages of their tag
 };
 using Script = std::vector<Step>;
 
@@ -29,6 +31,7 @@ struct Msg {
   int src = 0;
   std::uint64_t seq = 0;
   SimTime ts = 0;
+  int tag = 0;
 };
 
 /// The LPs of one host (LP i lives on host i % hosts) and what the test checks of them.
@@ -127,7 +130,7 @@ public:
   void on_data(int from, std::span<const std::byte> body) override {
     std::span<const std::byte> payload;
     const auto h = mpisim::protocols::decode_data(body, payload);
-    arrive(by_id(h.dst), {h.src, h.seq, h.ts}, from);
+    arrive(by_id(h.dst), {h.src, h.seq, h.ts, h.tag}, from);
   }
   void on_reply(int, std::span<const std::byte>) override {}
 
@@ -151,8 +154,9 @@ private:
   }
 
   void arrive(Lp& lp, const Msg& m, int from_host) {
+    // A bound covers what the other LPs may send: an LP's own messages follow its decisions.
     const SimTime b = lp.bound_from[static_cast<std::size_t>(from_host)];
-    if (m.ts < b)
+    if (m.src != lp.id && m.ts < b)
       violations_.push_back("LP " + std::to_string(lp.id) + " got ts " + std::to_string(m.ts) +
                             " from LP " + std::to_string(m.src) + " below its bound " +
                             std::to_string(b));
@@ -163,11 +167,12 @@ private:
     }
   }
 
-  /// The message a receive from `peer` would take now.
-  std::deque<Msg>::iterator candidate(Lp& lp, int peer) {
+  /// The message a receive from `peer` with `tag` would take now.
+  std::deque<Msg>::iterator candidate(Lp& lp, int peer, int tag) {
     auto best = lp.inbox.end();
     std::vector<int> seen;
     for (auto it = lp.inbox.begin(); it != lp.inbox.end(); ++it) {
+      if (it->tag != tag) continue;
       if (peer >= 0) {
         if (it->src == peer) return it;
         continue;
@@ -183,8 +188,9 @@ private:
 
   /// Completes the receive `lp` is blocked in if that is safe; otherwise records its key.
   bool try_receive(Lp& lp) {
-    const int peer = script(lp)[lp.pc].peer;
-    const auto m = candidate(lp, peer);
+    const Step& st = script(lp)[lp.pc];
+    const int peer = st.peer;
+    const auto m = candidate(lp, peer, st.tag);
     if (m == lp.inbox.end()) {
       lp.key = mpisim::protocols::kTimeInfinity;
       return false;
@@ -210,7 +216,7 @@ private:
         ++lp.pc;
         break;
       case Step::Kind::Send: {
-        const Msg m{lp.id, lp.seq++, lp.clock + latency_};
+        const Msg m{lp.id, lp.seq++, lp.clock + latency_, st.tag};
         const int to = st.peer % hosts_;
         if (to == host_) {
           arrive(by_id(st.peer), m, host_);
@@ -220,6 +226,7 @@ private:
           h.dst = st.peer;
           h.seq = m.seq;
           h.ts = m.ts;
+          h.tag = m.tag;
           sync_->send(to, mpisim::protocols::FrameKind::Data,
                       mpisim::protocols::encode(h, nullptr));
         }

@@ -16,12 +16,14 @@ namespace {
 using mpisim::protocols::ProtocolKind;
 using mpisim::protocols::Synchronizer;
 using test::Script;
+using test::SimTime;
 using test::Step;
 
 constexpr SimTime kLatency = 1000;
 
 /// Rounds of a random permutation: each LP computes a random time, sends to its image, and
-/// receives one message, from its preimage by name or from any source (about half of each).
+/// receives one message of the round's tag, from its preimage by name or from any source (about
+/// half of each).
 std::vector<Script> permutation_rounds(int lps, int rounds, unsigned seed) {
   std::mt19937 rng(seed);
   std::vector<Script> s(static_cast<std::size_t>(lps));
@@ -36,9 +38,9 @@ std::vector<Script> permutation_rounds(int lps, int rounds, unsigned seed) {
     for (int i = 0; i < lps; ++i) {
       auto& me = s[static_cast<std::size_t>(i)];
       me.push_back({Step::Kind::Compute, std::uniform_int_distribution<SimTime>(0, 5000)(rng)});
-      me.push_back({Step::Kind::Send, 0, perm[static_cast<std::size_t>(i)]});
+      me.push_back({Step::Kind::Send, 0, perm[static_cast<std::size_t>(i)], r});
       const bool any = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
-      me.push_back({Step::Kind::Recv, 0, any ? -1 : inverse[static_cast<std::size_t>(i)]});
+      me.push_back({Step::Kind::Recv, 0, any ? -1 : inverse[static_cast<std::size_t>(i)], r});
     }
   }
   return s;
