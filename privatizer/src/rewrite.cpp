@@ -62,7 +62,11 @@ private:
   void place_in_group() {
     for (const clang::VarDecl* d : facts_.declarations) {
       const Plan* p = plan_of(d);
-      if (p && d == canonical_var(d) && !d->getType()->isIncompleteType() &&
+      // A block-scope extern declaration cannot carry the wrapper (it would be local to
+      // the function): its uses read through the prototype's type instead.
+      const bool local_extern =
+          !d->isStaticLocal() && d->getLexicalDeclContext()->isFunctionOrMethod();
+      if (p && d == canonical_var(d) && !local_extern && !d->getType()->isIncompleteType() &&
           !d->getType()->isDependentType() &&
           (p->form == Form::Image || p->form == Form::Dynamic || p->form == Form::CLocal))
         wrapped_.insert(d);
@@ -77,7 +81,8 @@ private:
       const clang::QualType t = d->getType();
       if (t->isIncompleteType() || t->isDependentType() || t->isVariableArrayType()) continue;
       const std::size_t size = ctx_.getTypeSizeInChars(t).getQuantity();
-      const std::size_t align = ctx_.getTypeAlignInChars(t).getQuantity();
+      // The variable's own alignment (_Alignas, alignas, aligned attributes), not its type's.
+      const std::size_t align = var_align(d);
       group_size_ = (group_size_ + align - 1) / align * align;
       group_at_[canonical_var(d)] = group_size_;
       group_size_ += size;
@@ -88,6 +93,11 @@ private:
     const clang::PresumedLoc main =
         sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     group_ = "__mpisim_group_" + short_hash(main.getFilename());
+  }
+
+  std::size_t var_align(const clang::VarDecl* d) const {
+    return std::max(ctx_.getTypeAlignInChars(d->getType()).getQuantity(),
+                    ctx_.getDeclAlign(d, /*ForAlignof=*/true).getQuantity());
   }
 
   /// Ends inserted lines: the rest of the original line keeps its number.
@@ -397,7 +407,9 @@ private:
     if (p.external)
       s += "MPISIM_PRIV_BEGIN_C __attribute__((weak)) size_t " + p.off + "; MPISIM_PRIV_END_C ";
     need(d->getLocation(), p);
-    std::string init_fn = "0", fini_fn = "0", image = "(const void*)&" + p.proto;
+    // Without an initializer the image is zeros: a fresh segment has them already.
+    std::string init_fn = "0", fini_fn = "0",
+                image = d->hasInit() ? "(const void*)&" + p.proto : "0";
     // An initializer that names privatized variables is re-evaluated in each rank.
     const bool needs_init = dynamic || init.find("MPISIM_PRIV") != std::string::npos ||
                             init.find("__mpisim_rp_") != std::string::npos;
@@ -421,7 +433,7 @@ private:
     const std::string name = p.external ? c_string(p.link_name) : "0";
     s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
-         ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
+         ", sizeof(" + type + "), __alignof__(" + p.proto + "), " + image + ", " + init_fn + ", " +
          fini_fn + ", &" + off_ref(p) + ", " + (mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "0") +
          ", " +
          (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " +
