@@ -297,7 +297,8 @@ private:
     }
     for (const auto& g : groups) {
       const clang::VarDecl* first = g.front();
-      if (first->getBeginLoc().isMacroID() || first->getLocation().isMacroID()) {
+      // Specifiers from macros (alignas of <stdalign.h>, EXTERN) are fine; the name is not.
+      if (first->getLocation().isMacroID()) {
         diag_.cannot(first->getLocation(), plan_of(first)->name,
                      "it is declared by a macro expansion; declare it directly");
         continue;
@@ -349,7 +350,7 @@ private:
     if (dynamic) make_declarations_only(g);
     if (!cxx_ && g.front()->isExternallyVisible() &&
         g.front()->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition)
-      rw_.InsertTextBefore(first->getBeginLoc(), "__attribute__((weak)) ");
+      rw_.InsertTextBefore(sm_.getExpansionLoc(first->getBeginLoc()), "__attribute__((weak)) ");
     if (!after.empty() || !wrappers.empty()) {
       rw_.InsertTextAfter(end, wrappers.empty() ? " " + after : wrappers + after + line_mark(end));
       touch(end);
@@ -360,7 +361,7 @@ private:
   void make_declarations_only(const std::vector<const clang::VarDecl*>& g) {
     const clang::VarDecl* first = g.front();
     // Drop `static` and `inline`: the prototype is an extern declaration, never defined.
-    const SourceLocation begin = first->getBeginLoc();
+    const SourceLocation begin = sm_.getExpansionLoc(first->getBeginLoc());
     const std::string specifiers =
         text(clang::CharSourceRange::getCharRange(begin, first->getLocation()));
     for (const std::string word : {"static", "inline"})
@@ -492,7 +493,7 @@ private:
       }
     }
     const SourceLocation begin =
-        first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc();
+        sm_.getExpansionLoc(first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc());
     const SourceLocation end = group_end(g.back());
     if (end.isInvalid()) {
       diag_.cannot(first->getLocation(), first->getNameAsString(),
@@ -514,8 +515,13 @@ private:
   }
 
   void rewrite_static_locals(const clang::DeclStmt* st) {
-    const SourceLocation begin = st->getBeginLoc(), end = st->getEndLoc();
-    if (begin.isMacroID() || end.isMacroID()) {
+    const SourceLocation end = st->getEndLoc();
+    // A statement that starts with a macro (alignas) is fine; one a macro wrote is not.
+    const SourceLocation begin = sm_.getExpansionLoc(st->getBeginLoc());
+    bool names_from_macro = false;
+    for (const clang::Decl* x : st->decls())
+      names_from_macro |= x->getLocation().isMacroID();
+    if (names_from_macro || end.isMacroID()) {
       diag_.cannot(begin, "static local",
                    "it is declared by a macro expansion; declare it "
                    "directly");
