@@ -27,16 +27,17 @@ struct LibcRegisters {
   char* optarg = nullptr;
 };
 
-inline void save_libc(LibcRegisters& r) {
-  r.err = errno;
+// `err` is errno's location, found once per thread (errno is a call into the C library).
+inline void save_libc(LibcRegisters& r, const int* err) {
+  r.err = *err;
   r.optind = ::optind;
   r.opterr = ::opterr;
   r.optopt = ::optopt;
   r.optarg = ::optarg;
 }
 
-inline void load_libc(const LibcRegisters& r) {
-  errno = r.err;
+inline void load_libc(const LibcRegisters& r, int* err) {
+  *err = r.err;
   ::optind = r.optind;
   ::opterr = r.opterr;
   ::optopt = r.optopt;

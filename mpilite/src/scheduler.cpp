@@ -80,6 +80,7 @@ Task& Scheduler::next_or_root() {
 RunOutcome Scheduler::run(const std::function<bool()>& idle, const std::function<void()>& poll,
                           std::size_t poll_every) {
   g_active = this;
+  errno_ = &errno; // fibers run on the thread that runs them
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -119,7 +120,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   current_ = &to;
   to.state = TaskState::Running;
   switch_segment(to.data_base);
-  save_libc(from->libc.regs);
+  save_libc(from->libc.regs, errno_);
   ++switches_;
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;
@@ -134,7 +135,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   __sanitizer_finish_switch_fiber(fake, &old_bottom, &old_size);
 #endif
   static_cast<Task*>(t.data)->ctx = t.fctx;
-  load_libc(from->libc.regs); // back in `from`: its errno, optind, ...
+  load_libc(from->libc.regs, errno_); // back in `from`: its errno, optind, ...
   after_switch();
 }
 
@@ -155,7 +156,7 @@ void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
     root_.stack = {static_cast<std::byte*>(const_cast<void*>(old_bottom)), old_size};
 #endif
   from->ctx = from_ctx;
-  load_libc(current_->libc.regs);
+  load_libc(current_->libc.regs, errno_);
   after_switch();
   current_->entry(current_->arg);
   finish_current();

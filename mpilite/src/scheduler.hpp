@@ -90,6 +90,7 @@ private:
   std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
   std::size_t since_root_ = 0; ///< switches since the root last ran
   bool stopping_ = false;
+  int* errno_ = &errno; ///< this thread's errno
 };
 
 } // namespace mpilite

@@ -55,13 +55,12 @@ void rewrite_constructors(clang::ASTContext& ctx, const Facts& facts, clang::Rew
   int n = 0;
   for (const clang::FunctionDecl* f : facts.constructors) {
     for (const clang::Attr* a : f->attrs()) {
-      if (a->isInherited() || !(clang::isa<clang::ConstructorAttr>(a) ||
-                                clang::isa<clang::DestructorAttr>(a)))
+      if (a->isInherited() ||
+          !(clang::isa<clang::ConstructorAttr>(a) || clang::isa<clang::DestructorAttr>(a)))
         continue;
       const clang::CharSourceRange r = clang::CharSourceRange::getTokenRange(
           sm.getSpellingLoc(a->getRange().getBegin()), sm.getSpellingLoc(a->getRange().getEnd()));
-      if (!in_user_file(sm, r.getBegin()) ||
-          !disarmed.insert(r.getBegin().getRawEncoding()).second)
+      if (!in_user_file(sm, r.getBegin()) || !disarmed.insert(r.getBegin().getRawEncoding()).second)
         continue;
       if (rw.ReplaceText(r, "unused")) {
         diag.cannot(a->getLocation(), "constructor function " + f->getNameAsString(),

@@ -492,8 +492,8 @@ private:
         s += "auto " + qual + "__mpisim_get_" + p->name + "()" + ret + body + " ";
       }
     }
-    const SourceLocation begin =
-        sm_.getExpansionLoc(first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc());
+    const SourceLocation begin = sm_.getExpansionLoc(
+        first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc());
     const SourceLocation end = group_end(g.back());
     if (end.isInvalid()) {
       diag_.cannot(first->getLocation(), first->getNameAsString(),
