@@ -21,7 +21,7 @@ std::string wrapper(const Plan& p, bool cxx) {
   const std::string guard = "MPISIM_W_" + p.id;
   const std::string type = (cxx ? "decltype(" : "__typeof__(") + p.proto + ")";
   return "\n#ifndef " + guard + "\n#define " + guard + "\nstruct __mpisim_w_" + p.id + " { " +
-         type + " v; };\n#endif\n";
+         type + " v __attribute__((aligned(__alignof__(" + p.proto + ")))); };\n#endif\n";
 }
 
 std::string tag_class(const std::string& tag, const std::string& where) {

@@ -1,5 +1,6 @@
 #include "facts.hpp"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 namespace privatizer {
@@ -79,6 +80,9 @@ public:
     if (named_main && f->hasBody() && f->isThisDeclarationADefinition() &&
         in_user_file(ctx_.getSourceManager(), f->getLocation()))
       facts_.user_main = f;
+    if ((f->hasAttr<clang::ConstructorAttr>() || f->hasAttr<clang::DestructorAttr>()) &&
+        in_user_file(ctx_.getSourceManager(), f->getLocation()))
+      facts_.constructors.push_back(f);
     return true;
   }
 

@@ -40,6 +40,8 @@ struct Facts {
   /// The program's main (renamed by mpi.h, or still called main when the unit does not
   /// include mpi.h), when this unit defines it.
   const clang::FunctionDecl* user_main = nullptr;
+  /// Declarations of functions with the constructor or destructor attribute.
+  std::vector<const clang::FunctionDecl*> constructors;
 };
 
 /// The declaration that stands for a variable: the canonical one, and for a static data

@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "constructors.hpp"
 #include "diagnostics.hpp"
 #include "facts.hpp"
 #include "mirror.hpp"
@@ -37,8 +38,8 @@ public:
     const privatizer::Facts facts = privatizer::collect_facts(ctx);
     const privatizer::Plans plans = privatizer::make_plans(ctx, facts, diag);
     clang::Rewriter rw(sm, ctx.getLangOpts());
-    const privatizer::Rewritten done =
-        privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
+    privatizer::Rewritten done = privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
+    privatizer::rewrite_constructors(ctx, facts, rw, done, diag);
     if (diag.errors() > 0 || !privatizer::write_mirror(sm, rw, done, out_dir_)) failed_ = true;
   }
 

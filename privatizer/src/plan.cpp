@@ -107,7 +107,13 @@ private:
   bool mutable_per_rank(const clang::VarDecl* v) {
     if (nature_.count(v)) return false;
     if (v->isConstexpr()) return false;
-    return !v->getType().isConstant(ctx_);
+    if (!v->getType().isConstant(ctx_)) return true;
+    // A constant built by code before main (const double pi = 4 * atan(1.0);) is built in
+    // every process of a real run, and its code may read the rank's globals: each rank
+    // builds its own.
+    const clang::VarDecl* def = v->getDefinition();
+    return ctx_.getLangOpts().CPlusPlus && def && def->hasInit() && !v->isStaticLocal() &&
+           !def->getInit()->isConstantInitializer(ctx_, v->getType()->isReferenceType());
   }
 
   bool refers_to(const clang::VarDecl* v, const std::set<const clang::VarDecl*>& privatized) {

@@ -62,7 +62,11 @@ private:
   void place_in_group() {
     for (const clang::VarDecl* d : facts_.declarations) {
       const Plan* p = plan_of(d);
-      if (p && d == canonical_var(d) && !d->getType()->isIncompleteType() &&
+      // A block-scope extern declaration cannot carry the wrapper (it would be local to
+      // the function): its uses read through the prototype's type instead.
+      const bool local_extern =
+          !d->isStaticLocal() && d->getLexicalDeclContext()->isFunctionOrMethod();
+      if (p && d == canonical_var(d) && !local_extern && !d->getType()->isIncompleteType() &&
           !d->getType()->isDependentType() &&
           (p->form == Form::Image || p->form == Form::Dynamic || p->form == Form::CLocal))
         wrapped_.insert(d);
@@ -77,7 +81,8 @@ private:
       const clang::QualType t = d->getType();
       if (t->isIncompleteType() || t->isDependentType() || t->isVariableArrayType()) continue;
       const std::size_t size = ctx_.getTypeSizeInChars(t).getQuantity();
-      const std::size_t align = ctx_.getTypeAlignInChars(t).getQuantity();
+      // The variable's own alignment (_Alignas, alignas, aligned attributes), not its type's.
+      const std::size_t align = var_align(d);
       group_size_ = (group_size_ + align - 1) / align * align;
       group_at_[canonical_var(d)] = group_size_;
       group_size_ += size;
@@ -88,6 +93,11 @@ private:
     const clang::PresumedLoc main =
         sm_.getPresumedLoc(sm_.getLocForStartOfFile(sm_.getMainFileID()));
     group_ = "__mpisim_group_" + short_hash(main.getFilename());
+  }
+
+  std::size_t var_align(const clang::VarDecl* d) const {
+    return std::max(ctx_.getTypeAlignInChars(d->getType()).getQuantity(),
+                    ctx_.getDeclAlign(d, /*ForAlignof=*/true).getQuantity());
   }
 
   /// Ends inserted lines: the rest of the original line keeps its number.
@@ -287,7 +297,8 @@ private:
     }
     for (const auto& g : groups) {
       const clang::VarDecl* first = g.front();
-      if (first->getBeginLoc().isMacroID() || first->getLocation().isMacroID()) {
+      // Specifiers from macros (alignas of <stdalign.h>, EXTERN) are fine; the name is not.
+      if (first->getLocation().isMacroID()) {
         diag_.cannot(first->getLocation(), plan_of(first)->name,
                      "it is declared by a macro expansion; declare it directly");
         continue;
@@ -339,7 +350,7 @@ private:
     if (dynamic) make_declarations_only(g);
     if (!cxx_ && g.front()->isExternallyVisible() &&
         g.front()->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition)
-      rw_.InsertTextBefore(first->getBeginLoc(), "__attribute__((weak)) ");
+      rw_.InsertTextBefore(sm_.getExpansionLoc(first->getBeginLoc()), "__attribute__((weak)) ");
     if (!after.empty() || !wrappers.empty()) {
       rw_.InsertTextAfter(end, wrappers.empty() ? " " + after : wrappers + after + line_mark(end));
       touch(end);
@@ -350,7 +361,7 @@ private:
   void make_declarations_only(const std::vector<const clang::VarDecl*>& g) {
     const clang::VarDecl* first = g.front();
     // Drop `static` and `inline`: the prototype is an extern declaration, never defined.
-    const SourceLocation begin = first->getBeginLoc();
+    const SourceLocation begin = sm_.getExpansionLoc(first->getBeginLoc());
     const std::string specifiers =
         text(clang::CharSourceRange::getCharRange(begin, first->getLocation()));
     for (const std::string word : {"static", "inline"})
@@ -397,7 +408,9 @@ private:
     if (p.external)
       s += "MPISIM_PRIV_BEGIN_C __attribute__((weak)) size_t " + p.off + "; MPISIM_PRIV_END_C ";
     need(d->getLocation(), p);
-    std::string init_fn = "0", fini_fn = "0", image = "(const void*)&" + p.proto;
+    // Without an initializer the image is zeros: a fresh segment has them already.
+    std::string init_fn = "0", fini_fn = "0",
+                image = d->hasInit() ? "(const void*)&" + p.proto : "0";
     // An initializer that names privatized variables is re-evaluated in each rank.
     const bool needs_init = dynamic || init.find("MPISIM_PRIV") != std::string::npos ||
                             init.find("__mpisim_rp_") != std::string::npos;
@@ -421,7 +434,7 @@ private:
     const std::string name = p.external ? c_string(p.link_name) : "0";
     s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
-         ", sizeof(" + type + "), __alignof__(" + type + "), " + image + ", " + init_fn + ", " +
+         ", sizeof(" + type + "), __alignof__(" + p.proto + "), " + image + ", " + init_fn + ", " +
          fini_fn + ", &" + off_ref(p) + ", " + (mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "0") +
          ", " +
          (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " +
@@ -479,8 +492,8 @@ private:
         s += "auto " + qual + "__mpisim_get_" + p->name + "()" + ret + body + " ";
       }
     }
-    const SourceLocation begin =
-        first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc();
+    const SourceLocation begin = sm_.getExpansionLoc(
+        first->isOutOfLine() ? first->getInnerLocStart() : first->getBeginLoc());
     const SourceLocation end = group_end(g.back());
     if (end.isInvalid()) {
       diag_.cannot(first->getLocation(), first->getNameAsString(),
@@ -502,8 +515,13 @@ private:
   }
 
   void rewrite_static_locals(const clang::DeclStmt* st) {
-    const SourceLocation begin = st->getBeginLoc(), end = st->getEndLoc();
-    if (begin.isMacroID() || end.isMacroID()) {
+    const SourceLocation end = st->getEndLoc();
+    // A statement that starts with a macro (alignas) is fine; one a macro wrote is not.
+    const SourceLocation begin = sm_.getExpansionLoc(st->getBeginLoc());
+    bool names_from_macro = false;
+    for (const clang::Decl* x : st->decls())
+      names_from_macro |= x->getLocation().isMacroID();
+    if (names_from_macro || end.isMacroID()) {
       diag_.cannot(begin, "static local",
                    "it is declared by a macro expansion; declare it "
                    "directly");

@@ -1,5 +1,11 @@
 #include "privatization.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +23,8 @@ namespace {
 // Segments are cache-line aligned so that one rank's variables never share a line with
 // another's (ranks of one host do not run at once, but their segments are written in turn).
 constexpr std::size_t kSegmentAlign = 64;
+// Segments from this size on are mapped (lazy zero pages); smaller ones come from the heap.
+constexpr std::size_t kMappedSegment = std::size_t{1} << 20;
 
 /// A place in the segment: a unit's group, or a variable of its own that several records
 /// may share (same name).
@@ -28,14 +36,27 @@ struct Slot {
   mpisim_priv_group* group = nullptr;
 };
 
+/// What a rank's segment receives for one record.
+struct Copy {
+  std::size_t offset;
+  const mpisim_priv_var* var;
+  bool image; ///< has bytes other than zeros (a fresh segment is zero already)
+};
+
+bool all_zero(const void* p, std::size_t n) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  return n == 0 || (b[0] == 0 && std::memcmp(b, b + 1, n - 1) == 0);
+}
+
 struct Registry {
   std::vector<mpisim_priv_var*> records; ///< in registration order
   bool laid_out = false;
   std::vector<Slot> slots;
   /// Per record: where its image goes and which record supplies it (itself, or the record
   /// of a merged slot that has the initializer), in registration order.
-  std::vector<std::pair<std::size_t, const mpisim_priv_var*>> copies;
+  std::vector<Copy> copies;
   std::size_t size = 0;
+  std::size_t align = kSegmentAlign; ///< of the segment's base: the largest variable's
 };
 
 /// Cells to point into the current segment on every switch (laid out once, read often).
@@ -104,6 +125,7 @@ void lay_out(Registry& r) {
   }
   std::size_t at = 0;
   for (Slot& s : r.slots) {
+    r.align = std::max(r.align, s.align);
     at = (at + s.align - 1) / s.align * s.align;
     s.offset = at;
     at += s.size;
@@ -117,7 +139,7 @@ void lay_out(Registry& r) {
       const std::size_t off = r.slots[slot_of[i]].offset + v.group_at;
       *v.offset = off;
       if (v.name) group_member_at[v.name] = off;
-      r.copies.emplace_back(off, &v);
+      r.copies.push_back(Copy{off, &v, false});
     }
   for (std::size_t i = 0; i < r.records.size(); ++i) {
     const mpisim_priv_var& v = *r.records[i];
@@ -128,10 +150,14 @@ void lay_out(Registry& r) {
     }
     const Slot& slot = r.slots[slot_of[i]];
     *v.offset = slot.offset;
-    if (slot.defining == &v) r.copies.emplace_back(slot.offset, &v);
+    if (slot.defining == &v) r.copies.push_back(Copy{slot.offset, &v, false});
   }
-  for (const auto& [offset, v] : r.copies)
-    if (v->cell) g_cells.push_back(Cell{v->cell, offset});
+  // Found once here rather than copied into every rank: zero images (large arrays without
+  // initializer) then cost no memory until a rank touches them.
+  for (Copy& c : r.copies) {
+    c.image = c.var->image && !all_zero(c.var->image, c.var->size);
+    if (c.var->cell) g_cells.push_back(Cell{c.var->cell, c.offset});
+  }
   r.laid_out = true;
 }
 
@@ -152,15 +178,41 @@ std::size_t private_segment_size() {
 void PrivateSegment::create(char*& task_base) {
   const std::size_t size = private_segment_size();
   if (size == 0) return;
-  base_ = static_cast<char*>(::operator new (size, std::align_val_t{kSegmentAlign}));
-  std::memset(base_, 0, size);
+  const Registry& r = registry();
+  align_ = r.align;
+  if (size + r.align < kMappedSegment) {
+    // Small segments come from the heap: a mapping per rank would run into the limit on
+    // mappings (vm.max_map_count) long before memory runs out.
+    base_ = static_cast<char*>(::operator new (size, std::align_val_t{r.align}));
+    std::memset(base_, 0, size);
+  } else {
+    // Anonymous memory: zero pages stay unmapped until the rank touches them. A base aligned
+    // beyond a page needs room to slide.
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    mapped_size_ = size + (r.align > page ? r.align : 0);
+    void* m = mmap(nullptr, mapped_size_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      std::fprintf(stderr,
+                   "mpisim: no memory for a rank's copy of the program's globals (%zu bytes): "
+                   "%s; simulate fewer ranks per host process (-hosts)\n",
+                   size, std::strerror(errno));
+      std::exit(2);
+    }
+    mapped_ = static_cast<char*>(m);
+    const auto at = reinterpret_cast<std::uintptr_t>(mapped_);
+    base_ = mapped_ + ((at + r.align - 1) / r.align * r.align - at);
+  }
   task_base = base_;
   switch_segment(base_);
-  const Registry& r = registry();
-  for (const auto& [offset, v] : r.copies)
-    if (v->image) std::memcpy(base_ + offset, v->image, v->size);
-  for (const auto& [offset, v] : r.copies)
-    if (v->init) v->init(base_ + offset);
+  for (const Copy& c : r.copies)
+    if (c.image) std::memcpy(base_ + c.offset, c.var->image, c.var->size);
+}
+
+void PrivateSegment::initialize() {
+  if (!base_) return;
+  for (const Copy& c : registry().copies)
+    if (c.var->init) c.var->init(base_ + c.offset);
 }
 
 void PrivateSegment::finish() {
@@ -168,7 +220,7 @@ void PrivateSegment::finish() {
   finished_ = true;
   const Registry& r = registry();
   for (auto it = r.copies.rbegin(); it != r.copies.rend(); ++it)
-    if (it->second->fini) it->second->fini(base_ + it->first);
+    if (it->var->fini) it->var->fini(base_ + it->offset);
 }
 
 SegmentScope::SegmentScope(char* base) : saved_(mpisim_priv_base) {
@@ -180,7 +232,10 @@ SegmentScope::~SegmentScope() {
 }
 
 PrivateSegment::~PrivateSegment() {
-  ::operator delete (base_, std::align_val_t{kSegmentAlign});
+  if (mapped_)
+    munmap(mapped_, mapped_size_);
+  else if (base_)
+    ::operator delete (base_, std::align_val_t{align_});
 }
 
 } // namespace mpilite

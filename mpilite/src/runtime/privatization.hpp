@@ -15,10 +15,14 @@ public:
   PrivateSegment(const PrivateSegment&) = delete;
   PrivateSegment& operator=(const PrivateSegment&) = delete;
 
-  /// Allocates the segment, copies the initial images and runs the init functions. Call from
-  /// the rank's fiber: init functions see the rank's own segment. The scheduler must already
-  /// switch `base()` in for this fiber (Task::data_base).
+  /// Maps the segment (zeros cost nothing until touched) and copies the non-zero initial
+  /// images: the simulator's set-up, not the program's time. Call from the rank's fiber; it
+  /// makes the segment current and stores its base in `task_base` (Task::data_base), which
+  /// the scheduler switches in from then on.
   void create(char*& task_base);
+  /// Runs the init functions (initializers that are code, C++ constructors, the program's
+  /// constructor functions) in the rank: the program's own time.
+  void initialize();
   /// Runs the fini functions (C++ destructors), newest first. Idempotent.
   void finish();
 
@@ -26,6 +30,9 @@ public:
 
 private:
   char* base_ = nullptr;
+  char* mapped_ = nullptr;
+  std::size_t mapped_size_ = 0;
+  std::size_t align_ = 0;
   bool finished_ = false;
 };
 

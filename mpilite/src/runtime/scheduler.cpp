@@ -3,6 +3,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -19,6 +20,7 @@ namespace bctx = boost::context::detail;
 namespace mpilite {
 namespace {
 Scheduler* g_active = nullptr;
+std::uint64_t g_fibers_spawned = 0; // serials of LibcState
 
 void fiber_entry(bctx::transfer_t t) {
   g_active->begin_fiber(t.fctx, t.data);
@@ -46,6 +48,8 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
   task.entry = entry;
   task.arg = arg;
   task.data_base = nullptr;
+  task.libc = LibcState{};
+  task.libc.serial = ++g_fibers_spawned;
 #if defined(MPISIM_ASAN)
   // The memory may have held the stack of a fiber of an earlier run that never returned (the
   // run ended in a deadlock or an abort): its frames' redzones are still poisoned.
@@ -76,6 +80,7 @@ Task& Scheduler::next_or_root() {
 RunOutcome Scheduler::run(const std::function<bool()>& idle, const std::function<void()>& poll,
                           std::size_t poll_every) {
   g_active = this;
+  errno_ = &errno; // fibers run on the thread that runs them
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -117,6 +122,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   current_ = &to;
   to.state = TaskState::Running;
   switch_segment(to.data_base);
+  save_libc(from->libc.regs, errno_);
   ++switches_;
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;
@@ -131,6 +137,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   __sanitizer_finish_switch_fiber(fake, &old_bottom, &old_size);
 #endif
   static_cast<Task*>(t.data)->ctx = t.fctx;
+  load_libc(from->libc.regs, errno_); // back in `from`: its errno, optind, ...
   after_switch();
 }
 
@@ -151,6 +158,7 @@ void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
     root_.stack = {static_cast<std::byte*>(const_cast<void*>(old_bottom)), old_size};
 #endif
   from->ctx = from_ctx;
+  load_libc(current_->libc.regs, errno_);
   after_switch();
   current_->entry(current_->arg);
   finish_current();

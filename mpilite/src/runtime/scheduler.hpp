@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "libc_state.hpp"
 #include "stack_pool.hpp"
 
 namespace mpilite {
@@ -22,6 +23,8 @@ struct Task {
   void* arg = nullptr;
   /// The fiber's segment of privatized variables: current while the fiber runs.
   char* data_base = nullptr;
+  /// The C library state the fiber has of its own (errno, getopt, generators): a rank's.
+  LibcState libc;
 };
 
 enum class RunOutcome { Finished, Stopped, Stuck };
@@ -87,6 +90,7 @@ private:
   std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
   std::size_t since_root_ = 0; ///< switches since the root last ran
   bool stopping_ = false;
+  int* errno_ = &errno; ///< this thread's errno
 };
 
 } // namespace mpilite

@@ -64,10 +64,11 @@ void World::rank_entry(void* arg) {
   for (auto& a : r.args)
     r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
-  // Initializers of privatized variables (C++ constructors) run in the rank, before its main,
-  // and are charged like the rank's own code.
-  w.kernel_.leave_mpi(r); // compute is charged from here
+  // Copying the globals' images is the simulator's work; their initializers (C++
+  // constructors) run in the rank, before its main, and are charged like its own code.
   r.globals.create(r.task.data_base);
+  w.kernel_.leave_mpi(r); // compute is charged from here
+  r.globals.initialize();
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
   r.globals.finish();
   w.kernel_.enter_mpi(r); // charge the compute after the last MPI call

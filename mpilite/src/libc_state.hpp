@@ -1,0 +1,68 @@
+// The C library's per-process state that programs use per rank: in a real MPI run every rank
+// is a process with its own errno, getopt position, random generators and strtok position.
+//
+// Two kinds. The few globals the C library keeps in plain variables (errno, optind, optarg,
+// opterr, optopt) are saved and restored with the fiber on every switch (a handful of loads
+// and stores). The generators and strtok keep hidden state inside the C library: their
+// functions are interposed (libc_interpose.cpp) and run glibc's own reentrant versions on a
+// state of the rank's, so a rank's sequence equals a native process's for the same seed.
+#pragma once
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <memory>
+
+namespace mpilite {
+
+/// The C library globals switched with the fiber; a new rank starts as a new process does.
+struct LibcRegisters {
+  int err = 0;
+  int optind = 1;
+  int opterr = 1;
+  int optopt = '?';
+  char* optarg = nullptr;
+};
+
+// `err` is errno's location, found once per thread (errno is a call into the C library).
+inline void save_libc(LibcRegisters& r, const int* err) {
+  r.err = *err;
+  r.optind = ::optind;
+  r.opterr = ::opterr;
+  r.optopt = ::optopt;
+  r.optarg = ::optarg;
+}
+
+inline void load_libc(const LibcRegisters& r, int* err) {
+  *err = r.err;
+  ::optind = r.optind;
+  ::opterr = r.opterr;
+  ::optopt = r.optopt;
+  ::optarg = r.optarg;
+}
+
+/// State the C library hides in its own statics, kept per rank by the interposed functions.
+/// Built on a rank's first call of one of them.
+struct LibcHidden {
+  LibcHidden();
+  // rand/random: glibc's TYPE_3 generator, set up as glibc sets up its own (initstate(1) on a
+  // 128-byte table) so that a rank that never seeds gets the native sequence.
+  random_data random{};
+  std::int32_t random_table[32]{};
+  // drand48 family: zero is glibc's initial state (the multiplier is set on first use).
+  drand48_data rand48{};
+  char* strtok_next = nullptr;
+};
+
+/// Per rank (per fiber): the switched globals and, once used, the hidden state.
+struct LibcState {
+  LibcRegisters regs;
+  std::unique_ptr<LibcHidden> hidden;
+  /// Identity for getopt's hidden scan position (unique per spawned fiber; 0 outside ranks).
+  std::uint64_t serial = 0;
+};
+
+} // namespace mpilite

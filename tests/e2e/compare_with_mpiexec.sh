@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A program simulated on 1 and on 2 host processes prints exactly the lines (sorted: ranks
+# print in another order) that MPICH's mpicc + mpiexec print for the same source.
+# usage: compare_with_mpiexec.sh <build/bin> <ranks> <simulated program> <source> [args...]
+set -euo pipefail
+bin=$1 np=$2 prog=$3 src=$4
+shift 4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc=mpicc
+[[ "$src" == *.cpp ]] && cc=mpicxx
+"$cc" -O1 "$src" -o "$work/native" -lm
+native=$(mpiexec -n "$np" "$work/native" "$@" | sort)
+one=$(MPISIM_CPU=off "$bin/mpisimrun" -np "$np" "$prog" "$@" 2>/dev/null | sort)
+two=$(MPISIM_CPU=off "$bin/mpisimrun" -np "$np" -hosts 2 "$prog" "$@" 2>/dev/null | sort)
+echo "---- mpiexec -n $np:"
+echo "$native"
+echo "---- simulated, 1 host process:"
+echo "$one"
+echo "---- simulated, 2 host processes:"
+echo "$two"
+[[ -n "$native" && "$one" == "$native" && "$two" == "$native" ]] && echo "all three agree"

@@ -1,0 +1,2 @@
+int counter = 5;
+double history[4];
