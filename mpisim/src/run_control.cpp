@@ -130,11 +130,15 @@ bool RunControl::handle(mpilite::Rank* rank) {
   acknowledged_.store(true);
   if (progress_shown_ && terminal_) std::fputs("\n", stderr);
   progress_shown_ = false;
-  if (rank)
-    world_.stop(mpilite::EndReason::Limit, code,
-                fmt::format("{}; rank {} was entering {} at simulated time {:.9f} s", why, rank->id,
-                            rank->call.name ? rank->call.name : "the end of its main",
-                            mpilite::time_to_seconds(rank->clock)));
+  if (rank) {
+    std::string message =
+        fmt::format("{}; rank {} was entering {} at simulated time {:.9f} s", why, rank->id,
+                    rank->call.name ? rank->call.name : "the end of its main",
+                    mpilite::time_to_seconds(rank->clock));
+    // stop() leaves this fiber for good: nothing of its frame is destroyed.
+    std::string().swap(why);
+    world_.stop(mpilite::EndReason::Limit, code, std::move(message));
+  }
   world_.stop_when_idle(mpilite::EndReason::Limit, code,
                         why + "; every rank of this host process was waiting");
   return false;

@@ -16,10 +16,12 @@ std::string time_limit_text() {
                      kTimeLimit / kPicosPerSecond / kSecondsPerDay);
 }
 
-void fail_time_limit(const Rank& r, const std::string& what) {
+void fail_time_limit(const Rank& r, std::string what) {
   std::string message =
       fmt::format("rank {}: {}: simulated time would pass {} (the rank is at {:.6f} s)", r.id, what,
                   time_limit_text(), time_to_seconds(r.clock));
+  // stop() leaves the rank's fiber for good: nothing of its frame is destroyed.
+  std::string().swap(what);
   World* w = World::try_get();
   if (w && w->in_rank()) w->stop(EndReason::Limit, 1, std::move(message));
   std::fflush(stdout);

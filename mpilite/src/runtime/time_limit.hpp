@@ -16,6 +16,6 @@ std::string time_limit_text();
 
 /// Ends the run: `what` (e.g. "MPISIM_Compute(1e+07 s)") would take rank `r`'s simulated time
 /// past kTimeLimit. From a rank's fiber the run ends with its report; elsewhere the process exits.
-[[noreturn]] void fail_time_limit(const Rank& r, const std::string& what);
+[[noreturn]] void fail_time_limit(const Rank& r, std::string what);
 
 } // namespace mpilite
