@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -288,10 +289,13 @@ private:
   void run(std::string_view op);
   void collective(std::string_view op);
 
-  /// Replay buffers are never read for their contents, so they are left uninitialised: large
-  /// ones then cost address space, not memory, until a receive writes into them.
+  /// Replay buffers hold no recorded contents, but reductions read them: they are zeroed, by
+  /// calloc, so that large ones still cost address space, not memory, until written.
+  struct FreeBytes {
+    void operator()(std::byte* p) const { std::free(p); }
+  };
   struct Buffer {
-    std::unique_ptr<std::byte[]> data;
+    std::unique_ptr<std::byte[], FreeBytes> data;
     std::size_t size = 0;
   };
   Buffer allocate(std::size_t bytes) const {
@@ -300,7 +304,9 @@ private:
                                   "can justify ({} bytes)",
                                   bytes, buffer_bound_));
     try {
-      return {std::make_unique_for_overwrite<std::byte[]>(bytes), bytes};
+      auto* p = static_cast<std::byte*>(std::calloc(bytes ? bytes : 1, 1));
+      if (!p) throw std::bad_alloc();
+      return {std::unique_ptr<std::byte[], FreeBytes>(p), bytes};
     } catch (const std::bad_alloc&) {
       throw BadRecord(fmt::format("a buffer of {} bytes cannot be allocated", bytes));
     }
