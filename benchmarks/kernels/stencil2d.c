@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
     double change = 0;
     for (int i = 1; i <= n; ++i)
       for (int j = 1; j <= n; ++j) {
-        AT(v, i, j) = 0.25 * (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
+        AT(v, i, j) =
+            0.25 * (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
         const double d = AT(v, i, j) - AT(u, i, j);
         change += d * d;
       }

@@ -15,8 +15,8 @@
 #include "network.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
-#include "sync_stats.hpp"
 #include "run_control.hpp"
+#include "sync_stats.hpp"
 #include "world.hpp"
 
 namespace mpisim {

@@ -58,7 +58,7 @@ struct Rank {
   int call_depth = 0; ///< nesting of MPI calls (collectives call point-to-point)
   CallInfo call;
   const char* last_call = nullptr; ///< the latest MPI call entered (for fault reports)
-  std::uint64_t compute_mark = 0; ///< kernel's host clock at the last exit from MPI
+  std::uint64_t compute_mark = 0;  ///< kernel's host clock at the last exit from MPI
   RankStats stats;
 
   PrivateSegment globals;        ///< this rank's copy of the program's privatized variables

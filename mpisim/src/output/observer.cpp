@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "host_link.hpp"
-#include "wire.hpp"
 #include "message.hpp"
 #include "units.hpp"
+#include "wire.hpp"
 
 namespace mpisim {
 namespace {

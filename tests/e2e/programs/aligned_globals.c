@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   bad += _Alignof(struct cell) != 64;
   for (int i = 0; i < 64; ++i)
     va[i] = rank;
-  double *hint = __builtin_assume_aligned(va, 32);
+  double* hint = __builtin_assume_aligned(va, 32);
   double s = sum_aligned(hint, 64) + sum_aligned(vb, 8) + sum_aligned(vs, 8) + local_sum(rank);
   MPI_Barrier(MPI_COMM_WORLD);
   printf("aligned_globals: rank %d misaligned %d sum %g\n", rank, bad, s);
