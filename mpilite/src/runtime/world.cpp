@@ -108,13 +108,13 @@ void World::exit_rank(int code) {
   r.exited = true;
   // Under mpiexec a process that exits non-zero before MPI_Finalize ends the whole job with its
   // code; after MPI_Finalize (or with code 0) the others go on, as they would in a real job.
-  if (code != 0 && r.initialized && !r.finalized)
-    stop(EndReason::Abort, code,
-         fmt::format("rank {} called exit({}) before MPI_Finalize{}; as under mpiexec, the run "
-                     "ends with its code",
-                     r.id, code,
-                     r.last_call ? fmt::format(" (its last MPI call: {})", r.last_call)
-                                 : std::string()));
+  if (code != 0 && r.initialized && !r.finalized) {
+    // stop() leaves this fiber for good: no temporary may outlive the message built here.
+    std::string message = fmt::format("rank {} called exit({}) before MPI_Finalize", r.id, code);
+    if (r.last_call) message += fmt::format(" (its last MPI call: {})", r.last_call);
+    message += "; as under mpiexec, the run ends with its code";
+    stop(EndReason::Abort, code, std::move(message));
+  }
   sched_.finish_current();
 }
 
