@@ -104,4 +104,4 @@ add_test(NAME e2e.output.report_in_missing_folder_is_refused COMMAND ${EXPECT} 2
 add_test(NAME e2e.replay_fuzz
   COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/replay_fuzz.py ${RUN}
     $<TARGET_FILE:mpisim-replay> ${E2E_BIN}/invariant 300)
-set_tests_properties(e2e.replay_fuzz PROPERTIES TIMEOUT 240)
+set_tests_properties(e2e.replay_fuzz PROPERTIES TIMEOUT 480)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The central invariant: a program's output (every rank's digest of what it received) and every
 rank's final clock are identical for 1, 2, 3 and 4 host processes, under every protocol with DET off and on (eight
-settings) and both rank maps.
+settings); the block and cyclic rank maps alternate over those 24 pairs.
 
 usage: invariant.py [--map block|cyclic] MPISIMRUN PROGRAM RANKS ARGS...
 (--map: that rank map only, for programs whose runs are long enough to count)
