@@ -37,6 +37,7 @@ TEST(SimgridPlatform, ClusterPresetMapsEveryParameter) {
   EXPECT_TRUE(has(g.options, "smpi/or:0:0.000000200000:0"));
   EXPECT_TRUE(has(g.options, "smpi/send-is-detached-thresh:65537"));
   EXPECT_TRUE(has(g.options, "smpi/test:0.000000100000"));
+  EXPECT_TRUE(has(g.options, "smpi/coll-selector:mpich"));
   EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1"));
   EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1"));
   ASSERT_EQ(g.unmapped.size(), 1u);

@@ -129,6 +129,8 @@ SimgridModel to_simgrid(const MachineParams& m, int ranks, SimgridCompute comput
       "smpi/async-small-thresh:0",
       fmt::format("smpi/test:{}", secs(m.poll_overhead)),
       fmt::format("smpi/iprobe:{}", secs(m.poll_overhead)),
+      // mpisim's collectives are MPICH's algorithms (docs/model.md); SMPI has MPICH's selector.
+      "smpi/coll-selector:mpich",
       // No TCP window and no acknowledgement traffic: the link is the machine's, nothing more.
       "network/TCP-gamma:0",
       "network/crosstraffic:0",
