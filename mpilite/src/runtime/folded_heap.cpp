@@ -56,11 +56,14 @@ struct Block {
 };
 
 /// Everything is touched under `mutex`, except the arena bounds, which are set once.
+/// The reserved arena, set once (both 0 before).
+std::atomic<std::uintptr_t> g_arena_begin{0};
+std::atomic<std::uintptr_t> g_arena_end{0};
+
 struct Heap {
   std::mutex mutex;
-  std::atomic<std::uintptr_t> begin{0};
-  std::atomic<std::uintptr_t> end{0};
   std::uintptr_t next = 0;                                ///< bump pointer
+  std::uintptr_t end = 0;                                 ///< end of the arena
   std::multimap<std::size_t, std::uintptr_t> free_ranges; ///< length -> start
   std::map<std::uintptr_t, Block> blocks;
   std::unordered_map<std::uint64_t, Site> sites;
@@ -86,13 +89,14 @@ void complain(const char* what, std::size_t bytes) {
 }
 
 bool reserve_arena(Heap& h) {
-  if (h.begin.load()) return true;
+  if (g_arena_begin.load()) return true;
   for (std::size_t size : kArenaSizes) {
     void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) continue;
     h.next = reinterpret_cast<std::uintptr_t>(p);
-    h.end.store(h.next + size);
-    h.begin.store(h.next);
+    h.end = h.next + size;
+    g_arena_end.store(h.end);
+    g_arena_begin.store(h.next);
     return true;
   }
   return false;
@@ -108,7 +112,7 @@ std::uintptr_t take_range(Heap& h, std::size_t length) {
     if (have > length) h.free_ranges.emplace(have - length, start + length);
     return start;
   }
-  if (h.end.load() - h.next < length) return 0;
+  if (h.end - h.next < length) return 0;
   const std::uintptr_t start = h.next;
   h.next += length;
   return start;
@@ -207,10 +211,12 @@ void* fold_allocate(std::size_t bytes, std::uint64_t site) {
   return reinterpret_cast<void*>(start);
 }
 
-bool is_folded(const void* p) {
-  const Heap& h = heap();
+MPISIM_MALLOC_PATH bool is_folded(const void* p) {
+  // Globals, not the heap's (constructed on first use, by a malloc): free() asks this for every
+  // block of the process, from the first one on.
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  return a >= h.begin.load(std::memory_order_relaxed) && a < h.end.load(std::memory_order_relaxed);
+  return a >= g_arena_begin.load(std::memory_order_relaxed) &&
+         a < g_arena_end.load(std::memory_order_relaxed);
 }
 
 std::size_t folded_size(const void* p) {

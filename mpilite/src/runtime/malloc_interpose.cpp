@@ -39,12 +39,12 @@ alignas(16) char g_boot[16384];
 std::size_t g_boot_used = 0;
 bool g_resolving = false;
 
-bool from_boot(const void* p) {
+MPISIM_MALLOC_PATH bool from_boot(const void* p) {
   return p >= static_cast<const void*>(g_boot) &&
          p < static_cast<const void*>(g_boot + sizeof g_boot);
 }
 
-void* boot_alloc(std::size_t n) {
+MPISIM_MALLOC_PATH void* boot_alloc(std::size_t n) {
   n = (n + 15) / 16 * 16;
   if (n > sizeof g_boot - g_boot_used) return nullptr;
   void* p = g_boot + g_boot_used;
@@ -52,7 +52,7 @@ void* boot_alloc(std::size_t n) {
   return p;
 }
 
-const Next& next() {
+MPISIM_MALLOC_PATH const Next& next() {
   if (g_next.free) return g_next;
   g_resolving = true;
   Next n;
@@ -70,7 +70,7 @@ std::atomic<std::size_t> g_threshold{0};
 pthread_t g_rank_thread;
 
 /// Whether a block of `n` bytes allocated now is folded: a rank's own code on the ranks' thread.
-bool fold_now(std::size_t n) {
+MPISIM_MALLOC_PATH bool fold_now(std::size_t n) {
   const std::size_t t = g_threshold.load(std::memory_order_relaxed);
   if (t == 0 || n < t || g_fold_depth) return false;
   if (!pthread_equal(pthread_self(), g_rank_thread)) return false;
@@ -107,13 +107,13 @@ using namespace mpilite;
 
 extern "C" {
 
-void* malloc(std::size_t n) {
+MPISIM_MALLOC_PATH void* malloc(std::size_t n) {
   if (g_resolving) return boot_alloc(n);
   if (fold_now(n)) return fold(n, __builtin_return_address(0));
   return next().malloc(n);
 }
 
-void free(void* p) {
+MPISIM_MALLOC_PATH void free(void* p) {
   if (!p || from_boot(p)) return;
   if (is_folded(p)) {
     fold_release(p);
@@ -122,7 +122,7 @@ void free(void* p) {
   next().free(p);
 }
 
-void* calloc(std::size_t count, std::size_t size) {
+MPISIM_MALLOC_PATH void* calloc(std::size_t count, std::size_t size) {
   if (g_resolving) {
     // Zero by being static storage never handed out before.
     if (size && count > SIZE_MAX / size) return nullptr;
@@ -136,7 +136,7 @@ void* calloc(std::size_t count, std::size_t size) {
   return next().calloc(count, size);
 }
 
-void* realloc(void* p, std::size_t n) {
+MPISIM_MALLOC_PATH void* realloc(void* p, std::size_t n) {
   if (g_resolving || from_boot(p)) {
     void* q = g_resolving ? boot_alloc(n) : next().malloc(n);
     if (q && p)
@@ -160,7 +160,7 @@ void* realloc(void* p, std::size_t n) {
   return q;
 }
 
-std::size_t malloc_usable_size(void* p) {
+MPISIM_MALLOC_PATH std::size_t malloc_usable_size(void* p) {
   if (!p) return 0;
   if (from_boot(p)) return 0;
   if (is_folded(p)) return folded_size(p);
