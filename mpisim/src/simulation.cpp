@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "auto_fold.hpp"
 #include "deadlock.hpp"
 #include "summary_codec.hpp"
 #include "time_limit.hpp"
@@ -18,7 +19,10 @@
 namespace mpisim {
 namespace {
 
-long peak_rss_kib() {
+long peak_memory_kib() {
+  // The resident set counts a folded page once per address it is mapped at: with folding, only
+  // the proportional set size tells the memory used.
+  if (mpilite::folding_used()) return mpilite::sampled_peak_memory_kib();
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss;
@@ -84,13 +88,14 @@ void Simulation::enter_mpi(mpilite::Rank& rank) {
   const SimTime before = rank.clock;
   const char* call = rank.call.name ? rank.call.name : "the end of its main";
   if (compute_clock_) {
-    const double ps = burst_ns * 1000.0 * config_.machine.cpu_scale;
+    const double ps = config_.machine.compute_ps(burst_ns, rank.id);
     // Checked as a double: converting a time past the limit to SimTime is undefined.
     if (!mpilite::within_time_limit(ps + static_cast<double>(rank.clock)))
       mpilite::fail_time_limit(
           rank, fmt::format("{}: the compute before it, {:.6f} s of host CPU time times "
-                            "MPISIM_CPU_SCALE={:g}",
-                            call, burst_ns * 1e-9, config_.machine.cpu_scale));
+                            "MPISIM_CPU_SCALE={:g}{}",
+                            call, burst_ns * 1e-9, config_.machine.cpu_scale,
+                            config_.machine.node_speeds.empty() ? "" : " over its node's speed"));
     rank.spend_compute(static_cast<SimTime>(ps));
   }
   // Waiting and overheads stay below twice the limit (sim_time.hpp); caught at the next call.
@@ -191,8 +196,12 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     if (observer_) world.op_log = observer_->op_log();
     link_->attach(config_, world, map, network_->model().min_latency());
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
+    world.sample_sites.enabled = config_.sampling;
+    mpilite::set_auto_fold(config_.auto_shared_malloc);
     s.reason = world.run(main, argc, argv);
+    mpilite::set_auto_fold(0);
     control_.reset();
+    mpilite::merge_sample_summaries(s.sampling, world.sample_sites.summaries());
     if (hosts > 1 && s.reason == mpilite::EndReason::Finished) {
       while (link_->idle()) {
       }
@@ -231,6 +240,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   }
   mine.idle_rounds = idle_rounds_;
   s.idle_rounds = idle_rounds_;
+  mine.fold = mpilite::fold_stats();
+  mine.peak_memory_kib = peak_memory_kib();
+  s.peak_rss_kib = mine.peak_memory_kib;
   mine.sync = link_->stats();
   mine.sync.det_profile_receives = det_profile_receives;
   if (s.reason == mpilite::EndReason::Finished || s.reason == mpilite::EndReason::Deadlock)
@@ -248,7 +260,6 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s.peak_rss_kib = peak_rss_kib();
   link_.reset(); // MPI_Finalize
   return s;
 }
@@ -259,6 +270,8 @@ void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {
   RunSummary merged = s;
   merged.ranks.clear();
   merged.blocked.clear();
+  merged.sampling.clear();
+  merged.peak_rss_kib = 0;
   merged.local_messages = merged.remote_messages = merged.context_switches = merged.idle_rounds = 0;
   for (const auto& bytes : all)
     decode_host_part(bytes, merged);

@@ -10,12 +10,14 @@
 #include "compute_clock.hpp"
 #include "config.hpp"
 #include "det_profile.hpp"
+#include "folded_heap.hpp"
 #include "host_link.hpp"
 #include "kernel.hpp"
 #include "network.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
 #include "run_control.hpp"
+#include "sampling.hpp"
 #include "sync_stats.hpp"
 #include "world.hpp"
 
@@ -39,6 +41,10 @@ struct HostSummary {
   std::uint64_t local_messages = 0;
   std::uint64_t context_switches = 0;
   std::uint64_t idle_rounds = 0;
+  /// Peak memory of the host process (KiB): the resident set's high-water mark, or with folded
+  /// blocks (which the resident set counts once per mapping) the largest sampled PSS.
+  long peak_memory_kib = 0;
+  mpilite::FoldStats fold; ///< memory folding in this host process
 };
 
 /// What a run produced: everything the report needs.
@@ -53,7 +59,8 @@ struct RunSummary {
   std::vector<RankSummary> ranks;
   SimTime predicted = 0; ///< largest final clock
   double wall_seconds = 0;
-  long peak_rss_kib = 0;
+  long peak_rss_kib = 0;                            ///< largest HostSummary::peak_memory_kib
+  std::vector<mpilite::SampleSiteSummary> sampling; ///< MPISIM_SAMPLE_* sites, over all hosts
   std::uint64_t context_switches = 0;
   std::uint64_t local_messages = 0;
   std::uint64_t remote_messages = 0;

@@ -21,6 +21,7 @@
 #include "op_table.hpp"
 #include "rank.hpp"
 #include "request.hpp"
+#include "sampling.hpp"
 #include "scheduler.hpp"
 
 namespace mpilite {
@@ -126,6 +127,8 @@ public:
 
   /// MPISIM_RECORD: where the ranks' operations are recorded (null: not recording).
   OpLog* op_log = nullptr;
+  /// MPISIM_SAMPLE_* call sites and their samples.
+  SampleSites sample_sites;
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport

@@ -72,6 +72,16 @@ std::size_t stack_size(const VariableInfo& v, const std::string& value) {
   return (bytes + kStackGranule - 1) / kStackGranule * kStackGranule;
 }
 
+std::size_t fold_threshold(const VariableInfo& v, const std::string& value) {
+  if (value == "off") return 0;
+  // A word other than off is a typo of it, not a size: say what is allowed.
+  if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0]))) invalid(v, value);
+  const std::uint64_t bytes = parse_size(value, v.name);
+  if (bytes == 0) invalid(v, value, "it must be greater than zero (or off)");
+  if (bytes > std::numeric_limits<std::size_t>::max()) invalid(v, value, "too large");
+  return static_cast<std::size_t>(bytes);
+}
+
 std::string map_setting(const VariableInfo& v, const std::string& value) {
   // A typo such as "blok" must not silently become a file name.
   if (value != "block" && value != "cyclic" && !std::filesystem::is_regular_file(value))
@@ -203,6 +213,28 @@ const std::vector<Variable>& table() {
             "on", "on, off"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.progress = pick(v, s, {true, false});
+           }},
+          {{"MPISIM_AUTO_SHARED_MALLOC", "--auto-shared-malloc",
+            "fold every block of at least this size that a rank allocates (malloc, calloc, "
+            "realloc, new, Fortran ALLOCATE): all ranks' blocks from one call site share "
+            "physical pages and their contents become garbage (docs/large-scale.md)",
+            "off", "off, or a size > 0, e.g. 1MiB, 64MiB"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.auto_shared_malloc = fold_threshold(v, s);
+           }},
+          {{"MPISIM_SAMPLING", "--sampling",
+            "on: a MPISIM_SAMPLE_LOCAL/GLOBAL body is skipped and charged its mean once it has "
+            "enough samples; off: every body runs (docs/large-scale.md)",
+            "on", "on, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.sampling = pick(v, s, {true, false});
+           }},
+          {{"MPISIM_SAMPLING_REPORT", "--sampling-report",
+            "list each MPISIM_SAMPLE_* site with its samples, skipped bodies, mean and standard "
+            "deviation in the report (the JSON report always has them)",
+            "off", "on, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.sampling_report = pick(v, s, {true, false});
            }},
       });
   return all;

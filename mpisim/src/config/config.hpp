@@ -71,6 +71,10 @@ struct Config {
   std::optional<SimTime> wall_limit; ///< MPISIM_WALL_LIMIT: host wall time, unset: none
   std::optional<SimTime> time_limit; ///< MPISIM_TIME_LIMIT: simulated time, unset: none
   bool progress = true;              ///< MPISIM_PROGRESS: a progress line during long runs
+  /// MPISIM_AUTO_SHARED_MALLOC: fold ranks' allocations of at least this many bytes (0: off).
+  std::size_t auto_shared_malloc = 0;
+  bool sampling = true;         ///< MPISIM_SAMPLING: skip sampled bodies once they have enough
+  bool sampling_report = false; ///< MPISIM_SAMPLING_REPORT: list the sampled sites in the report
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 

@@ -31,20 +31,31 @@ struct LinkSegment {
   bool operator==(const LinkSegment&) const = default;
 };
 
+/// The cores of nodes first..last run `speed` times as fast as cpu_scale alone says: measured
+/// compute on them is divided by `speed` (heterogeneous targets, or a faster or slower part).
+struct NodeSpeed {
+  int first = 0;
+  int last = 0;
+  double speed = 1;
+
+  bool operator==(const NodeSpeed&) const = default;
+};
+
 /// Everything that describes a target machine. The defaults are a fully connected network with
 /// one rank per node and cut-through switching at no per-hop cost, where a message of n bytes
 /// takes latency + n / bandwidth.
 struct MachineParams {
-  std::string name;                  ///< preset name or file it came from
-  std::string description;           ///< one line for listings
-  SimTime send_overhead = 0;         ///< CPU time the sender spends per message
-  SimTime recv_overhead = 0;         ///< CPU time the receiver spends per message
-  SimTime latency = 0;               ///< end-to-end latency of a message, paid once per message
-  double bandwidth = 0;              ///< link bandwidth in bytes per second; 0 means infinite
-  std::uint64_t eager_limit = 0;     ///< largest message sent eagerly, in bytes
-  SimTime poll_overhead = 0;         ///< cost of an MPI_Test/Iprobe call that finds nothing new
-  double cpu_scale = 1.0;            ///< target seconds per host CPU second
-  std::vector<LinkSegment> segments; ///< larger messages, by increasing `from`
+  std::string name;                   ///< preset name or file it came from
+  std::string description;            ///< one line for listings
+  SimTime send_overhead = 0;          ///< CPU time the sender spends per message
+  SimTime recv_overhead = 0;          ///< CPU time the receiver spends per message
+  SimTime latency = 0;                ///< end-to-end latency of a message, paid once per message
+  double bandwidth = 0;               ///< link bandwidth in bytes per second; 0 means infinite
+  std::uint64_t eager_limit = 0;      ///< largest message sent eagerly, in bytes
+  SimTime poll_overhead = 0;          ///< cost of an MPI_Test/Iprobe call that finds nothing new
+  double cpu_scale = 1.0;             ///< target seconds per host CPU second
+  std::vector<NodeSpeed> node_speeds; ///< by increasing node; nodes not listed run at speed 1
+  std::vector<LinkSegment> segments;  ///< larger messages, by increasing `from`
 
   TopologySpec topology;  ///< fully connected by default
   int ranks_per_node = 1; ///< ranks r*k .. r*k+k-1 share node r
@@ -62,7 +73,17 @@ struct MachineParams {
   NetworkMode network = NetworkMode::Latency;
 
   bool operator==(const MachineParams&) const = default;
+
+  /// Target picoseconds that `host_ns` of measured host CPU time on world rank `rank` stands for:
+  /// host_ns * 1000 * cpu_scale / the speed of the rank's node.
+  double compute_ps(double host_ns, int rank) const;
 };
+
+/// Parses MPISIM_NODE_SPEED / node_speed ("uniform" or "0-15:2, 16:0.5"); throws ConfigError
+/// naming `what`.
+std::vector<NodeSpeed> parse_node_speeds(const std::string& value, const std::string& what);
+/// The text parse_node_speeds reads back to `speeds`.
+std::string format_node_speeds(const std::vector<NodeSpeed>& speeds);
 
 /// Named machine presets (MPISIM_MACHINE): "cluster" (default), "sp2", "ethernet-1996", "ideal".
 /// Throws ConfigError listing the presets when `name` is unknown.

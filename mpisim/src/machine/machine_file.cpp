@@ -182,6 +182,13 @@ const std::vector<MachineKey> kKeys{
      "a number > 0, e.g. 1, 0.5, 2.5",
      [](M& m, S v, S w) { m.cpu_scale = positive_double(v, w, "a number > 0, e.g. 1, 0.5, 2.5"); },
      [](const M& m) { return double_text(m.cpu_scale); }},
+    {"node_speed", "MPISIM_NODE_SPEED", "--node-speed",
+     "speed of some nodes' cores relative to cpu_scale: measured compute on them is divided by "
+     "it (2: twice as fast)",
+     "uniform, or a comma-separated list of nodes:speed (nodes a node number or a range "
+     "first-last, speed a number > 0), e.g. 0-15:2, 16:0.5",
+     [](M& m, S v, S w) { m.node_speeds = parse_node_speeds(v, w); },
+     [](const M& m) { return quoted(format_node_speeds(m.node_speeds)); }},
     {"topology", "MPISIM_TOPOLOGY", "--topology", "how the nodes are connected", topology_syntax(),
      [](M& m, S v, S w) { m.topology = parse_topology(v, w); },
      [](const M& m) { return quoted(format_topology(m.topology)); }},

@@ -38,6 +38,7 @@ json machine_json(const MachineParams& m) {
           {"eager_limit_bytes", m.eager_limit},
           {"poll_overhead_ps", m.poll_overhead},
           {"cpu_scale", m.cpu_scale},
+          {"node_speed", format_node_speeds(m.node_speeds)},
           {"topology", format_topology(m.topology)},
           {"ranks_per_node", m.ranks_per_node},
           {"switching", switching_name(m.switching)},
@@ -57,6 +58,9 @@ json settings_json(const Config& c, const RunSummary& run) {
           {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
           {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
           {"stack_bytes", c.stack_size},
+          {"auto_shared_malloc_bytes", c.auto_shared_malloc},
+          {"sampling", c.sampling},
+          {"sampling_report", c.sampling_report},
           {"overflow_check", run.overflow_check},
           {"variables", given}};
 }
@@ -97,9 +101,28 @@ json hosts_json(const RunSummary& run) {
          {"remote_messages_sent", y.remote_sent},
          {"remote_messages_received", y.remote_received},
          {"context_switches", h.context_switches},
-         {"idle_rounds", h.idle_rounds}});
+         {"idle_rounds", h.idle_rounds},
+         {"peak_memory_kib", h.peak_memory_kib},
+         {"folded_blocks", h.fold.blocks},
+         {"folded_sites", h.fold.sites},
+         {"folded_peak_bytes", h.fold.peak_bytes},
+         {"folded_physical_bytes", h.fold.physical_bytes}});
   }
   return hosts;
+}
+
+json sampling_json(const RunSummary& run) {
+  json sites = json::array();
+  for (const mpilite::SampleSiteSummary& x : run.sampling)
+    sites.push_back({{"site", x.site},
+                     {"kind", x.global ? "global" : "local"},
+                     {"iterations", x.iterations},
+                     {"threshold", x.threshold},
+                     {"samples", x.stats.count},
+                     {"skipped", x.stats.skipped},
+                     {"mean_ps", x.stats.mean()},
+                     {"stddev_ps", x.stats.stddev()}});
+  return sites;
 }
 
 } // namespace
@@ -152,6 +175,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"ranks", ranks},
           {"rank_summary", summary},
           {"hosts", hosts_json(run)},
+          {"sampling", sampling_json(run)},
           {"messages",
            {{"count", messages},
             {"bytes", bytes},
@@ -281,6 +305,37 @@ void render_exits(std::string& out, const json& ranks) {
                        unfinalized, n_unfinalized > 10 ? " ..." : "");
 }
 
+/// Memory folding per host process, when any block was folded.
+void render_folding(std::string& out, const json& hosts) {
+  std::uint64_t blocks = 0, sites = 0, peak = 0, physical = 0;
+  for (const json& h : hosts) {
+    blocks += h.value("folded_blocks", std::uint64_t{0});
+    sites = std::max(sites, h.value("folded_sites", std::uint64_t{0}));
+    peak += h.value("folded_peak_bytes", std::uint64_t{0});
+    physical += h.value("folded_physical_bytes", std::uint64_t{0});
+  }
+  if (!blocks) return;
+  out += fmt::format("folded memory: {} blocks from {} call sites, at most {} of blocks backed by "
+                     "{} of pages (peak memory below is the proportional set size)\n",
+                     blocks, sites, format_size(peak), format_size(physical));
+}
+
+/// MPISIM_SAMPLE_* sites (MPISIM_SAMPLING_REPORT=on).
+void render_sampling(std::string& out, const json& report) {
+  const auto sites = report.find("sampling");
+  if (sites == report.end() || sites->empty() ||
+      !report["settings"].value("sampling_report", false))
+    return;
+  out += fmt::format("sampled sites{}:\n{:>40} {:>6} {:>9} {:>9} {:>14} {:>14}\n",
+                     report["settings"].value("sampling", true) ? "" : " (MPISIM_SAMPLING=off)",
+                     "site", "kind", "samples", "skipped", "mean", "stddev");
+  for (const json& x : *sites)
+    out += fmt::format("{:>40} {:>6} {:>9} {:>9} {:>14} {:>14}\n", x["site"].get<std::string>(),
+                       x["kind"].get<std::string>(), x["samples"].get<std::uint64_t>(),
+                       x["skipped"].get<std::uint64_t>(), t(x["mean_ps"]),
+                       format_time(static_cast<SimTime>(x["stddev_ps"].get<double>())));
+}
+
 } // namespace
 
 std::string render_report(const json& r) {
@@ -306,6 +361,8 @@ std::string render_report(const json& r) {
     out += line.get<std::string>() + "\n";
   render_exits(out, r["ranks"]);
   render_hosts(out, r["hosts"]);
+  render_folding(out, r["hosts"]);
+  render_sampling(out, r);
   std::uint64_t by_profile = 0;
   for (const json& h : r["hosts"])
     by_profile += h["det_profile_receives"].get<std::uint64_t>();

@@ -1,5 +1,7 @@
 #include "summary_codec.hpp"
 
+#include <algorithm>
+
 #include "wire.hpp"
 
 namespace mpisim {
@@ -72,6 +74,32 @@ RankSummary get_rank(WireReader& r) {
   return x;
 }
 
+void put(WireWriter& w, const mpilite::SampleSiteSummary& x) {
+  w.text(x.site);
+  w.boolean(x.global);
+  w.i32(x.iterations);
+  w.f64(x.threshold);
+  w.u64(x.stats.count);
+  w.u64(x.stats.skipped);
+  w.i64(x.stats.sum);
+  w.u64(static_cast<std::uint64_t>(x.stats.sum_squares >> 64));
+  w.u64(static_cast<std::uint64_t>(x.stats.sum_squares));
+}
+
+mpilite::SampleSiteSummary get_site(WireReader& r) {
+  mpilite::SampleSiteSummary x;
+  x.site = r.text();
+  x.global = r.boolean();
+  x.iterations = r.i32();
+  x.threshold = r.f64();
+  x.stats.count = r.u64();
+  x.stats.skipped = r.u64();
+  x.stats.sum = r.i64();
+  const auto high = static_cast<unsigned __int128>(r.u64());
+  x.stats.sum_squares = high << 64 | r.u64();
+  return x;
+}
+
 } // namespace
 
 std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& host) {
@@ -83,6 +111,14 @@ std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& 
   w.u64(host.local_messages);
   w.u64(host.context_switches);
   w.u64(host.idle_rounds);
+  w.i64(host.peak_memory_kib);
+  w.u64(host.fold.blocks);
+  w.u64(host.fold.sites);
+  w.u64(host.fold.peak_bytes);
+  w.u64(host.fold.physical_bytes);
+  w.u64(s.sampling.size());
+  for (const auto& site : s.sampling)
+    put(w, site);
   w.u64(s.ranks.size());
   for (const RankSummary& r : s.ranks)
     put(w, r);
@@ -102,6 +138,16 @@ void decode_host_part(const std::vector<std::byte>& bytes, RunSummary& into) {
   host.local_messages = r.u64();
   host.context_switches = r.u64();
   host.idle_rounds = r.u64();
+  host.peak_memory_kib = static_cast<long>(r.i64());
+  host.fold.blocks = r.u64();
+  host.fold.sites = r.u64();
+  host.fold.peak_bytes = r.u64();
+  host.fold.physical_bytes = r.u64();
+  std::vector<mpilite::SampleSiteSummary> sites(r.u64());
+  for (auto& site : sites)
+    site = get_site(r);
+  mpilite::merge_sample_summaries(into.sampling, sites);
+  into.peak_rss_kib = std::max(into.peak_rss_kib, host.peak_memory_kib);
   into.host_stats.push_back(host);
   into.local_messages += host.local_messages;
   into.context_switches += host.context_switches;

@@ -1,0 +1,170 @@
+// malloc, calloc, realloc and free of the whole process, for memory folding: a block that a
+// rank allocates in its own code and that reaches MPISIM_AUTO_SHARED_MALLOC is folded
+// (folded_heap.hpp); free and realloc recognize folded blocks by address. Everything else goes
+// to the next definition (the C library's, or the AddressSanitizer's in sanitized builds).
+#include <dlfcn.h>
+#include <malloc.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "auto_fold.hpp"
+#include "fold_guard.hpp"
+#include "folded_heap.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+namespace {
+
+using MallocFn = void* (*)(std::size_t);
+using CallocFn = void* (*)(std::size_t, std::size_t);
+using ReallocFn = void* (*)(void*, std::size_t);
+using FreeFn = void (*)(void*);
+using UsableFn = std::size_t (*)(void*);
+
+struct Next {
+  MallocFn malloc = nullptr;
+  CallocFn calloc = nullptr;
+  ReallocFn realloc = nullptr;
+  FreeFn free = nullptr;
+  UsableFn usable = nullptr;
+};
+Next g_next;
+
+/// dlsym may allocate while the next definitions are looked up: those few blocks come from
+/// here and are never freed.
+alignas(16) char g_boot[16384];
+std::size_t g_boot_used = 0;
+bool g_resolving = false;
+
+MPISIM_MALLOC_PATH bool from_boot(const void* p) {
+  return p >= static_cast<const void*>(g_boot) &&
+         p < static_cast<const void*>(g_boot + sizeof g_boot);
+}
+
+MPISIM_MALLOC_PATH void* boot_alloc(std::size_t n) {
+  n = (n + 15) / 16 * 16;
+  if (n > sizeof g_boot - g_boot_used) return nullptr;
+  void* p = g_boot + g_boot_used;
+  g_boot_used += n;
+  return p;
+}
+
+MPISIM_MALLOC_PATH const Next& next() {
+  if (g_next.free) return g_next;
+  g_resolving = true;
+  Next n;
+  n.malloc = reinterpret_cast<MallocFn>(dlsym(RTLD_NEXT, "malloc"));
+  n.calloc = reinterpret_cast<CallocFn>(dlsym(RTLD_NEXT, "calloc"));
+  n.realloc = reinterpret_cast<ReallocFn>(dlsym(RTLD_NEXT, "realloc"));
+  n.usable = reinterpret_cast<UsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));
+  n.free = reinterpret_cast<FreeFn>(dlsym(RTLD_NEXT, "free"));
+  g_next = n;
+  g_resolving = false;
+  return g_next;
+}
+
+std::atomic<std::size_t> g_threshold{0};
+pthread_t g_rank_thread;
+
+/// Whether a block of `n` bytes allocated now is folded: a rank's own code on the ranks' thread.
+MPISIM_MALLOC_PATH bool fold_now(std::size_t n) {
+  const std::size_t t = g_threshold.load(std::memory_order_relaxed);
+  if (t == 0 || n < t || g_fold_depth) return false;
+  if (!pthread_equal(pthread_self(), g_rank_thread)) return false;
+  World* w = World::try_get();
+  return w && w->in_rank() && w->self().call_depth == 0;
+}
+
+/// The site of an automatically folded block: the caller's offset in its object file, the same
+/// in every copy of a program loaded once per rank (mpisimfort).
+std::uint64_t site_of(const void* caller) {
+  FoldGuard guard;
+  Dl_info info{};
+  const auto at = reinterpret_cast<std::uintptr_t>(caller);
+  if (dladdr(caller, &info) && info.dli_fbase)
+    return at - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  return at;
+}
+
+void* fold(std::size_t n, const void* caller) {
+  return fold_allocate(n, site_of(caller));
+}
+
+} // namespace
+
+void set_auto_fold(std::size_t threshold) {
+  next();
+  g_rank_thread = pthread_self();
+  g_threshold.store(threshold);
+}
+
+} // namespace mpilite
+
+using namespace mpilite;
+
+extern "C" {
+
+MPISIM_MALLOC_PATH void* malloc(std::size_t n) {
+  if (g_resolving) return boot_alloc(n);
+  if (fold_now(n)) return fold(n, __builtin_return_address(0));
+  return next().malloc(n);
+}
+
+MPISIM_MALLOC_PATH void free(void* p) {
+  if (!p || from_boot(p)) return;
+  if (is_folded(p)) {
+    fold_release(p);
+    return;
+  }
+  next().free(p);
+}
+
+MPISIM_MALLOC_PATH void* calloc(std::size_t count, std::size_t size) {
+  if (g_resolving) {
+    // Zero by being static storage never handed out before.
+    if (size && count > SIZE_MAX / size) return nullptr;
+    return boot_alloc(count * size);
+  }
+  std::size_t n = 0;
+  if (__builtin_mul_overflow(count, size, &n)) return next().calloc(count, size);
+  // A folded block is not zeroed: other ranks' writes show through its pages anyway
+  // (docs/large-scale.md).
+  if (fold_now(n)) return fold(n, __builtin_return_address(0));
+  return next().calloc(count, size);
+}
+
+MPISIM_MALLOC_PATH void* realloc(void* p, std::size_t n) {
+  if (g_resolving || from_boot(p)) {
+    void* q = g_resolving ? boot_alloc(n) : next().malloc(n);
+    if (q && p)
+      std::memcpy(q, p, std::min<std::size_t>(n, g_boot + sizeof g_boot - static_cast<char*>(p)));
+    return q;
+  }
+  const bool folded = is_folded(p);
+  if (!folded && !fold_now(n)) return next().realloc(p, n);
+  // From here on the result is folded: the block was, or its new size is to be.
+  const void* caller = __builtin_return_address(0);
+  if (!p) return fold(n, caller);
+  if (n == 0) {
+    free(p);
+    return nullptr;
+  }
+  void* q = fold(n, caller);
+  if (!q) return nullptr;
+  // Folded contents are garbage: copying them into another folded block would only cost time.
+  if (!folded) std::memcpy(q, p, std::min(next().usable(p), n));
+  free(p);
+  return q;
+}
+
+MPISIM_MALLOC_PATH std::size_t malloc_usable_size(void* p) {
+  if (!p) return 0;
+  if (from_boot(p)) return 0;
+  if (is_folded(p)) return folded_size(p);
+  return next().usable(p);
+}
+
+} // extern "C"

@@ -1,0 +1,85 @@
+// Compute sampling (MPISIM_SAMPLE_LOCAL / MPISIM_SAMPLE_GLOBAL of mpisim.h): the samples of each
+// call site, per rank or shared by the host process's ranks, and when a site has enough of them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+/// Samples of simulated durations, summed exactly (integers), so that summaries gathered from
+/// several host processes add up to the same figures in any order.
+struct SampleStats {
+  std::uint64_t count = 0;   ///< samples taken (bodies run and measured)
+  std::uint64_t skipped = 0; ///< bodies skipped and charged the mean
+  SimTime sum = 0;
+  unsigned __int128 sum_squares = 0;
+
+  void add(SimTime t);
+  void merge(const SampleStats& o);
+  /// The mean, rounded to the nearest picosecond (what a skipped body is charged).
+  SimTime mean() const;
+  /// Population standard deviation (ps).
+  double stddev() const;
+  /// Enough samples: `iterations` of them, or at least 2 with stddev / mean below `threshold`.
+  bool enough(int iterations, double threshold) const;
+};
+
+/// One call site, as the report shows it.
+struct SampleSiteSummary {
+  std::string site; ///< "file:line"
+  bool global = false;
+  int iterations = 0;
+  double threshold = 0;
+  SampleStats stats; ///< over all ranks
+};
+
+class SampleSites {
+public:
+  /// MPISIM_SAMPLING: when off, every body runs (and is still measured).
+  bool enabled = true;
+
+  struct Site {
+    std::string name;
+    bool global = false;
+    int iterations = 0;
+    double threshold = 0;
+    SampleStats shared;                         ///< global sites
+    std::unordered_map<int, SampleStats> ranks; ///< local sites, by world rank
+    SampleStats& stats_of(int rank) { return global ? shared : ranks[rank]; }
+  };
+
+  /// The site at (file, line), created with these parameters on first use.
+  Site& site(const char* file, int line, bool global, int iterations, double threshold);
+  /// The site at (file, line), or nullptr when no MPISIM_Sample_begin named it.
+  Site* find(const char* file, int line);
+
+  /// A body that runs as a sample: opened by rank `rank` at its clock `start`.
+  void open(int rank, Site& s, SimTime start) { open_[rank].push_back({&s, start}); }
+  /// Ends the innermost open body of `rank` at `s` (dropping bodies left by break or return
+  /// above it). Returns its start time, or -1 when none is open.
+  SimTime close(int rank, const Site& s);
+
+  /// Every site, merged over ranks, in (file, line) order.
+  std::vector<SampleSiteSummary> summaries() const;
+
+private:
+  struct Open {
+    Site* site;
+    SimTime start;
+  };
+  std::map<std::pair<std::string, int>, Site> sites_;
+  std::unordered_map<int, std::vector<Open>> open_;
+};
+
+/// Adds `from` into `into`, merging sites of the same name (summaries of several hosts).
+void merge_sample_summaries(std::vector<SampleSiteSummary>& into,
+                            const std::vector<SampleSiteSummary>& from);
+
+} // namespace mpilite

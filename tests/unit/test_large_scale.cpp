@@ -1,0 +1,138 @@
+// Predicting runs larger than the host (docs/large-scale.md): folded memory shares its pages,
+// sampled bodies stop after their threshold and charge their mean, nodes scale measured compute.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "folded_heap.hpp"
+#include "machine_file.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+TEST(Fold, BlocksOfOneSiteSharePages) {
+  constexpr std::size_t kMiB = 1 << 20;
+  auto* a = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 7));
+  auto* b = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 7));
+  auto* other = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 8));
+  ASSERT_TRUE(a && b && other);
+  EXPECT_TRUE(mpilite::is_folded(a) && mpilite::is_folded(b + 100));
+  EXPECT_FALSE(mpilite::is_folded(&kMiB));
+  EXPECT_EQ(mpilite::folded_size(a), 8 * kMiB);
+  std::strcpy(a, "shared");
+  EXPECT_STREQ(b, "shared");            // another block of the site
+  EXPECT_STREQ(a + 4 * kMiB, "shared"); // the site's 4 MiB of pages repeat within a block
+  EXPECT_STRNE(other, "shared");        // another site has its own pages
+  EXPECT_TRUE(mpilite::fold_release(a));
+  EXPECT_FALSE(mpilite::fold_release(a)); // released already
+  EXPECT_TRUE(mpilite::fold_release(b));
+  std::free(other); // free() knows folded blocks
+  EXPECT_GE(mpilite::fold_stats().blocks, 3u);
+}
+
+TEST(Fold, AutoFoldsOnlyLargeBlocksOfRanksOwnCode) {
+  mpisim::Config c = test::config(2);
+  c.auto_shared_malloc = 1 << 20;
+  const auto r = test::simulate(c, [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    void* large = std::malloc(2 << 20);
+    void* small = std::malloc(1000);
+    void* zeroed = std::calloc(1 << 20, 2);
+    const int ok =
+        mpilite::is_folded(large) && !mpilite::is_folded(small) && mpilite::is_folded(zeroed);
+    std::free(large);
+    std::free(small);
+    std::free(zeroed);
+    MPI_Finalize();
+    return ok ? 0 : 1;
+  });
+  for (const auto& rank : r.ranks)
+    EXPECT_EQ(rank.exit_code, 0) << rank.rank;
+  void* outside = std::malloc(2 << 20); // not a rank: never folded
+  EXPECT_FALSE(mpilite::is_folded(outside));
+  std::free(outside);
+}
+
+int g_bodies[4];
+
+int sampled_main(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  const int me = test::world_rank();
+  for (int i = 0; i < 10; ++i) {
+    MPISIM_SAMPLE_LOCAL(5, 0.5) {
+      MPISIM_Compute(1e-6 * (1 + i % 2));
+      ++g_bodies[me];
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(Sample, LocalSkipsAfterThresholdAndChargesMean) {
+  std::memset(g_bodies, 0, sizeof g_bodies);
+  const auto r = test::simulate(test::config(2), sampled_main);
+  // 1 us and 2 us: relative deviation 1/3 < 0.5; the other 8 bodies charge the mean, 1.5 us.
+  for (const auto& rank : r.ranks) {
+    EXPECT_EQ(rank.clock, 15'000'000) << rank.rank;
+    EXPECT_EQ(g_bodies[rank.rank], 2) << rank.rank;
+  }
+  ASSERT_EQ(r.sampling.size(), 1u);
+  EXPECT_EQ(r.sampling[0].stats.count, 4u);
+  EXPECT_EQ(r.sampling[0].stats.skipped, 16u);
+  EXPECT_EQ(r.sampling[0].stats.mean(), 1'500'000);
+  EXPECT_DOUBLE_EQ(r.sampling[0].stats.stddev(), 500'000.0);
+}
+
+TEST(Sample, OffRunsEveryBody) {
+  std::memset(g_bodies, 0, sizeof g_bodies);
+  mpisim::Config c = test::config(2);
+  c.sampling = false;
+  const auto r = test::simulate(c, sampled_main);
+  for (const auto& rank : r.ranks) {
+    EXPECT_EQ(rank.clock, 15'000'000) << rank.rank;
+    EXPECT_EQ(g_bodies[rank.rank], 10) << rank.rank;
+  }
+}
+
+TEST(Sample, StatsAreExact) {
+  mpilite::SampleStats s;
+  EXPECT_FALSE(s.enough(3, 1.0));
+  s.add(10);
+  EXPECT_FALSE(s.enough(3, 1.0)); // one sample has no deviation
+  s.add(10);
+  EXPECT_TRUE(s.enough(3, 0.0001)); // deviation 0
+  s.add(13);
+  EXPECT_EQ(s.mean(), 11); // 33 / 3
+  EXPECT_TRUE(s.enough(3, 0));
+}
+
+TEST(NodeSpeed, DividesMeasuredCompute) {
+  mpisim::MachineParams m = test::round_machine();
+  m.ranks_per_node = 2;
+  m.cpu_scale = 3;
+  m.node_speeds = mpisim::parse_node_speeds("3:0.5, 0-1:2", "MPISIM_NODE_SPEED");
+  ASSERT_EQ(m.node_speeds.size(), 2u);
+  EXPECT_EQ(mpisim::format_node_speeds(m.node_speeds), "0-1:2, 3:0.5");
+  EXPECT_EQ(m.compute_ps(1000, 0), 1'500'000); // node 0: 1000 ns x 3 / 2
+  EXPECT_EQ(m.compute_ps(1000, 3), 1'500'000); // node 1
+  EXPECT_EQ(m.compute_ps(1000, 4), 3'000'000); // node 2: speed 1
+  EXPECT_EQ(m.compute_ps(1000, 7), 6'000'000); // node 3: half as fast
+  // A machine file reads it back.
+  const auto back = mpisim::parse_machine_text(mpisim::format_machine_file(m), "m.machine");
+  EXPECT_EQ(back.node_speeds, m.node_speeds);
+}
+
+TEST(NodeSpeed, BadValuesAreNamed) {
+  for (const char* bad : {"0-1", "1-0:2", "0:0", "0:-1", "a:2", "0-3:2, 2:1", "0:inf"}) {
+    try {
+      mpisim::parse_node_speeds(bad, "MPISIM_NODE_SPEED");
+      ADD_FAILURE() << bad;
+    } catch (const mpisim::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("MPISIM_NODE_SPEED="), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("allowed: uniform"), std::string::npos) << e.what();
+    }
+  }
+}
+
+} // namespace
