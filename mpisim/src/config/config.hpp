@@ -71,6 +71,8 @@ struct Config {
   std::optional<SimTime> wall_limit; ///< MPISIM_WALL_LIMIT: host wall time, unset: none
   std::optional<SimTime> time_limit; ///< MPISIM_TIME_LIMIT: simulated time, unset: none
   bool progress = true;              ///< MPISIM_PROGRESS: a progress line during long runs
+  bool fresh_heap = true;            ///< MPISIM_FRESH_HEAP: malloc'd memory reads as zero
+  bool simulated_libc_time = true;   ///< MPISIM_LIBC_TIME: sleep and clocks of libc simulated
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 
