@@ -7,7 +7,8 @@ namespace mpisim {
 /// block before writing it (a latent bug that a fresh process's zero pages hide) sees zeros, not
 /// another rank's freed data. glibc's tcache returns blocks untouched, so it is turned off through
 /// GLIBC_TUNABLES, which glibc reads only at start-up: unless it is set, this re-executes the
-/// program (argv, through /proc/self/exe) with it set, before MPI or any rank has started.
-void make_heap_fresh(char** argv);
+/// process (its own arguments, through /proc/self/exe) with it set, before MPI or any rank has
+/// started.
+void make_heap_fresh();
 
 } // namespace mpisim

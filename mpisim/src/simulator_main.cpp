@@ -34,7 +34,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;
   }
-  if (config.fresh_heap) make_heap_fresh(argv);
+  if (config.fresh_heap) make_heap_fresh();
   Simulation sim(config);
   RunSummary run;
   try {
