@@ -445,3 +445,7 @@ MPISIM_DECLARE(int, Address, (const void* location, MPI_Aint* address))
 /* MPI-1 names, removed in MPI-3.0, kept for old programs. */
 MPISIM_DECLARE(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
 MPISIM_DECLARE(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler* errhandler))
+/* MPI-4.0 functions that MPICH 4 ships and real codes call. */
+MPISIM_DECLARE(int, Isendrecv, (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Isendrecv_replace, (void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm, MPI_Request* request))

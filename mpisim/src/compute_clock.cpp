@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "host_clock.hpp"
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <x86intrin.h>
@@ -14,7 +16,7 @@ namespace {
 
 std::int64_t clock_ns(clockid_t id) {
   timespec ts;
-  clock_gettime(id, &ts);
+  mpilite::host_clock_gettime(id, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 

@@ -8,12 +8,15 @@
 
 #include <fmt/format.h>
 
+#include "host_clock.hpp"
 #include "units.hpp"
 
 namespace mpisim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// The host's clock: this code also runs in ranks' fibers, where the program's clock reads are
+// simulated.
+using Clock = mpilite::HostSteadyClock;
 
 /// The progress line appears once a run has taken this long, then every second on a terminal
 /// (rewritten in place) or every ten seconds elsewhere (one line each).

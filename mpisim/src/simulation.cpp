@@ -13,6 +13,7 @@
 
 #include "auto_fold.hpp"
 #include "deadlock.hpp"
+#include "host_clock.hpp"
 #include "summary_codec.hpp"
 #include "time_limit.hpp"
 
@@ -170,7 +171,7 @@ bool Simulation::idle() {
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = mpilite::HostSteadyClock::now();
   open_det_profile();
   network_->reset();
   if (protocols::launched_as_several_processes()) {
@@ -194,6 +195,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     world_ = &world;
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
+    world.simulated_libc_time = config_.simulated_libc_time;
     link_->attach(config_, world, map, network_->model().min_latency());
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     world.sample_sites.enabled = config_.sampling;
@@ -259,7 +261,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
                                    kOutcomes[static_cast<int>(s.reason)], s.output_errors);
     observer_.reset();
   }
-  s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
   link_.reset(); // MPI_Finalize
   return s;
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "config.hpp"
+#include "fresh_heap.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
@@ -33,6 +34,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;
   }
+  if (config.fresh_heap) make_heap_fresh();
   Simulation sim(config);
   RunSummary run;
   try {

@@ -96,11 +96,13 @@ TEST(Unimplemented, EveryMpi31FunctionIsDeclared) {
     names.emplace_back(e.name);
   for (const char* f : {"MPI_Win_create", "MPI_File_open", "MPI_T_init_thread", "MPI_Aint_add",
                         "MPI_Ineighbor_alltoallw", "MPI_Grequest_start", "MPI_Dist_graph_create",
-                        "MPI_Type_create_subarray", "MPI_Comm_idup", "MPI_Status_f082c"})
+                        "MPI_Type_create_subarray", "MPI_Comm_idup", "MPI_Status_f082c",
+                        // MPI-4.0, declared by hand
+                        "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Comm_idup_with_info"})
     EXPECT_NE(std::find(names.begin(), names.end(), f), names.end()) << f;
-  for (const char* f : {"MPI_Isendrecv", "MPI_Session_init", "MPI_Send_c", "MPI_Psend_init",
-                        "MPI_Bcast_init", "MPI_Comm_idup_with_info", "MPI_Info_create_env"})
-    EXPECT_EQ(std::find(names.begin(), names.end(), f), names.end()) << f << " is not MPI-3.1";
+  for (const char* f : {"MPI_Session_init", "MPI_Send_c", "MPI_Psend_init", "MPI_Bcast_init",
+                        "MPI_Info_create_env"})
+    EXPECT_EQ(std::find(names.begin(), names.end(), f), names.end()) << f << " is not declared";
 }
 
 TEST(PredefinedCallbacks, DupFunctionsCopyTheValueAndNullOnesAreNull) {

@@ -1,5 +1,7 @@
 // MPI entry points: attribute caching on communicators, in the MPI-2 names and the deprecated
 // MPI-1 ones (same semantics in C).
+#include <utility>
+
 #include "api_call.hpp"
 #include "attributes.hpp"
 
@@ -23,11 +25,12 @@ int free_keyval(const char* name, int* keyval) {
   if (c.w.keyvals().predefined(*keyval))
     return c.error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "keyval {:#x} is predefined",
                    static_cast<unsigned>(*keyval));
-  if (!c.w.keyvals().find(*keyval))
+  Keyval* k = c.w.keyvals().find(*keyval);
+  if (!k)
     return c.error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "invalid keyval {:#x}",
                    static_cast<unsigned>(*keyval));
   // Attributes set with it keep it alive (and get their delete callbacks) until they go.
-  c.w.keyvals().release(*keyval);
+  if (!std::exchange(k->freed, true)) c.w.keyvals().release(*keyval);
   *keyval = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;
 }

@@ -44,7 +44,8 @@ public:
   int check_tag(const Comm& c, int tag, bool allow_any);
   int check_count(const Comm& c, long count);
   int check_type(const Comm& c, MPI_Datatype h, const Datatype*& out);
-  int check_buffer(const Comm& c, const void* buf, long count);
+  /// A null buffer is an error unless `type` (if given) places its data at absolute addresses.
+  int check_buffer(const Comm& c, const void* buf, long count, const Datatype* type = nullptr);
   int check_root(const Comm& c, int root);
   int check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out);
 };

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api_object_checks.hpp"
+#include "api_p2p.hpp"
 #include "comm_create.hpp"
 
 using namespace mpilite;
@@ -27,17 +28,26 @@ const char* default_name(MPI_Comm comm) {
   return "";
 }
 
-int dup_call(const char* name, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+/// MPI_Comm_dup and its variants; the non-blocking ones (non-null `request`) complete at once:
+/// the new communicator is made as MPI_Comm_dup makes it, a collective of the ranks of `comm`.
+int dup_call(const char* name, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
+             MPI_Request* request = nullptr, bool nonblocking = false) {
   ApiCall c(name);
   Comm* cm;
   InfoEntries* entries;
   if (int e = c.check_comm(comm, cm)) return e;
   if (int e = check_info(c, info, entries, true, comm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
+  if (nonblocking && !request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
   c.collective(comm);
   // Info hints are accepted and not kept: mpisim uses none, so MPI_Comm_get_info has none.
   const int e = dup_comm(c, *cm, newcomm);
   MPISIM_RECORD_OP(c, "dup", CommArg{comm}, NewCommArg{*newcomm});
+  if (e == MPI_SUCCESS && nonblocking) {
+    Request* q = completed_request(c.w, c.r, RequestKind::Send);
+    q->status = empty_status();
+    *request = q->handle;
+  }
   return e;
 }
 
@@ -54,6 +64,17 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   return dup_call("MPI_Comm_dup_with_info", comm, info, newcomm);
 }
 MPISIM_WEAK_ALIAS(Comm_dup_with_info)
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return dup_call("MPI_Comm_idup", comm, MPI_INFO_NULL, newcomm, request, true);
+}
+MPISIM_WEAK_ALIAS(Comm_idup)
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
+                             MPI_Request* request) {
+  return dup_call("MPI_Comm_idup_with_info", comm, info, newcomm, request, true);
+}
+MPISIM_WEAK_ALIAS(Comm_idup_with_info)
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_split");
@@ -115,13 +136,12 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* ne
                      i, g->world(i), cm->label());
   c.collective(comm);
   // As in MPICH, a caller outside the group gets MPI_COMM_NULL and takes part in nothing.
-  // Concurrent calls with overlapping groups must come in the same order at every common
-  // member: the agreement's messages do not carry `tag`.
+  // Concurrent calls with overlapping groups are told apart by `tag`.
   if (g->rank(c.r.id) == MPI_UNDEFINED) {
     *newcomm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
-  return create_comm_of_group(c, *cm, g, newcomm);
+  return create_comm_of_group(c, *cm, g, tag, newcomm);
 }
 MPISIM_WEAK_ALIAS(Comm_create_group)
 

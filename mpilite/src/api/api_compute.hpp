@@ -6,7 +6,8 @@
 
 namespace mpilite {
 
-/// Charges `ps` of compute to the calling rank's clock, as an MPI call named MPISIM_Compute.
-void charge_compute(SimTime ps);
+/// Charges `ps` of compute to the calling rank's clock, as an MPI call named `call`
+/// (MPISIM_Compute, or the C library's sleep that advances the clock).
+void charge_compute(SimTime ps, const char* call = "MPISIM_Compute");
 
 } // namespace mpilite

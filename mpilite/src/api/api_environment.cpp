@@ -16,15 +16,15 @@ namespace {
 void charge_declared(ApiCall& c, SimTime ps, const char* what_unit, double amount) {
   if (ps <= 0) return;
   if (ps > kTimeLimit - c.r.clock)
-    fail_time_limit(c.r, fmt::format("MPISIM_Compute({:g} {})", amount, what_unit));
+    fail_time_limit(c.r, fmt::format("{}({:g} {})", c.name, amount, what_unit));
   c.r.spend_compute(ps);
   if (c.w.op_log) c.w.op_log->compute(c.r.id, ps, false);
 }
 
 } // namespace
 
-void mpilite::charge_compute(SimTime ps) {
-  ApiCall c("MPISIM_Compute");
+void mpilite::charge_compute(SimTime ps, const char* call) {
+  ApiCall c(call);
   charge_declared(c, ps, "ps", static_cast<double>(ps));
 }
 

@@ -11,7 +11,7 @@ int check_data(ApiCall& c, const void* buf, int count, MPI_Datatype datatype, MP
   if (int e = c.check_comm(comm, cm)) return e;
   if (int e = c.check_count(*cm, count)) return e;
   if (int e = c.check_type(*cm, datatype, out.type)) return e;
-  if (int e = c.check_buffer(*cm, buf, count)) return e;
+  if (int e = c.check_buffer(*cm, buf, count, out.type)) return e;
   out.buf = const_cast<void*>(buf);
   out.count = static_cast<std::size_t>(count);
   out.comm = cm;
@@ -60,6 +60,21 @@ int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out) {
   out = start_send(c.w, c.r, mode, a.buf, a.count, *a.type, a.comm->world_of(a.peer, c.r.id), a.tag,
                    a.comm->context);
   return MPI_SUCCESS;
+}
+
+int check_send_receive(ApiCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int source, int recvtag, MPI_Comm comm, P2pArgs& send, P2pArgs& recv) {
+  if (int e = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm, send)) return e;
+  return check_receive(c, recvbuf, recvcount, recvtype, source, recvtag, comm, recv);
+}
+
+void send_packed(P2pArgs& send, std::vector<std::byte>& packed) {
+  packed.resize(send.count * send.type->size);
+  pack(send.buf, send.count, *send.type, packed.data());
+  send.buf = packed.data();
+  send.count = packed.size();
+  send.type = builtin_datatype(MPI_BYTE);
 }
 
 Request* begin_receive(ApiCall& c, const P2pArgs& a) {

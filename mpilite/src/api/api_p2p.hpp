@@ -33,6 +33,15 @@ int check_send(ApiCall& c, const void* buf, int count, MPI_Datatype datatype, in
 int check_receive(ApiCall& c, void* buf, int count, MPI_Datatype datatype, int source, int tag,
                   MPI_Comm comm, P2pArgs& out);
 
+/// Checks the arguments of MPI_Sendrecv and its variants: a send and a receive on one comm.
+int check_send_receive(ApiCall& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       int dest, int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int source, int recvtag, MPI_Comm comm, P2pArgs& send, P2pArgs& recv);
+
+/// Makes `send` send a packed copy of its data, held in `packed` (which must outlive the send):
+/// MPI_Sendrecv_replace's receive overwrites the buffer.
+void send_packed(P2pArgs& send, std::vector<std::byte>& packed);
+
 /// Starts a checked send; a buffered one needs room in the attached buffer (MPI_ERR_BUFFER).
 int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out);
 /// Posts a checked receive.

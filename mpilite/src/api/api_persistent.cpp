@@ -14,6 +14,10 @@ int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, MPI_Comm comm,
                     MPI_Request* request) {
   if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
   Request* q = c.w.new_request(c.r, op->kind);
+  // The request keeps its datatype alive until it is freed (World::free_request releases it):
+  // the program may free the type after making the request, and every MPI_Start uses it.
+  retain(*op->args.type);
+  q->type = op->args.type;
   q->persistent = std::move(op);
   *request = q->handle;
   return MPI_SUCCESS;

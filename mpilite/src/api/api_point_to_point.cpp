@@ -155,8 +155,9 @@ int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
                   MPI_Comm comm, MPI_Status* status) {
   ApiCall c("MPI_Sendrecv");
   P2pArgs send, recv;
-  if (int e = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, comm, send)) return e;
-  if (int e = check_receive(c, recvbuf, recvcount, recvtype, source, recvtag, comm, recv)) return e;
+  if (int e = check_send_receive(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                                 recvtype, source, recvtag, comm, send, recv))
+    return e;
   return send_and_receive(c, dest, source, comm, send, recv, status);
 }
 MPISIM_WEAK_ALIAS(Sendrecv)
@@ -165,14 +166,12 @@ int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
                           int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   ApiCall c("MPI_Sendrecv_replace");
   P2pArgs send, recv;
-  if (int e = check_send(c, buf, count, datatype, dest, sendtag, comm, send)) return e;
-  if (int e = check_receive(c, buf, count, datatype, source, recvtag, comm, recv)) return e;
+  if (int e = check_send_receive(c, buf, count, datatype, dest, sendtag, buf, count, datatype,
+                                 source, recvtag, comm, send, recv))
+    return e;
   // The outgoing data is packed first: the incoming message overwrites the buffer.
-  std::vector<std::byte> packed(send.count * send.type->size);
-  pack(buf, send.count, *send.type, packed.data());
-  send.buf = packed.data();
-  send.count = packed.size();
-  send.type = builtin_datatype(MPI_BYTE);
+  std::vector<std::byte> packed;
+  send_packed(send, packed);
   return send_and_receive(c, dest, source, comm, send, recv, status);
 }
 MPISIM_WEAK_ALIAS(Sendrecv_replace)

@@ -107,7 +107,7 @@ int matched_receive(ApiCall& c, void* buf, int count, MPI_Datatype datatype, MPI
   const Datatype* type;
   if (int e = c.check_count(cm, count)) return e;
   if (int e = c.check_type(cm, datatype, type)) return e;
-  if (int e = c.check_buffer(cm, buf, count)) return e;
+  if (int e = c.check_buffer(cm, buf, count, type)) return e;
   out = receive_probed(c.w, c.r, *probe, buf, static_cast<std::size_t>(count), *type);
   *message = MPI_MESSAGE_NULL;
   return MPI_SUCCESS;

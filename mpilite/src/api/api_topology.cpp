@@ -139,6 +139,9 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
       color = color * t->dims[d] + coords[d];
     }
   }
+  // No dimension remains: a grid of one point, which (as MPI_Cart_create with ndims 0 makes it)
+  // is rank 0's; the others get MPI_COMM_NULL. MPICH does the same.
+  if (sub->dims.empty()) color = my_rank(c, *cm) == 0 ? 0 : MPI_UNDEFINED;
   return split_comm(c, *cm, color, my_rank(c, *cm), std::move(sub), newcomm);
 }
 MPISIM_WEAK_ALIAS(Cart_sub)

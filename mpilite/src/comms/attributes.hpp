@@ -17,6 +17,10 @@ struct Keyval {
   MPI_Comm_delete_attr_function* del; ///< null: MPI_COMM_NULL_DELETE_FN
   void* extra_state;
   int refs; ///< the program's handle, plus one per attribute set with it
+  /// The program freed its handle. Freeing it again while attributes keep the keyval alive is
+  /// accepted, as MPICH accepts it (a delete callback that frees its keyval does it once per
+  /// attribute).
+  bool freed = false;
 };
 
 /// The keyvals of the host process: the program's, and the predefined attributes.

@@ -105,7 +105,7 @@ int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> 
 }
 
 int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,
-                         MPI_Comm* out) {
+                         int tag, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   // A stand-in communicator of the group members whose collective context is the parent's
   // subset context, so that the agreement's messages meet no other traffic of the parent.
@@ -115,6 +115,10 @@ int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const R
   over.size = group->size();
   over.group = group;
   over.name = parent.name;
+  // The agreement's messages carry the call's tag, as MPICH's do: a collective schedule tags its
+  // messages with the count of collectives its rank started on the context, and the members'
+  // counts on the subset context differ (each call involves other ranks of the parent).
+  c.r.collectives_started[over.coll_context()] = static_cast<std::uint32_t>(tag);
   int context;
   if (int e = agree_or_fail(c, over, context)) return e;
   Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));
@@ -154,6 +158,10 @@ int free_comm(ApiCall& c, Comm& comm) {
     c.r.comms.local.erase(comm.handle);
   }
   release_context(c.r, comm.context);
+  // A communicator that later takes this context starts counting its collectives at 0 on
+  // every member (they tag the messages of its collectives with that count).
+  c.r.collectives_started.erase(comm.coll_context());
+  c.r.collectives_started.erase(comm.subset_context());
   World& w = c.w;
   w.comms().leave(comm, [&w](const Comm& x) { return has_pending_receive(w, x); });
   return MPI_SUCCESS;

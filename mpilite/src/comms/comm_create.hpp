@@ -29,9 +29,10 @@ int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> 
                 std::shared_ptr<const Topology> topo, MPI_Comm* out);
 
 /// MPI_Comm_create_group: like create_comm, but collective over the members of `group` only
-/// (which must include the caller); the agreement runs on the parent's subset context.
+/// (which must include the caller); the agreement runs on the parent's subset context, its
+/// messages tagged with the call's `tag`.
 int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,
-                         MPI_Comm* out);
+                         int tag, MPI_Comm* out);
 
 /// MPI_Comm_split: the members exchange (color, key) and agree on one context for all colors
 /// (their groups are disjoint); each color's members, ordered by (key, rank in parent), form a

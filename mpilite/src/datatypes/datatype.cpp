@@ -93,7 +93,9 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
   MPISIM_SCALAR(MPI_UINT16_T, uint16_t);
   MPISIM_SCALAR(MPI_UINT32_T, uint32_t);
   MPISIM_SCALAR(MPI_UINT64_T, uint64_t);
-  MPISIM_SCALAR(MPI_C_FLOAT_COMPLEX, float _Complex);
+  // MPI_C_COMPLEX is the same handle; MPICH's MPI_Type_get_name names it so.
+  put(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX",
+      scalar(MPI_C_FLOAT_COMPLEX, sizeof(float _Complex), alignof(float _Complex)));
   MPISIM_SCALAR(MPI_C_DOUBLE_COMPLEX, double _Complex);
   MPISIM_SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
   MPISIM_SCALAR(MPI_AINT, MPI_Aint);

@@ -284,7 +284,9 @@ bool op_defined_for(MPI_Op op, MPI_Datatype basic) {
   case MPI_LAND:
   case MPI_LOR:
   case MPI_LXOR:
-    return f == Family::Integer || f == Family::Logical;
+    // Floating types too, as MPICH accepts them (MPI itself allows integer and logical types
+    // only): programs tested with MPICH use it. The result is 1 or 0 of the type.
+    return f == Family::Integer || f == Family::Logical || f == Family::Floating;
   case MPI_BAND:
   case MPI_BOR:
   case MPI_BXOR:

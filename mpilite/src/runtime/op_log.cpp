@@ -14,48 +14,16 @@ namespace {
 constexpr std::size_t kFlushBytes = 1 << 16;
 
 /// Calls that replay re-issues (mpisim-replay knows each by its recorded name).
-constexpr std::array kRecorded = {"MPI_Init",
-                                  "MPI_Init_thread",
-                                  "MPI_Finalize",
-                                  "MPISIM_Compute",
-                                  "MPI_Send",
-                                  "MPI_Ssend",
-                                  "MPI_Rsend",
-                                  "MPI_Isend",
-                                  "MPI_Issend",
-                                  "MPI_Irsend",
-                                  "MPI_Recv",
-                                  "MPI_Irecv",
-                                  "MPI_Sendrecv",
-                                  "MPI_Sendrecv_replace",
-                                  "MPI_Wait",
-                                  "MPI_Waitall",
-                                  "MPI_Waitany",
-                                  "MPI_Waitsome",
-                                  "MPI_Test",
-                                  "MPI_Testall",
-                                  "MPI_Testany",
-                                  "MPI_Testsome",
-                                  "MPI_Probe",
-                                  "MPI_Iprobe",
-                                  "MPI_Barrier",
-                                  "MPI_Bcast",
-                                  "MPI_Reduce",
-                                  "MPI_Allreduce",
-                                  "MPI_Scan",
-                                  "MPI_Exscan",
-                                  "MPI_Gather",
-                                  "MPI_Gatherv",
-                                  "MPI_Scatter",
-                                  "MPI_Scatterv",
-                                  "MPI_Allgather",
-                                  "MPI_Allgatherv",
-                                  "MPI_Alltoall",
-                                  "MPI_Alltoallv",
-                                  "MPI_Reduce_scatter_block",
-                                  "MPI_Comm_split",
-                                  "MPI_Comm_dup",
-                                  "MPI_Comm_free"};
+constexpr std::array kRecorded = {
+    "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPISIM_Compute",
+    // The C library's sleeps: recorded as MPISIM_Compute's time.
+    "sleep", "usleep", "nanosleep", "clock_nanosleep", "MPI_Send", "MPI_Ssend", "MPI_Rsend",
+    "MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv",
+    "MPI_Sendrecv_replace", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test",
+    "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Probe", "MPI_Iprobe", "MPI_Barrier",
+    "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan", "MPI_Gather",
+    "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
+    "MPI_Alltoallv", "MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_free"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).

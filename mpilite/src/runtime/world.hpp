@@ -1,6 +1,8 @@
 // The MPI state of one host process: its ranks, handle tables and scheduler.
 #pragma once
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -52,6 +54,11 @@ public:
   /// The rank whose fiber is running (only valid inside a fiber).
   Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
   bool in_rank() const { return sched_.in_fiber(); }
+  /// in_rank(), asked from any thread: false on the simulator's other threads (its watchdog,
+  /// MPICH's), which run while a rank's fiber is current on the simulation thread.
+  bool in_rank_on_this_thread() const {
+    return in_rank() && pthread_equal(pthread_self(), thread_);
+  }
   Rank* local(int world_rank) {
     const int i = world_rank - first_local_;
     if (dense_ && i >= 0 && i < static_cast<int>(ranks_.size()))
@@ -129,6 +136,9 @@ public:
   OpLog* op_log = nullptr;
   /// MPISIM_SAMPLE_* call sites and their samples.
   SampleSites sample_sites;
+  /// MPISIM_LIBC_TIME=simulated: the program's sleeps and clock reads are simulated
+  /// (api_libc_time.cpp).
+  bool simulated_libc_time = false;
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport
@@ -142,6 +152,7 @@ private:
   static void rank_entry(void* arg);
 
   static World* current_;
+  const pthread_t thread_ = pthread_self(); ///< the simulation thread (the one that made it)
   Kernel& kernel_;
   int world_size_;
   int first_local_ = 0;

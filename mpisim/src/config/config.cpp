@@ -236,6 +236,20 @@ const std::vector<Variable>& table() {
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.sampling_report = pick(v, s, {true, false});
            }},
+          {{"MPISIM_FRESH_HEAP", "--fresh-heap",
+            "memory a rank gets from malloc reads as zero, as a fresh process's heap does "
+            "(docs/model.md, Memory)",
+            "on", "on, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.fresh_heap = pick(v, s, {true, false});
+           }},
+          {{"MPISIM_LIBC_TIME", "--libc-time",
+            "simulated: sleep, usleep, nanosleep advance the rank's clock and gettimeofday, "
+            "clock_gettime, time read it (docs/model.md, Time); host: the host's clocks",
+            "simulated", "simulated, host"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.simulated_libc_time = pick(v, s, {true, false});
+           }},
       });
   return all;
 }

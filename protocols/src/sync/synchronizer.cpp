@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "host_clock.hpp"
+
 namespace mpisim::protocols {
 
 Synchronizer::Synchronizer(Transport& transport, const SyncOptions& options)
@@ -62,11 +64,11 @@ SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote) const 
 }
 
 Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = mpilite::HostSteadyClock::now();
   const auto done = [&](Outcome o) {
     if (o == Outcome::Progress) protocol_->on_progress();
     stats_.blocked_wall_s +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
     return o;
   };
   const bool peers = t_.hosts() > 1;

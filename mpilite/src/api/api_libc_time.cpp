@@ -1,0 +1,157 @@
+// The C library's sleeps and clocks, as a rank's program sees them (MPISIM_LIBC_TIME=simulated,
+// docs/model.md, Time): sleep, usleep, nanosleep and clock_nanosleep advance the calling rank's
+// clock without blocking the host process (19 ranks that sleep 10 s take 10 s of simulated time,
+// not 190 s of wall time), and clock_gettime, gettimeofday, time and timespec_get read the
+// rank's clock, so that a program timing itself with them measures what MPI_Wtime measures.
+//
+// Monotonic clocks read the rank's clock (MPI_Wtime's value); real-time clocks read it past a
+// fixed epoch, 2000-01-01 00:00:00 UTC, not the host's date: the output of a program that prints
+// the time, or seeds random numbers with it, is then the same for every run and host count (the
+// central invariant). CPU-time clocks stay the host's.
+//
+// Only the program's own calls are simulated: those from a rank's fiber, outside MPI calls (user
+// callbacks that MPI runs see the host's clocks), on the simulation thread. The simulator reads
+// the host's clocks through host_clock.hpp.
+#include <errno.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "api_call.hpp"
+#include "api_compute.hpp"
+#include "host_clock.hpp"
+#include "mpisim.h"
+
+using namespace mpilite;
+
+namespace {
+
+constexpr std::int64_t kEpochSeconds = 946'684'800; // 2000-01-01T00:00:00Z
+constexpr SimTime kPicosPerNano = 1000;
+
+template <class Fn> Fn libc(const char* name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+}
+
+/// Whether the calling code is the program's, in a rank, with simulated C library time.
+bool simulated() {
+  World* w = World::try_get();
+  return w && w->simulated_libc_time && w->in_rank_on_this_thread() && w->self().call_depth == 0;
+}
+
+bool realtime_clock(clockid_t id) {
+  return id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE || id == CLOCK_TAI;
+}
+bool monotonic_clock(clockid_t id) {
+  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE ||
+         id == CLOCK_BOOTTIME;
+}
+
+/// The rank's clock (its compute so far charged first, as MPI_Wtime charges it) on clock `id`.
+timespec simulated_now(bool realtime) {
+  const SimTime t = MPISIM_Clock_ps();
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(t / kPicosPerSecond + (realtime ? kEpochSeconds : 0));
+  ts.tv_nsec = static_cast<long>(t % kPicosPerSecond / kPicosPerNano);
+  return ts;
+}
+
+/// Advances the rank's clock by a sleep of `ps`, charged as declared compute (MPISIM_Compute):
+/// the rank is busy for the simulation, and a recording replays it.
+void sleep_for(SimTime ps, const char* call) {
+  if (ps > 0) charge_compute(ps, call);
+}
+
+SimTime to_ps(const timespec& ts) {
+  const SimTime max_seconds = kTimeLimit / kPicosPerSecond;
+  // Past the limit of simulated time: charged as the limit, which charge_compute reports.
+  if (ts.tv_sec >= max_seconds) return kTimeLimit + 1;
+  return static_cast<SimTime>(ts.tv_sec) * kPicosPerSecond +
+         static_cast<SimTime>(ts.tv_nsec) * kPicosPerNano;
+}
+
+bool valid(const timespec* ts) {
+  return ts && ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < 1'000'000'000;
+}
+
+} // namespace
+
+extern "C" {
+
+int clock_gettime(clockid_t id, timespec* ts) noexcept {
+  if (!(realtime_clock(id) || monotonic_clock(id)) || !simulated())
+    return host_clock_gettime(id, ts);
+  *ts = simulated_now(realtime_clock(id));
+  return 0;
+}
+
+int gettimeofday(timeval* tv, void* tz) noexcept {
+  static const auto host = libc<int (*)(timeval*, void*)>("gettimeofday");
+  if (!simulated()) return host(tv, tz);
+  const timespec now = simulated_now(true);
+  *tv = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
+  if (tz) *static_cast<struct timezone*>(tz) = {0, 0}; // obsolete: UTC, no DST
+  return 0;
+}
+
+time_t time(time_t* out) noexcept {
+  static const auto host = libc<time_t (*)(time_t*)>("time");
+  if (!simulated()) return host(out);
+  const time_t now = simulated_now(true).tv_sec;
+  if (out) *out = now;
+  return now;
+}
+
+int timespec_get(timespec* ts, int base) noexcept {
+  static const auto host = libc<int (*)(timespec*, int)>("timespec_get");
+  if (base != TIME_UTC || !simulated()) return host(ts, base);
+  *ts = simulated_now(true);
+  return base;
+}
+
+int nanosleep(const timespec* req, timespec* rem) {
+  static const auto host = libc<int (*)(const timespec*, timespec*)>("nanosleep");
+  if (!simulated()) return host(req, rem);
+  if (!valid(req)) {
+    errno = EINVAL;
+    return -1;
+  }
+  sleep_for(to_ps(*req), "nanosleep");
+  return 0;
+}
+
+int clock_nanosleep(clockid_t id, int flags, const timespec* req, timespec* rem) {
+  static const auto host =
+      libc<int (*)(clockid_t, int, const timespec*, timespec*)>("clock_nanosleep");
+  if (!(realtime_clock(id) || monotonic_clock(id)) || !simulated())
+    return host(id, flags, req, rem);
+  if (!valid(req)) return EINVAL;
+  SimTime ps = to_ps(*req);
+  if (flags & TIMER_ABSTIME) { // until the clock reads *req
+    timespec until = *req;
+    if (realtime_clock(id)) until.tv_sec -= kEpochSeconds;
+    const SimTime now = MPISIM_Clock_ps();
+    ps = until.tv_sec < 0 ? 0 : std::max<SimTime>(to_ps(until) - now, 0);
+  }
+  sleep_for(ps, "clock_nanosleep");
+  return 0;
+}
+
+int usleep(useconds_t usec) {
+  static const auto host = libc<int (*)(useconds_t)>("usleep");
+  if (!simulated()) return host(usec);
+  sleep_for(static_cast<SimTime>(usec) * 1'000'000, "usleep");
+  return 0;
+}
+
+unsigned sleep(unsigned seconds) {
+  static const auto host = libc<unsigned (*)(unsigned)>("sleep");
+  if (!simulated()) return host(seconds);
+  sleep_for(static_cast<SimTime>(seconds) * kPicosPerSecond, "sleep");
+  return 0;
+}
+
+} // extern "C"

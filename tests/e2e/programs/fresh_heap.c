@@ -1,0 +1,50 @@
+/* DT's pattern (NPB DT reads a malloc'd array before writing it): memory new to a rank reads as
+ * zero, as in a fresh process, even where another rank (or the rank itself) freed data before.
+ * Each rank fills and frees blocks of several sizes, then, after a barrier (the other ranks'
+ * freed blocks are in the heap too), mallocs new ones and sums them before writing. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t sizes[] = {24, 200, 1000, 5000, 100000, 1 << 20};
+enum { kSizes = sizeof sizes / sizeof sizes[0], kRounds = 3 };
+
+static long unwritten_sum(size_t n) {
+  unsigned char* p = malloc(n);
+  long sum = 0;
+  for (size_t i = 0; i < n; ++i)
+    sum += p[i];
+  memset(p, 0x5a, n);
+  free(p);
+  return sum;
+}
+
+int main(int argc, char** argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  long sum = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < kSizes; ++k) {
+      unsigned char* p = malloc(sizes[k]);
+      memset(p, rank + 1, sizes[k]);
+      free(p);
+      sum += unwritten_sum(sizes[k]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int k = 0; k < kSizes; ++k)
+      sum += unwritten_sum(sizes[(k + rank) % kSizes]);
+    /* realloc to a new block: the part past the old size is new memory too. */
+    unsigned char *q = calloc(16, 1), *r = realloc(q, 4000);
+    for (int i = 0; i < 4000; ++i)
+      sum += i < 16 ? r[i] : 0;
+    free(r);
+  }
+  long total = 0;
+  MPI_Reduce(&sum, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("fresh_heap: %d ranks, sum of unwritten bytes %ld\n", size, total);
+  MPI_Finalize();
+  return 0;
+}

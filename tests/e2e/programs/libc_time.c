@@ -1,0 +1,54 @@
+/* The C library's sleeps and clocks in simulated time (MPISIM_LIBC_TIME): every rank sleeps
+ * with sleep(S), usleep(U) and nanosleep(N ns), which advance its clock without blocking the host
+ * process, and measures the sleeps with MPI_Wtime, clock_gettime (monotonic and real-time),
+ * gettimeofday and time. usage: libc_time S U N */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static double seconds(const struct timespec* t) {
+  return t->tv_sec + t->tv_nsec * 1e-9;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const unsigned s = argc > 1 ? (unsigned)atoi(argv[1]) : 10;
+  const useconds_t u = argc > 2 ? (useconds_t)atol(argv[2]) : 0;
+  const long n = argc > 3 ? atol(argv[3]) : 0;
+
+  struct timespec m0, m1, r0, r1;
+  struct timeval g0, g1;
+  const double w0 = MPI_Wtime();
+  clock_gettime(CLOCK_MONOTONIC, &m0);
+  clock_gettime(CLOCK_REALTIME, &r0);
+  gettimeofday(&g0, NULL);
+  const time_t t0 = time(NULL);
+
+  sleep(s);
+  usleep(u);
+  const struct timespec req = {n / 1000000000, n % 1000000000};
+  nanosleep(&req, NULL);
+
+  const double w1 = MPI_Wtime();
+  clock_gettime(CLOCK_MONOTONIC, &m1);
+  clock_gettime(CLOCK_REALTIME, &r1);
+  gettimeofday(&g1, NULL);
+  const time_t t1 = time(NULL);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    char year[8];
+    strftime(year, sizeof year, "%Y", gmtime(&t1));
+    printf("libc_time: %d ranks slept %.6f s by MPI_Wtime, %.6f by CLOCK_MONOTONIC, %.6f by "
+           "CLOCK_REALTIME, %.6f by gettimeofday, %ld by time (year %s)\n",
+           size, w1 - w0, seconds(&m1) - seconds(&m0), seconds(&r1) - seconds(&r0),
+           (g1.tv_sec - g0.tv_sec) + (g1.tv_usec - g0.tv_usec) * 1e-6, (long)(t1 - t0), year);
+  }
+  MPI_Finalize();
+  return 0;
+}
