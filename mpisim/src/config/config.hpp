@@ -73,10 +73,10 @@ struct Config {
   bool progress = true;              ///< MPISIM_PROGRESS: a progress line during long runs
   /// MPISIM_AUTO_SHARED_MALLOC: fold ranks' allocations of at least this many bytes (0: off).
   std::size_t auto_shared_malloc = 0;
-  bool sampling = true;         ///< MPISIM_SAMPLING: skip sampled bodies once they have enough
-  bool sampling_report = false; ///< MPISIM_SAMPLING_REPORT: list the sampled sites in the report
-  bool fresh_heap = true;            ///< MPISIM_FRESH_HEAP: malloc'd memory reads as zero
-  bool simulated_libc_time = true;   ///< MPISIM_LIBC_TIME: sleep and clocks of libc simulated
+  bool sampling = true;            ///< MPISIM_SAMPLING: skip sampled bodies once they have enough
+  bool sampling_report = false;    ///< MPISIM_SAMPLING_REPORT: list the sampled sites in the report
+  bool fresh_heap = true;          ///< MPISIM_FRESH_HEAP: malloc'd memory reads as zero
+  bool simulated_libc_time = true; ///< MPISIM_LIBC_TIME: sleep and clocks of libc simulated
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 
