@@ -62,6 +62,10 @@ public:
   std::size_t done_count() const { return done_; }
   std::size_t context_switches() const { return switches_; }
   const StackPool& stacks() const { return pool_; }
+  /// See StackPool::keep_for_leak_check: for the fibers a run abandoned.
+  void keep_for_leak_check(const std::vector<std::size_t>& slots) {
+    pool_.keep_for_leak_check(slots);
+  }
 
   /// The scheduler of the running simulation (signal handlers and trampolines need it).
   static Scheduler* active();

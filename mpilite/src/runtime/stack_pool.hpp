@@ -53,6 +53,11 @@ public:
   /// "a guard page per 4 stacks + canary + stack pointer".
   std::string describe() const;
 
+  /// Keeps the stacks of `indices` mapped past the pool's end and tells LeakSanitizer to scan
+  /// them: a run that ends early abandons fibers mid-call, and what their frames still hold is
+  /// abandoned with them, not leaked. No effect outside sanitized builds.
+  void keep_for_leak_check(const std::vector<std::size_t>& indices);
+
   /// True while the canary at the bottom of stack `index` is intact (always in GuardPage mode).
   bool canary_intact(std::size_t index) const;
   /// The stack whose (protected) guard page contains `addr`, or -1.

@@ -38,6 +38,11 @@ World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::
 }
 
 World::~World() {
+  std::vector<std::size_t> abandoned;
+  for (const auto& r : ranks_)
+    if (r->task.state != TaskState::Done && r->task.stack.bottom)
+      abandoned.push_back(r->task.index);
+  sched_.keep_for_leak_check(abandoned);
   for (Message* m : free_messages_)
     delete m;
   for (auto& r : ranks_)
