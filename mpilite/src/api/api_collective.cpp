@@ -22,7 +22,7 @@ int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype
   if (int e = k.type(datatype, type)) return e;
   if (int e = k.root(root)) return e;
   if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
-  if (int e = k.buffer(buffer, count)) return e;
+  if (int e = k.buffer(buffer, count, type)) return e;
   return k.finish(build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }
 

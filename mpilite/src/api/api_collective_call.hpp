@@ -33,7 +33,10 @@ public:
     op_ = out;
     return MPI_SUCCESS;
   }
-  int buffer(const void* buf, long n) { return c.check_buffer(*comm_, buf, n); }
+  /// A null buffer is MPI_BOTTOM when `type` places its data at absolute addresses.
+  int buffer(const void* buf, long n, const Datatype* type = nullptr) {
+    return c.check_buffer(*comm_, buf, n, type);
+  }
   /// An array of one count per rank: present, none negative. Sets `total` to their sum.
   int counts(const int* counts, const char* what, long& total);
   /// An array of one displacement per rank (when some count is not zero).

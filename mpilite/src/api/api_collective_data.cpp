@@ -15,7 +15,7 @@ int checked(CollectiveCall& k, const void* buf, int count, MPI_Datatype datatype
             const Datatype*& type, long buffer_count) {
   if (int e = k.count(count)) return e;
   if (int e = k.type(datatype, type)) return e;
-  return k.buffer(buf, buffer_count);
+  return k.buffer(buf, buffer_count, type);
 }
 
 /// Counts and displacements of a v-collective, and its type; `what` names the arrays.
@@ -26,7 +26,7 @@ int checked_v(CollectiveCall& k, const void* buf, const int* counts, const int* 
   if (int e = k.counts(counts, counts_name, total)) return e;
   if (int e = k.displacements(displs, displs_name, total)) return e;
   if (int e = k.type(datatype, type)) return e;
-  return k.buffer(buf, total);
+  return k.buffer(buf, total, type);
 }
 
 /// The rank's own block of a rooted collective (gather's send side, scatter's receive side):
@@ -193,6 +193,14 @@ int checked_types(CollectiveCall& k, const MPI_Datatype* handles, const char* wh
   return MPI_SUCCESS;
 }
 
+/// One of `types` that places its data at absolute addresses (MPI_BOTTOM then describes the
+/// buffer), or null.
+const Datatype* absolute_one(const std::vector<const Datatype*>& types) {
+  for (const Datatype* t : types)
+    if (!t->predefined && t->true_lb != 0) return t;
+  return nullptr;
+}
+
 int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
                    const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
                    const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
@@ -203,13 +211,13 @@ int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
     if (int e = k.counts(sendcounts, "sendcounts", total)) return e;
     if (int e = k.displacements(sdispls, "sdispls", total)) return e;
     if (int e = checked_types(k, sendtypes, "sendtypes", stypes)) return e;
-    if (int e = k.buffer(sendbuf, total)) return e;
+    if (int e = k.buffer(sendbuf, total, absolute_one(stypes))) return e;
   }
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = k.counts(recvcounts, "recvcounts", total)) return e;
   if (int e = k.displacements(rdispls, "rdispls", total)) return e;
   if (int e = checked_types(k, recvtypes, "recvtypes", rtypes)) return e;
-  if (int e = k.buffer(recvbuf, total)) return e;
+  if (int e = k.buffer(recvbuf, total, absolute_one(rtypes))) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
   return k.finish(build_alltoallw(k.schedule(), sendbuf, sendcounts, sdispls, std::move(stypes),
                                   recvbuf, recvcounts, rdispls, std::move(rtypes)));
