@@ -79,3 +79,54 @@ void mpi_comm_set_attr_(MPI_Fint* comm, MPI_Fint* key, MPI_Aint* value, MPI_Fint
   *ierr = MPI_Comm_set_attr(*comm, *key, (void*)*value);
 }
 MPISIM_F_NAMES(mpi_comm_set_attr, (MPI_Fint * comm, MPI_Fint* key, MPI_Aint* value, MPI_Fint* ierr))
+
+/* MPI-IO: file names and data representations are CHARACTER; a file is an INTEGER that
+ * MPI_File_f2c converts (MPI_File_close sets it to MPI_FILE_NULL, 0). */
+enum { kPathBytes = 4096 };
+
+void mpi_file_open_(MPI_Fint* comm, const char* filename, MPI_Fint* amode, MPI_Fint* info,
+                    MPI_Fint* fh, MPI_Fint* ierr, size_t len) {
+  char c[kPathBytes];
+  MPI_File f = MPI_FILE_NULL;
+  *ierr = MPI_File_open(*comm, mpisim_f_string_in(filename, (unsigned)len, c, sizeof c), *amode,
+                        *info, &f);
+  *fh = MPI_File_c2f(f);
+}
+MPISIM_F_NAMES(mpi_file_open, (MPI_Fint * comm, const char* filename, MPI_Fint* amode,
+                               MPI_Fint* info, MPI_Fint* fh, MPI_Fint* ierr, size_t len))
+
+void mpi_file_close_(MPI_Fint* fh, MPI_Fint* ierr) {
+  MPI_File f = MPI_File_f2c(*fh);
+  *ierr = MPI_File_close(&f);
+  if (*ierr == MPI_SUCCESS) *fh = MPI_File_c2f(f);
+}
+MPISIM_F_NAMES(mpi_file_close, (MPI_Fint * fh, MPI_Fint* ierr))
+
+void mpi_file_delete_(const char* filename, MPI_Fint* info, MPI_Fint* ierr, size_t len) {
+  char c[kPathBytes];
+  *ierr = MPI_File_delete(mpisim_f_string_in(filename, (unsigned)len, c, sizeof c), *info);
+}
+MPISIM_F_NAMES(mpi_file_delete, (const char* filename, MPI_Fint* info, MPI_Fint* ierr, size_t len))
+
+void mpi_file_set_view_(MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, MPI_Fint* filetype,
+                        const char* datarep, MPI_Fint* info, MPI_Fint* ierr, size_t len) {
+  char c[MPI_MAX_DATAREP_STRING + 1];
+  *ierr = MPI_File_set_view(MPI_File_f2c(*fh), *disp, *etype, *filetype,
+                            mpisim_f_string_in(datarep, (unsigned)len, c, sizeof c), *info);
+}
+MPISIM_F_NAMES(mpi_file_set_view,
+               (MPI_Fint * fh, MPI_Offset* disp, MPI_Fint* etype, MPI_Fint* filetype,
+                const char* datarep, MPI_Fint* info, MPI_Fint* ierr, size_t len))
+
+void mpi_file_get_view_(MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, MPI_Fint* filetype,
+                        char* datarep, MPI_Fint* ierr, size_t len) {
+  char c[MPI_MAX_DATAREP_STRING + 1];
+  MPI_Datatype e = MPI_DATATYPE_NULL, f = MPI_DATATYPE_NULL;
+  *ierr = MPI_File_get_view(MPI_File_f2c(*fh), disp, &e, &f, c);
+  if (*ierr != MPI_SUCCESS) return;
+  *etype = e;
+  *filetype = f;
+  mpisim_f_string_out(c, datarep, (unsigned)len);
+}
+MPISIM_F_NAMES(mpi_file_get_view, (MPI_Fint * fh, MPI_Offset* disp, MPI_Fint* etype,
+                                   MPI_Fint* filetype, char* datarep, MPI_Fint* ierr, size_t len))

@@ -15,6 +15,7 @@
 #include "deadlock.hpp"
 #include "host_clock.hpp"
 #include "summary_codec.hpp"
+#include "switching.hpp"
 #include "time_limit.hpp"
 
 namespace mpisim {
@@ -78,6 +79,14 @@ std::size_t Simulation::eager_limit() const {
 }
 SimTime Simulation::poll_overhead() const {
   return network_->model().poll_overhead();
+}
+SimTime Simulation::file_access(int, std::size_t bytes) const {
+  const MachineParams& m = config_.machine;
+  return m.io_latency + byte_time(bytes, m.io_bandwidth);
+}
+SimTime Simulation::file_system(std::size_t bytes) const {
+  const MachineParams& m = config_.machine;
+  return m.io_latency + byte_time(bytes, m.io_shared_bandwidth);
 }
 SimTime Simulation::min_latency() const {
   return network_->model().min_latency();

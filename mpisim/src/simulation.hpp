@@ -85,6 +85,8 @@ public:
   SimTime transfer(int src, int dst, std::size_t bytes) const override;
   std::size_t eager_limit() const override;
   SimTime poll_overhead() const override;
+  SimTime file_access(int rank, std::size_t bytes) const override;
+  SimTime file_system(std::size_t bytes) const override;
   SimTime min_latency() const override;
   bool deterministic() const override { return config_.det; }
   int single_source(int context, int dst, int tag) override;

@@ -40,8 +40,9 @@ TEST(SimgridPlatform, ClusterPresetMapsEveryParameter) {
   EXPECT_TRUE(has(g.options, "smpi/coll-selector:mpich"));
   EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1"));
   EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1"));
-  ASSERT_EQ(g.unmapped.size(), 1u);
+  ASSERT_EQ(g.unmapped.size(), 2u);
   EXPECT_NE(g.unmapped[0].find("no contention"), std::string::npos) << g.unmapped[0];
+  EXPECT_NE(g.unmapped[1].find("storage"), std::string::npos) << g.unmapped[1];
 }
 
 TEST(SimgridPlatform, SegmentsBecomeFactorsAndNodesHoldTheirRanks) {
@@ -50,6 +51,8 @@ TEST(SimgridPlatform, SegmentsBecomeFactorsAndNodesHoldTheirRanks) {
   m.ranks_per_node = 2;
   m.cpu_scale = 0.5;
   m.network = NetworkMode::Contention;
+  m.io_latency = 0;
+  m.io_bandwidth = m.io_shared_bandwidth = 0;
   const SimgridModel g = to_simgrid(m, 3, SimgridCompute::Measured);
   EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1;1024:2")) << g.options[5];
   EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1;1024:0.5")) << g.options[6];

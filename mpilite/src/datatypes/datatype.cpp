@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 namespace mpilite {
@@ -149,47 +150,57 @@ template <class Run> bool walk(const Node* first, const Node* last, MPI_Aint ori
   return true;
 }
 
-/// Moves at most `bytes` bytes between the type map of `count` elements at `buf` and the
-/// packed stream at `packed`, in the direction `to_packed`. Runs that follow each other in
-/// memory are copied with one memcpy.
-void transfer(void* buf, std::size_t count, const Datatype& type, std::byte* packed,
-              std::size_t bytes, bool to_packed) {
-  if (bytes == 0) return;
+/// Calls emit(address, n) for the runs that hold packed bytes [skip, skip + bytes) of a
+/// sequence of elements of `type` whose first element's origin is `base`, in type-map order.
+/// Runs that follow each other in memory are merged.
+template <class Emit>
+void merged_runs(const Datatype& type, MPI_Aint base, std::size_t skip, std::size_t bytes,
+                 Emit&& emit) {
+  if (bytes == 0 || type.size == 0) return;
   if (type.contiguous()) {
-    if (to_packed)
-      std::memcpy(packed, buf, bytes);
-    else
-      std::memcpy(buf, packed, bytes);
+    emit(base + static_cast<MPI_Aint>(skip), bytes);
     return;
   }
   MPI_Aint pending = 0;
   std::size_t pending_bytes = 0;
-  auto flush = [&] {
-    auto* user = reinterpret_cast<std::byte*>(pending);
-    if (to_packed)
-      std::memcpy(packed, user, pending_bytes);
-    else
-      std::memcpy(user, packed, pending_bytes);
-    packed += pending_bytes;
-    pending_bytes = 0;
-  };
   auto run = [&](MPI_Aint at, std::size_t n) {
-    n = std::min(n, bytes);
+    if (skip >= n) {
+      skip -= n;
+      return true;
+    }
+    at += static_cast<MPI_Aint>(skip);
+    n = std::min(n - skip, bytes);
+    skip = 0;
     bytes -= n;
     if (pending_bytes > 0 && pending + static_cast<MPI_Aint>(pending_bytes) == at) {
       pending_bytes += n;
     } else {
-      if (pending_bytes > 0) flush();
+      if (pending_bytes > 0) emit(pending, pending_bytes);
       pending = at;
       pending_bytes = n;
     }
     return bytes > 0;
   };
   const TypeMap& map = *type.map;
-  const MPI_Aint base = reinterpret_cast<MPI_Aint>(buf);
-  for (std::size_t i = 0; i < count && bytes > 0; ++i)
+  std::size_t i = skip / type.size;
+  skip %= type.size;
+  for (; bytes > 0; ++i)
     walk(map.data(), map.data() + map.size(), base + static_cast<MPI_Aint>(i) * type.extent, run);
-  if (pending_bytes > 0) flush();
+  if (pending_bytes > 0) emit(pending, pending_bytes);
+}
+
+/// Moves at most `bytes` bytes between the type map of elements at `buf` and the packed
+/// stream at `packed`, in the direction `to_packed`.
+void transfer(void* buf, const Datatype& type, std::byte* packed, std::size_t bytes,
+              bool to_packed) {
+  merged_runs(type, reinterpret_cast<MPI_Aint>(buf), 0, bytes, [&](MPI_Aint at, std::size_t n) {
+    auto* user = reinterpret_cast<std::byte*>(at);
+    if (to_packed)
+      std::memcpy(packed, user, n);
+    else
+      std::memcpy(user, packed, n);
+    packed += n;
+  });
 }
 
 /// Basic elements in the first `bytes` bytes of one copy of the nodes [first, last), where
@@ -218,13 +229,16 @@ const Datatype* builtin_datatype(MPI_Datatype handle) {
 }
 
 void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* out) {
-  transfer(const_cast<void*>(buf), count, type, out, count * type.size, true);
+  transfer(const_cast<void*>(buf), type, out, count * type.size, true);
 }
 
 void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* buf) {
-  if (type.size == 0) return;
-  const std::size_t count = (bytes + type.size - 1) / type.size;
-  transfer(buf, count, type, const_cast<std::byte*>(in), bytes, false);
+  transfer(buf, type, const_cast<std::byte*>(in), bytes, false);
+}
+
+void for_each_run(const Datatype& type, std::size_t skip, std::size_t bytes,
+                  const std::function<void(MPI_Aint, std::size_t)>& run) {
+  merged_runs(type, 0, skip, bytes, run);
 }
 
 long long elements_in(const Datatype& type, std::size_t bytes) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +90,13 @@ inline void retain(const Datatype& type) {
 void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* out);
 /// Unpacks `bytes` packed bytes into elements at `buf` (a partial trailing element is allowed).
 void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* buf);
+
+/// Calls run(offset, n) for the runs of bytes that hold packed bytes [skip, skip + bytes) of a
+/// sequence of elements of `type` (offsets from the first element's origin, each element
+/// `extent` after the previous one), in type-map order, adjacent runs merged: where a file view
+/// puts a stretch of its data.
+void for_each_run(const Datatype& type, std::size_t skip, std::size_t bytes,
+                  const std::function<void(MPI_Aint, std::size_t)>& run);
 
 /// Basic elements in the first `bytes` packed bytes of a sequence of elements of `type`, or
 /// -1 when `bytes` ends inside a basic element.

@@ -97,19 +97,40 @@ const char* error_class_text(int code) {
   return c ? c->text : "unknown error code";
 }
 
-int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
-                std::string detail) {
-  if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
-  const MPI_Errhandler handler = rank.comms.errhandler(comm);
+namespace {
+
+/// Follows `handler` for error `code` (see raise_error); `invoke(fn)` calls a program's handler
+/// with the object the error is about.
+template <class Invoke>
+int follow_handler(World& w, Rank& rank, MPI_Errhandler handler, const char* call, int code,
+                   std::string detail, Invoke invoke) {
   if (handler == MPI_ERRORS_RETURN) return code;
   if (MPI_Comm_errhandler_function* fn = w.errhandlers().function(handler)) {
     // The handler may end the rank (MPI_Abort, exit) and never return here: free the text now.
     std::string().swap(detail);
-    fn(&comm, &code);
+    invoke(fn);
     return code;
   }
   detail.insert(0, fmt::format("rank {}: {}: {}: ", rank.id, call, error_class_name(code)));
   w.stop(EndReason::FatalError, 1, std::move(detail));
+}
+
+} // namespace
+
+int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
+                std::string detail) {
+  if (comm == MPI_COMM_NULL) comm = MPI_COMM_WORLD;
+  return follow_handler(w, rank, rank.comms.errhandler(comm), call, code, std::move(detail),
+                        [&](MPI_Comm_errhandler_function* fn) { fn(&comm, &code); });
+}
+
+int raise_file_error(World& w, Rank& rank, MPI_File file, MPI_Errhandler handler, const char* call,
+                     int code, std::string detail) {
+  return follow_handler(w, rank, handler, call, code, std::move(detail),
+                        [&](MPI_Comm_errhandler_function* fn) {
+                          // Created by MPI_File_create_errhandler: a file handler's signature.
+                          reinterpret_cast<MPI_File_errhandler_function*>(fn)(&file, &code);
+                        });
 }
 
 } // namespace mpilite

@@ -27,6 +27,12 @@ public:
   virtual std::size_t eager_limit() const = 0;
   /// Simulated cost of a test or probe that completes nothing (so polling loops advance time).
   virtual SimTime poll_overhead() const = 0;
+  /// Time world rank `rank` spends on one access of `bytes` bytes to a file (MPI-IO) through its
+  /// node's path to storage; the shared file system's limit applies to collective accesses only.
+  virtual SimTime file_access(int /*rank*/, std::size_t /*bytes*/) const { return 0; }
+  /// The shortest time in which the shared file system moves `bytes` bytes (all ranks of a
+  /// collective access together).
+  virtual SimTime file_system(std::size_t /*bytes*/) const { return 0; }
   /// Smallest latency between any two ranks: the static lookahead.
   virtual SimTime min_latency() const = 0;
   /// Deterministic mode: receives that name their source complete without a time bound.

@@ -79,6 +79,8 @@ struct Rank {
   /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)
   /// when its message has been transmitted.
   std::vector<Request*> bsend_pending;
+  /// The handler of MPI_FILE_NULL: errors of MPI_File_open and of files opened later.
+  MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
 
   /// Advances the clock to `t` (if later), accounting the gap as waiting.
   void wait_until(SimTime t) {

@@ -71,6 +71,12 @@ struct MachineParams {
   std::optional<SimTime> intra_latency;
   std::optional<double> intra_bandwidth; ///< bytes per second; 0 means infinite
   NetworkMode network = NetworkMode::Latency;
+  /// MPI-IO (docs/machines.md, Storage): an access of n bytes by one rank takes
+  /// io_latency + n / io_bandwidth; a collective access at least io_latency + (all ranks'
+  /// bytes) / io_shared_bandwidth. Bandwidths in bytes per second; 0 means infinite.
+  SimTime io_latency = 0;
+  double io_bandwidth = 0;
+  double io_shared_bandwidth = 0;
 
   bool operator==(const MachineParams&) const = default;
 

@@ -26,6 +26,10 @@ MachineParams cluster() {
   m.poll_overhead = 100 * kNs;
   m.intra_latency = 100 * kNs;
   m.intra_bandwidth = 20e9;
+  // A parallel file system: a node's client reaches ~2 GB/s, the servers together ~20 GB/s.
+  m.io_latency = 50 * kUs;
+  m.io_bandwidth = 2e9;
+  m.io_shared_bandwidth = 20e9;
   return m;
 }
 
@@ -46,6 +50,10 @@ MachineParams sp2() {
   m.topology.arity = 4;
   m.switching = Switching::CutThrough;
   m.hop_latency = 125 * kNs;
+  // Disks of the period: ~10 ms per access, a few MB/s per node, the file servers ~40 MB/s.
+  m.io_latency = 10'000 * kUs;
+  m.io_bandwidth = 4e6;
+  m.io_shared_bandwidth = 40e6;
   return m;
 }
 
@@ -58,6 +66,9 @@ MachineParams ethernet_1996() {
   m.bandwidth = 1 / 1.0086e-6;
   m.eager_limit = 4096;
   m.poll_overhead = 10 * kUs;
+  m.io_latency = 10'000 * kUs;
+  m.io_bandwidth = 1e6;
+  m.io_shared_bandwidth = 1e6;
   return m;
 }
 

@@ -1,0 +1,390 @@
+// MPI entry points: opening, closing and managing files (MPI-3.1 sections 13.2, 13.6.1, 13.7).
+// A file is the host file of its name, opened by every rank of the communicator; see
+// docs/model.md (File I/O) for what an access costs.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unordered_set>
+#include <vector>
+
+#include "api_file.hpp"
+#include "host_file.hpp"
+#include "kernel.hpp"
+
+using namespace mpilite;
+
+namespace mpilite {
+namespace {
+
+std::unordered_set<const mpisim_file*>& live_files() {
+  static std::unordered_set<const mpisim_file*> files;
+  return files;
+}
+
+/// The error of an invalid access mode, or nullptr.
+const char* amode_problem(int amode) {
+  const int access = amode & (MPI_MODE_RDONLY | MPI_MODE_RDWR | MPI_MODE_WRONLY);
+  if (access != MPI_MODE_RDONLY && access != MPI_MODE_RDWR && access != MPI_MODE_WRONLY)
+    return "exactly one of MPI_MODE_RDONLY, MPI_MODE_RDWR and MPI_MODE_WRONLY is needed";
+  if (access == MPI_MODE_RDONLY && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL)))
+    return "MPI_MODE_RDONLY cannot be combined with MPI_MODE_CREATE or MPI_MODE_EXCL";
+  if (access == MPI_MODE_RDWR && (amode & MPI_MODE_SEQUENTIAL))
+    return "MPI_MODE_RDWR cannot be combined with MPI_MODE_SEQUENTIAL";
+  constexpr int kKnown = MPI_MODE_CREATE | MPI_MODE_RDONLY | MPI_MODE_WRONLY | MPI_MODE_RDWR |
+                         MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN | MPI_MODE_EXCL |
+                         MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL;
+  if (amode & ~kKnown) return "unknown bits in the access mode";
+  return nullptr;
+}
+
+/// The shared file pointers of the opens of this host process, by the context of the file's
+/// communicator (each open duplicates its communicator, so contexts are unique while open).
+std::unordered_map<int, std::weak_ptr<SharedPointer>>& shared_pointers() {
+  static std::unordered_map<int, std::weak_ptr<SharedPointer>> pointers;
+  return pointers;
+}
+
+std::shared_ptr<SharedPointer> shared_pointer_of(int context) {
+  auto& slot = shared_pointers()[context];
+  std::shared_ptr<SharedPointer> p = slot.lock();
+  if (!p) {
+    p = std::make_shared<SharedPointer>();
+    slot = p;
+  }
+  return p;
+}
+
+} // namespace
+
+int check_file(ApiCall& c, MPI_File fh) {
+  if (int e = c.check_init()) return e;
+  if (fh == MPI_FILE_NULL || !live_files().count(fh))
+    return file_error(c, MPI_FILE_NULL, MPI_ERR_FILE, "invalid file handle {}",
+                      static_cast<const void*>(fh));
+  return MPI_SUCCESS;
+}
+
+void charge_access(ApiCall& c, std::size_t bytes) {
+  c.r.spend_comm(c.w.kernel().file_access(c.r.id, bytes));
+}
+
+void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
+  unsigned long long mine = bytes, all = 0;
+  PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f.comm);
+  const Kernel& k = c.w.kernel();
+  c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)));
+}
+
+/// Files by Fortran handle (MPI_File_c2f); slot 0 is MPI_FILE_NULL.
+std::vector<MPI_File>& fortran_files() {
+  static std::vector<MPI_File> files{MPI_FILE_NULL};
+  return files;
+}
+
+void add_live_file(MPI_File fh) {
+  live_files().insert(fh);
+}
+
+void remove_live_file(MPI_File fh) {
+  live_files().erase(fh);
+  if (fh->f.fortran) fortran_files()[static_cast<std::size_t>(fh->f.fortran)] = MPI_FILE_NULL;
+}
+
+} // namespace mpilite
+
+extern "C" {
+
+int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
+  ApiCall c("MPI_File_open");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  c.collective(comm);
+  if (!filename || !fh) return file_error(c, MPI_FILE_NULL, MPI_ERR_ARG, "null argument");
+  if (const char* problem = amode_problem(amode))
+    return file_error(c, MPI_FILE_NULL, MPI_ERR_AMODE, "access mode {:#x}: {}", amode, problem);
+  auto* handle = new mpisim_file;
+  File& f = handle->f;
+  PMPI_Comm_dup(comm, &f.comm);
+  int rank = 0;
+  PMPI_Comm_rank(f.comm, &rank);
+  // Rank 0 creates the file (alone, so that MPI_MODE_EXCL fails for nobody else), then the
+  // others open what it made.
+  int err = 0;
+  if (rank == 0) {
+    f.fd = open_host_file(filename, amode);
+    if (f.fd < 0) err = -f.fd;
+  }
+  PMPI_Bcast(&err, 1, MPI_INT, 0, f.comm);
+  if (rank != 0 && err == 0) {
+    f.fd = open_host_file(filename, amode & ~(MPI_MODE_CREATE | MPI_MODE_EXCL));
+    if (f.fd < 0) err = -f.fd;
+  }
+  charge_access(c, 0);
+  if (err) {
+    if (f.fd >= 0) close(f.fd);
+    PMPI_Comm_free(&f.comm);
+    delete handle;
+    *fh = MPI_FILE_NULL;
+    return file_error(c, MPI_FILE_NULL, file_error_class(err), "cannot open {}: {}", filename,
+                      std::strerror(err));
+  }
+  f.path = filename;
+  f.amode = amode;
+  f.errhandler = c.r.file_errhandler;
+  c.w.errhandlers().retain(f.errhandler);
+  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &f.info);
+  f.etype = std::make_shared<Datatype>(*builtin_datatype(MPI_BYTE));
+  f.filetype = f.etype;
+  f.shared = shared_pointer_of(c.w.comm(f.comm)->context);
+  const Comm& fc = *c.w.comm(f.comm);
+  f.shared_pointer_exact = true;
+  for (int i = 0; i < fc.size && f.shared_pointer_exact; ++i)
+    f.shared_pointer_exact = c.w.kernel().is_local(fc.world_of(i, c.r.id));
+  if (amode & MPI_MODE_APPEND) {
+    struct stat st {};
+    if (fstat(f.fd, &st) == 0) f.position = f.shared->offset = st.st_size;
+  }
+  add_live_file(handle);
+  *fh = handle;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_open)
+
+int PMPI_File_close(MPI_File* fh) {
+  ApiCall c("MPI_File_close");
+  if (!fh) return file_error(c, MPI_FILE_NULL, MPI_ERR_ARG, "null file handle pointer");
+  if (int e = check_file(c, *fh)) return e;
+  File& f = (*fh)->f;
+  c.collective(f.comm);
+  // Every rank has finished its accesses before the file may go away.
+  PMPI_Barrier(f.comm);
+  int rank = 0;
+  PMPI_Comm_rank(f.comm, &rank);
+  close(f.fd);
+  if ((f.amode & MPI_MODE_DELETE_ON_CLOSE) && rank == 0) unlink(f.path.c_str());
+  charge_access(c, 0);
+  if (f.etype_handle != MPI_BYTE && !builtin_datatype(f.etype_handle))
+    PMPI_Type_free(&f.etype_handle);
+  if (f.filetype_handle != MPI_BYTE && !builtin_datatype(f.filetype_handle))
+    PMPI_Type_free(&f.filetype_handle);
+  if (f.info != MPI_INFO_NULL) PMPI_Info_free(&f.info);
+  c.w.errhandlers().release(f.errhandler);
+  const int context = c.w.comm(f.comm)->context;
+  PMPI_Comm_free(&f.comm);
+  if (f.shared.use_count() == 1) shared_pointers().erase(context);
+  remove_live_file(*fh);
+  delete *fh;
+  *fh = MPI_FILE_NULL;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_close)
+
+int PMPI_File_delete(const char* filename, MPI_Info) {
+  ApiCall c("MPI_File_delete");
+  if (int e = c.check_init()) return e;
+  if (!filename) return file_error(c, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
+  charge_access(c, 0);
+  if (unlink(filename) != 0) {
+    const int err = errno;
+    return file_error(c, MPI_FILE_NULL, file_error_class(err), "cannot delete {}: {}", filename,
+                      std::strerror(err));
+  }
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_delete)
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset* size) {
+  ApiCall c("MPI_File_get_size");
+  if (int e = check_file(c, fh)) return e;
+  if (!size) return file_error(c, fh, MPI_ERR_ARG, "null size argument");
+  struct stat st {};
+  if (fstat(fh->f.fd, &st) != 0)
+    return file_error(c, fh, MPI_ERR_IO, "cannot read the size of {}: {}", fh->f.path,
+                      std::strerror(errno));
+  *size = st.st_size;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_get_size)
+
+namespace {
+
+/// MPI_File_set_size and MPI_File_preallocate: collective; rank 0 changes the file.
+int resize(ApiCall& c, MPI_File fh, MPI_Offset size, bool grow_only) {
+  if (int e = check_file(c, fh)) return e;
+  File& f = fh->f;
+  c.collective(f.comm);
+  if (size < 0) return file_error(c, fh, MPI_ERR_ARG, "negative size {}", size);
+  if ((f.amode & MPI_MODE_RDONLY) != 0)
+    return file_error(c, fh, MPI_ERR_ACCESS, "{} was opened read-only", f.path);
+  int rank = 0, err = 0;
+  PMPI_Comm_rank(f.comm, &rank);
+  if (rank == 0) {
+    struct stat st {};
+    if (fstat(f.fd, &st) != 0)
+      err = errno;
+    else if (!grow_only || st.st_size < size)
+      err = ftruncate(f.fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+  }
+  PMPI_Bcast(&err, 1, MPI_INT, 0, f.comm);
+  charge_access(c, 0);
+  if (err)
+    return file_error(c, fh, file_error_class(err), "cannot resize {}: {}", f.path,
+                      std::strerror(err));
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
+  ApiCall c("MPI_File_set_size");
+  return resize(c, fh, size, false);
+}
+MPISIM_WEAK_ALIAS(File_set_size)
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
+  ApiCall c("MPI_File_preallocate");
+  return resize(c, fh, size, true);
+}
+MPISIM_WEAK_ALIAS(File_preallocate)
+
+int PMPI_File_get_amode(MPI_File fh, int* amode) {
+  ApiCall c("MPI_File_get_amode");
+  if (int e = check_file(c, fh)) return e;
+  if (!amode) return file_error(c, fh, MPI_ERR_ARG, "null amode argument");
+  *amode = fh->f.amode;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_get_amode)
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group* group) {
+  ApiCall c("MPI_File_get_group");
+  if (int e = check_file(c, fh)) return e;
+  if (!group) return file_error(c, fh, MPI_ERR_ARG, "null group argument");
+  return PMPI_Comm_group(fh->f.comm, group);
+}
+MPISIM_WEAK_ALIAS(File_get_group)
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
+  ApiCall c("MPI_File_get_info");
+  if (int e = check_file(c, fh)) return e;
+  if (!info_used) return file_error(c, fh, MPI_ERR_ARG, "null info argument");
+  if (fh->f.info == MPI_INFO_NULL) return PMPI_Info_create(info_used);
+  return PMPI_Info_dup(fh->f.info, info_used);
+}
+MPISIM_WEAK_ALIAS(File_get_info)
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
+  ApiCall c("MPI_File_set_info");
+  if (int e = check_file(c, fh)) return e;
+  c.collective(fh->f.comm);
+  if (fh->f.info != MPI_INFO_NULL) PMPI_Info_free(&fh->f.info);
+  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &fh->f.info);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_set_info)
+
+int PMPI_File_sync(MPI_File fh) {
+  ApiCall c("MPI_File_sync");
+  if (int e = check_file(c, fh)) return e;
+  c.collective(fh->f.comm);
+  if ((fh->f.amode & MPI_MODE_RDONLY) != 0)
+    return file_error(c, fh, MPI_ERR_ACCESS, "{} was opened read-only", fh->f.path);
+  PMPI_Barrier(fh->f.comm);
+  charge_access(c, 0);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_sync)
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag) {
+  ApiCall c("MPI_File_set_atomicity");
+  if (int e = check_file(c, fh)) return e;
+  c.collective(fh->f.comm);
+  // Every access is one host file call sequence that no other rank interleaves within a host
+  // process; the flag is kept for MPI_File_get_atomicity.
+  fh->f.atomic = flag != 0;
+  PMPI_Barrier(fh->f.comm);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_set_atomicity)
+
+int PMPI_File_get_atomicity(MPI_File fh, int* flag) {
+  ApiCall c("MPI_File_get_atomicity");
+  if (int e = check_file(c, fh)) return e;
+  if (!flag) return file_error(c, fh, MPI_ERR_ARG, "null flag argument");
+  *flag = fh->f.atomic ? 1 : 0;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_get_atomicity)
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function* fn, MPI_Errhandler* errhandler) {
+  ApiCall c("MPI_File_create_errhandler");
+  if (int e = c.check_init()) return e;
+  if (!fn || !errhandler)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null function or errhandler argument");
+  // Stored as a communicator handler's pointer; raise_file_error calls it with a file's
+  // signature.
+  *errhandler = c.w.errhandlers().add(reinterpret_cast<MPI_Comm_errhandler_function*>(fn));
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_create_errhandler)
+
+int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler) {
+  ApiCall c("MPI_File_set_errhandler");
+  if (int e = c.check_init()) return e;
+  if (fh != MPI_FILE_NULL)
+    if (int e = check_file(c, fh)) return e;
+  if (!c.w.errhandlers().valid(errhandler))
+    return file_error(c, fh, MPI_ERR_ARG, "invalid error handler {:#x}",
+                      static_cast<unsigned>(errhandler));
+  MPI_Errhandler& slot = fh ? fh->f.errhandler : c.r.file_errhandler;
+  c.w.errhandlers().retain(errhandler);
+  c.w.errhandlers().release(slot);
+  slot = errhandler;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_set_errhandler)
+
+int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler* errhandler) {
+  ApiCall c("MPI_File_get_errhandler");
+  if (int e = c.check_init()) return e;
+  if (fh != MPI_FILE_NULL)
+    if (int e = check_file(c, fh)) return e;
+  if (!errhandler) return file_error(c, fh, MPI_ERR_ARG, "null errhandler argument");
+  *errhandler = fh ? fh->f.errhandler : c.r.file_errhandler;
+  c.w.errhandlers().retain(*errhandler);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_get_errhandler)
+
+// Handle conversions are local and allowed at any time (no ApiCall).
+MPI_Fint PMPI_File_c2f(MPI_File file) {
+  if (file == MPI_FILE_NULL || !live_files().count(file)) return 0;
+  if (file->f.fortran == 0) {
+    fortran_files().push_back(file);
+    file->f.fortran = static_cast<MPI_Fint>(fortran_files().size() - 1);
+  }
+  return file->f.fortran;
+}
+MPISIM_WEAK_ALIAS(File_c2f)
+
+MPI_File PMPI_File_f2c(MPI_Fint file) {
+  const auto& files = fortran_files();
+  if (file <= 0 || static_cast<std::size_t>(file) >= files.size()) return MPI_FILE_NULL;
+  return files[static_cast<std::size_t>(file)];
+}
+MPISIM_WEAK_ALIAS(File_f2c)
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
+  ApiCall c("MPI_File_call_errhandler");
+  if (int e = c.check_init()) return e;
+  if (fh != MPI_FILE_NULL)
+    if (int e = check_file(c, fh)) return e;
+  file_error(c, fh, errorcode, "error code {} raised by the program", errorcode);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(File_call_errhandler)
+
+} // extern "C"
