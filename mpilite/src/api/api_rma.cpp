@@ -1,0 +1,307 @@
+// MPI entry points: one-sided operations and active target synchronization (MPI-3.1 sections
+// 11.3, 11.5.1, 11.5.2). MPI_Put, MPI_Get and MPI_Accumulate queue an operation; the epoch's end
+// (MPI_Win_fence, MPI_Win_complete at the origin and MPI_Win_wait at the target) carries the
+// operations out as messages on the window's communicator, served at the target in the order of
+// origin ranks and, per origin, of issue: the result is the same on any number of host processes
+// (docs/model.md, One-sided communication).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "api_win.hpp"
+#include "datatype_wire.hpp"
+#include "op.hpp"
+
+using namespace mpilite;
+
+namespace {
+
+constexpr int kOpTag = 1;    ///< an operation, origin to target
+constexpr int kReplyTag = 2; ///< a get's data, target to origin
+constexpr int kCountTag = 3; ///< MPI_Win_complete: how many operations follow
+
+/// The checks of MPI_Put, MPI_Get and MPI_Accumulate, and the queued operation.
+int issue(ApiCall& c, RmaKind kind, const void* origin_addr, int origin_count,
+          MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  const Comm& cm = *c.w.comm(w->comm);
+  const Datatype* ot;
+  const Datatype* tt;
+  if (int e = c.check_count(cm, origin_count)) return e;
+  if (int e = c.check_count(cm, target_count)) return e;
+  if (int e = c.check_type(cm, origin_datatype, ot)) return e;
+  if (int e = c.check_type(cm, target_datatype, tt)) return e;
+  if (int e = c.check_rank(cm, target_rank, false, "target")) return e;
+  if (int e = c.check_buffer(cm, origin_addr, origin_count, ot)) return e;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (!w->fence_epoch && !w->access_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC,
+                   "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
+                   "first (passive target synchronization, MPI_Win_lock, is not implemented)");
+  if (w->access_epoch &&
+      std::find(w->access.begin(), w->access.end(), target_rank) == w->access.end())
+    return c.error(w->comm, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
+                   target_rank);
+  const std::size_t bytes = static_cast<std::size_t>(origin_count) * ot->size;
+  if (bytes != static_cast<std::size_t>(target_count) * tt->size)
+    return c.error(w->comm, MPI_ERR_TYPE,
+                   "the origin's {} bytes of data and the target's {} differ", bytes,
+                   static_cast<std::size_t>(target_count) * tt->size);
+  if (kind == RmaKind::Accumulate && op != MPI_REPLACE) {
+    const Op* o = builtin_op(op);
+    const Datatype* basic = tt->basic != MPI_DATATYPE_NULL ? builtin_datatype(tt->basic) : nullptr;
+    if (!o || o->handle == MPI_NO_OP)
+      return c.error(w->comm, MPI_ERR_OP, "MPI_Accumulate needs a predefined operation");
+    if (!basic || ot->basic != tt->basic || !op_applies_to(*o, *basic))
+      return c.error(w->comm, MPI_ERR_OP,
+                     "MPI_Accumulate: the operation does not apply to these datatypes (both must "
+                     "consist of one predefined type it is defined for)");
+  }
+  RmaOp q;
+  q.kind = kind;
+  q.target = target_rank;
+  q.bytes = bytes;
+  append_bytes(q.message, RmaHeader{kind, target_disp, target_count, op});
+  encode_layout(*tt, q.message);
+  if (kind == RmaKind::Get) {
+    q.origin_addr = const_cast<void*>(origin_addr);
+    q.origin_count = origin_count;
+    q.origin_type = std::make_shared<Datatype>(*ot);
+  } else {
+    const std::size_t at = q.message.size();
+    q.message.resize(at + bytes);
+    pack(origin_addr, static_cast<std::size_t>(origin_count), *ot, q.message.data() + at);
+  }
+  w->ops.push_back(std::move(q));
+  return MPI_SUCCESS;
+}
+
+/// Replies of gets served here, kept until they are sent.
+struct Replies {
+  std::vector<MPI_Request> requests;
+  std::vector<std::vector<std::byte>> data;
+};
+
+/// Carries out at this target one operation that `source` sent.
+int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
+  MPI_Status st;
+  PMPI_Probe(source, kOpTag, w.comm, &st);
+  int n = 0;
+  PMPI_Get_count(&st, MPI_BYTE, &n);
+  std::vector<std::byte> msg(static_cast<std::size_t>(n));
+  PMPI_Recv(msg.data(), n, MPI_BYTE, source, kOpTag, w.comm, MPI_STATUS_IGNORE);
+  RmaHeader h;
+  std::memcpy(&h, msg.data(), sizeof h);
+  std::size_t used = 0;
+  const Datatype t = decode_layout(msg.data() + sizeof h, used);
+  const std::byte* data = msg.data() + sizeof h + used;
+  const std::size_t bytes = static_cast<std::size_t>(h.target_count) * t.size;
+  // The target's memory the operation touches must lie inside its window.
+  const MPI_Aint start = h.disp * w.disp_unit;
+  if (h.target_count > 0) {
+    const MPI_Aint first = start + t.true_lb;
+    const MPI_Aint end = start + (h.target_count - 1) * t.extent + t.true_lb + t.true_extent;
+    if (h.disp < 0 || first < 0 || end > w.size)
+      return c.error(w.comm, MPI_ERR_RMA_RANGE,
+                     "an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
+                     source, first, end, w.size);
+  }
+  // An empty operation touches nothing (a window of size 0 may have no base).
+  auto* target = h.target_count > 0 ? static_cast<std::byte*>(w.base) + start : nullptr;
+  const auto count = static_cast<std::size_t>(h.target_count);
+  if (h.kind == RmaKind::Put || (h.kind == RmaKind::Accumulate && h.op == MPI_REPLACE)) {
+    unpack(data, bytes, t, target);
+  } else if (h.kind == RmaKind::Accumulate) {
+    std::vector<std::byte> current(bytes);
+    pack(target, count, t, current.data());
+    const Datatype& basic = *builtin_datatype(t.basic);
+    apply_op(*builtin_op(h.op), basic, data, current.data(), bytes / basic.size);
+    unpack(current.data(), bytes, t, target);
+  } else {
+    std::vector<std::byte>& out = replies.data.emplace_back(bytes);
+    pack(target, count, t, out.data());
+    PMPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, source, kReplyTag, w.comm,
+               &replies.requests.emplace_back());
+  }
+  return MPI_SUCCESS;
+}
+
+/// Sends the window's queued operations to their targets (to those of `targets` only, if given).
+void send_ops(Window& w, std::vector<MPI_Request>& requests) {
+  for (RmaOp& q : w.ops)
+    PMPI_Isend(q.message.data(), static_cast<int>(q.message.size()), MPI_BYTE, q.target, kOpTag,
+               w.comm, &requests.emplace_back());
+}
+
+/// Receives the data of the window's gets, in the order they were issued, and forgets the
+/// operations.
+void finish_ops(Window& w) {
+  for (RmaOp& q : w.ops) {
+    if (q.kind != RmaKind::Get) continue;
+    std::vector<std::byte> data(q.bytes);
+    PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm,
+              MPI_STATUS_IGNORE);
+    unpack(data.data(), q.bytes, *q.origin_type, q.origin_addr);
+  }
+  w.ops.clear();
+}
+
+/// The ranks of `group` in the window's communicator, ascending.
+int ranks_of(ApiCall& c, const Window& w, MPI_Group group, std::vector<int>& out) {
+  int n = 0;
+  if (int e = PMPI_Group_size(group, &n)) return e;
+  std::vector<int> mine(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    mine[static_cast<std::size_t>(i)] = i;
+  MPI_Group all;
+  PMPI_Comm_group(w.comm, &all);
+  out.assign(static_cast<std::size_t>(n), MPI_UNDEFINED);
+  PMPI_Group_translate_ranks(group, n, mine.data(), all, out.data());
+  PMPI_Group_free(&all);
+  if (std::find(out.begin(), out.end(), MPI_UNDEFINED) != out.end())
+    return c.error(w.comm, MPI_ERR_GROUP, "the group holds ranks outside the window");
+  std::sort(out.begin(), out.end());
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win) {
+  ApiCall c("MPI_Put");
+  return issue(c, RmaKind::Put, origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, MPI_REPLACE, win);
+}
+MPISIM_WEAK_ALIAS(Put)
+
+int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  ApiCall c("MPI_Get");
+  return issue(c, RmaKind::Get, origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, MPI_NO_OP, win);
+}
+MPISIM_WEAK_ALIAS(Get)
+
+int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  ApiCall c("MPI_Accumulate");
+  return issue(c, RmaKind::Accumulate, origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, op, win);
+}
+MPISIM_WEAK_ALIAS(Accumulate)
+
+int PMPI_Win_fence(int assert, MPI_Win win) {
+  ApiCall c("MPI_Win_fence");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  c.collective(w->comm);
+  if (w->access_epoch || w->exposure_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_fence inside a post/start epoch: end it with MPI_Win_complete or "
+                   "MPI_Win_wait first");
+  int p = 0;
+  PMPI_Comm_size(w->comm, &p);
+  // Each target learns how many operations it serves from each origin (as MPICH's fence does
+  // with a reduce-scatter), then serves them origin by origin.
+  std::vector<int> out(static_cast<std::size_t>(p), 0), in(static_cast<std::size_t>(p), 0);
+  for (const RmaOp& q : w->ops)
+    ++out[static_cast<std::size_t>(q.target)];
+  PMPI_Alltoall(out.data(), 1, MPI_INT, in.data(), 1, MPI_INT, w->comm);
+  std::vector<MPI_Request> sent;
+  send_ops(*w, sent);
+  Replies replies;
+  for (int s = 0; s < p; ++s)
+    for (int k = 0; k < in[static_cast<std::size_t>(s)]; ++k)
+      if (int e = serve_one(c, *w, s, replies)) return e;
+  finish_ops(*w);
+  PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
+  PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
+               MPI_STATUSES_IGNORE);
+  w->fence_epoch = (assert& MPI_MODE_NOSUCCEED) == 0;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_fence)
+
+int PMPI_Win_post(MPI_Group group, int, MPI_Win win) {
+  ApiCall c("MPI_Win_post");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (w->exposure_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC, "an exposure epoch is already open (MPI_Win_post)");
+  if (int e = ranks_of(c, *w, group, w->exposure)) return e;
+  w->exposure_epoch = true;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_post)
+
+int PMPI_Win_start(MPI_Group group, int, MPI_Win win) {
+  ApiCall c("MPI_Win_start");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (w->access_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC, "an access epoch is already open (MPI_Win_start)");
+  if (int e = ranks_of(c, *w, group, w->access)) return e;
+  w->access_epoch = true;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_start)
+
+int PMPI_Win_complete(MPI_Win win) {
+  ApiCall c("MPI_Win_complete");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!w->access_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC, "no access epoch is open (call MPI_Win_start)");
+  // Every target of the group learns how many operations follow, even none.
+  std::vector<int> counts(w->access.size(), 0);
+  for (const RmaOp& q : w->ops)
+    ++counts[static_cast<std::size_t>(
+        std::lower_bound(w->access.begin(), w->access.end(), q.target) - w->access.begin())];
+  std::vector<MPI_Request> sent;
+  for (std::size_t i = 0; i < w->access.size(); ++i)
+    PMPI_Isend(&counts[i], 1, MPI_INT, w->access[i], kCountTag, w->comm, &sent.emplace_back());
+  send_ops(*w, sent);
+  finish_ops(*w);
+  PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
+  w->access_epoch = false;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_complete)
+
+int PMPI_Win_wait(MPI_Win win) {
+  ApiCall c("MPI_Win_wait");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!w->exposure_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
+  Replies replies;
+  for (int s : w->exposure) {
+    int n = 0;
+    PMPI_Recv(&n, 1, MPI_INT, s, kCountTag, w->comm, MPI_STATUS_IGNORE);
+    for (int k = 0; k < n; ++k)
+      if (int e = serve_one(c, *w, s, replies)) return e;
+  }
+  PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
+               MPI_STATUSES_IGNORE);
+  w->exposure_epoch = false;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_wait)
+
+int PMPI_Win_test(MPI_Win win, int* flag) {
+  ApiCall c("MPI_Win_test");
+  if (!flag) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null flag argument");
+  // The epoch ends when its origins have completed; this waits for them (docs/model.md).
+  const int e = PMPI_Win_wait(win);
+  *flag = e == MPI_SUCCESS ? 1 : 0;
+  return e;
+}
+MPISIM_WEAK_ALIAS(Win_test)
+
+} // extern "C"

@@ -1,0 +1,159 @@
+// MPI entry points: making, freeing and querying windows (MPI-3.1 sections 11.2, 11.2.6, 11.2.7).
+#include <cstdlib>
+#include <cstring>
+
+#include "api_win.hpp"
+
+using namespace mpilite;
+
+namespace mpilite {
+
+int check_window(ApiCall& c, MPI_Win h, Window*& out) {
+  if (int e = c.check_init()) return e;
+  out = find_window(h);
+  if (!out || out->owner != c.r.id)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_WIN, "invalid window {:#x}", static_cast<unsigned>(h));
+  return MPI_SUCCESS;
+}
+
+} // namespace mpilite
+
+namespace {
+
+int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, int flavor,
+                MPI_Win* win) {
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  c.collective(comm);
+  if (!win) return c.error(comm, MPI_ERR_ARG, "null window argument");
+  if (size < 0) return c.error(comm, MPI_ERR_SIZE, "negative window size {}", size);
+  if (disp_unit <= 0)
+    return c.error(comm, MPI_ERR_DISP, "displacement unit {} is not positive", disp_unit);
+  Window w;
+  w.owner = c.r.id;
+  w.base = base;
+  w.size = size;
+  w.disp_unit = disp_unit;
+  w.flavor = flavor;
+  PMPI_Comm_dup(comm, &w.comm);
+  *win = add_window(std::move(w));
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm,
+                    MPI_Win* win) {
+  ApiCall c("MPI_Win_create");
+  if (!base && size > 0) return c.error(comm, MPI_ERR_BASE, "null base of {} bytes", size);
+  return make_window(c, base, size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, win);
+}
+MPISIM_WEAK_ALIAS(Win_create)
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr,
+                      MPI_Win* win) {
+  ApiCall c("MPI_Win_allocate");
+  if (!baseptr) return c.error(comm, MPI_ERR_ARG, "null baseptr argument");
+  // Zeroed, as memory new to the rank reads (docs/model.md, Memory).
+  void* base = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
+  if (size > 0 && !base)
+    return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate a window of {} bytes", size);
+  if (int e = make_window(c, base, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win)) {
+    std::free(base);
+    return e;
+  }
+  find_window(*win)->allocated = true;
+  std::memcpy(baseptr, &base, sizeof base);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_allocate)
+
+int PMPI_Win_free(MPI_Win* win) {
+  ApiCall c("MPI_Win_free");
+  if (!win) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null window argument");
+  Window* w;
+  if (int e = check_window(c, *win, w)) return e;
+  c.collective(w->comm);
+  if (!w->ops.empty() || w->access_epoch || w->exposure_epoch)
+    return c.error(w->comm, MPI_ERR_RMA_SYNC,
+                   "the window has an epoch open ({} operations not yet completed): end it with "
+                   "MPI_Win_fence, MPI_Win_complete or MPI_Win_wait first",
+                   w->ops.size());
+  // No rank may still reach into this one's memory.
+  PMPI_Barrier(w->comm);
+  if (w->allocated) std::free(w->base);
+  PMPI_Comm_free(&w->comm);
+  erase_window(*win);
+  *win = MPI_WIN_NULL;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_free)
+
+int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  ApiCall c("MPI_Win_get_group");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!group) return c.error(w->comm, MPI_ERR_ARG, "null group argument");
+  return PMPI_Comm_group(w->comm, group);
+}
+MPISIM_WEAK_ALIAS(Win_get_group)
+
+int PMPI_Win_set_name(MPI_Win win, const char* win_name) {
+  ApiCall c("MPI_Win_set_name");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!win_name) return c.error(w->comm, MPI_ERR_ARG, "null name");
+  w->name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_set_name)
+
+int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
+  ApiCall c("MPI_Win_get_name");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!win_name || !resultlen) return c.error(w->comm, MPI_ERR_ARG, "null argument");
+  std::memcpy(win_name, w->name.c_str(), w->name.size() + 1);
+  *resultlen = static_cast<int>(w->name.size());
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_get_name)
+
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
+  ApiCall c("MPI_Win_get_attr");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!attribute_val || !flag) return c.error(w->comm, MPI_ERR_ARG, "null argument");
+  // The predefined attributes: the base itself, pointers to the others (MPI-3.1 11.2.6).
+  void* value = nullptr;
+  switch (keyval) {
+  case MPI_WIN_BASE:
+    value = w->base;
+    break;
+  case MPI_WIN_SIZE:
+    value = &w->size;
+    break;
+  case MPI_WIN_DISP_UNIT:
+    value = &w->disp_unit;
+    break;
+  case MPI_WIN_CREATE_FLAVOR:
+    value = &w->flavor;
+    break;
+  case MPI_WIN_MODEL: {
+    static int separate = MPI_WIN_SEPARATE;
+    value = &separate;
+    break;
+  }
+  default:
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  std::memcpy(attribute_val, &value, sizeof value);
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_get_attr)
+
+} // extern "C"

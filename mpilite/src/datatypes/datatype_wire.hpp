@@ -1,0 +1,24 @@
+// A datatype's layout as bytes, so that a rank of another host process can place data with it:
+// one-sided operations carry their target datatype this way (handles are per host process).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "datatype.hpp"
+
+namespace mpilite {
+
+/// Appends the bytes of a trivially copyable `value` to `out`.
+template <class T> void append_bytes(std::vector<std::byte>& out, const T& value) {
+  const auto* p = reinterpret_cast<const std::byte*>(&value);
+  out.insert(out.end(), p, p + sizeof value);
+}
+
+/// Appends the layout of `type` (bounds, sizes, basic type, type map) to `out`.
+void encode_layout(const Datatype& type, std::vector<std::byte>& out);
+/// Reads a layout written by encode_layout at `in`; `used` gets the bytes it took. The result
+/// has no handle: it places and packs data, nothing else.
+Datatype decode_layout(const std::byte* in, std::size_t& used);
+
+} // namespace mpilite

@@ -1,0 +1,60 @@
+// One-sided communication's window (MPI-3.1 chapter 11): a rank's exposed memory and the
+// operations it issued in the current epoch. Operations are carried out when the epoch ends, as
+// messages on the window's own communicator (docs/model.md, One-sided communication).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datatype.hpp"
+#include "mpi.h"
+
+namespace mpilite {
+
+enum class RmaKind : std::uint8_t { Put, Get, Accumulate };
+
+/// An operation issued and not yet carried out: the message that carries it to its target
+/// (header, target layout, data) and, for a get, where the reply goes.
+struct RmaOp {
+  RmaKind kind = RmaKind::Put;
+  int target = 0; ///< rank in the window's communicator
+  std::vector<std::byte> message;
+  void* origin_addr = nullptr;
+  int origin_count = 0;
+  std::shared_ptr<const Datatype> origin_type;
+  std::size_t bytes = 0; ///< data bytes moved
+};
+
+/// The first bytes of an operation's message.
+struct RmaHeader {
+  RmaKind kind;
+  MPI_Aint disp;
+  int target_count;
+  MPI_Op op;
+};
+
+struct Window {
+  int owner = -1;                ///< world rank whose handle this is
+  MPI_Comm comm = MPI_COMM_NULL; ///< a duplicate of the communicator of the creation
+  void* base = nullptr;
+  MPI_Aint size = 0;
+  int disp_unit = 1;
+  int flavor = MPI_WIN_FLAVOR_CREATE;
+  bool allocated = false; ///< MPI_Win_allocate: the window owns `base`
+  std::string name;
+  std::vector<RmaOp> ops;
+  bool fence_epoch = false;  ///< between fences (not ended by MPI_MODE_NOSUCCEED)
+  std::vector<int> access;   ///< MPI_Win_start's group, as ranks of comm
+  std::vector<int> exposure; ///< MPI_Win_post's group, as ranks of comm
+  bool access_epoch = false;
+  bool exposure_epoch = false;
+};
+
+/// The windows of this host process, one per rank that made one.
+Window* find_window(MPI_Win handle);
+MPI_Win add_window(Window w);
+void erase_window(MPI_Win handle);
+
+} // namespace mpilite
