@@ -1,0 +1,30 @@
+! One-sided communication from Fortran: each rank puts its rank into its right neighbour's window
+! and adds it into rank 0's, between fences. The expected values are stated in
+! tests/CMakeLists.txt.
+program rma
+  use mpi
+  implicit none
+  integer :: ierr, me, np, win, right
+  integer :: cell(2), one(2)
+  integer(kind=MPI_ADDRESS_KIND) :: size, disp
+  call mpi_init(ierr)
+  call mpi_comm_rank(MPI_COMM_WORLD, me, ierr)
+  call mpi_comm_size(MPI_COMM_WORLD, np, ierr)
+  right = mod(me + 1, np)
+  cell = 0
+  size = 8
+  call mpi_win_create(cell, size, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call mpi_win_fence(0, win, ierr)
+  one(1) = me
+  one(2) = 1
+  disp = 0
+  call mpi_put(one, 1, MPI_INTEGER, right, disp, 1, MPI_INTEGER, win, ierr)
+  call mpi_win_fence(0, win, ierr)
+  disp = 1
+  call mpi_accumulate(one(1), 1, MPI_INTEGER, 0, disp, 1, MPI_INTEGER, MPI_SUM, win, ierr)
+  call mpi_win_fence(0, win, ierr)
+  call mpi_win_free(win, ierr)
+  print '(a, i0, a, i0, a, i0, a, l1)', 'frma: rank ', me, ' from left ', cell(1), &
+        ' sum ', cell(2), ' freed ', win == MPI_WIN_NULL
+  call mpi_finalize(ierr)
+end program rma
