@@ -88,6 +88,10 @@ conformance_vs_mpich(bottom_collectives 4 "gather: weighted sum 7420")
 # under every protocol; post/start/complete/wait against the standard (MPICH 4.0.2 fails it).
 e2e_program(rma ${CONFORMANCE_PROGRAMS}/rma.c)
 conformance_vs_mpich(rma 4 "sum of squares 14, contributions 4")
+# Atomics (4 ranks): a counter of 4 whose fetched values sum to 0+1+2+3, one compare-and-swap winner.
+add_test(NAME conformance.rma_atomics.hosts2 COMMAND ${EXPECT} 0
+  -m "atomics: counter 4, fetched sum 6, cas winners 1, lock word valid 1, sum 10$"
+  -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/rma)
 add_test(NAME conformance.rma_invariant
   COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py --map block ${RUN} ${E2E_BIN}/rma 6)
 foreach(hosts 1 2)

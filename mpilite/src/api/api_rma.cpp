@@ -20,59 +20,118 @@ constexpr int kOpTag = 1;    ///< an operation, origin to target
 constexpr int kReplyTag = 2; ///< a get's data, target to origin
 constexpr int kCountTag = 3; ///< MPI_Win_complete: how many operations follow
 
-/// The checks of MPI_Put, MPI_Get and MPI_Accumulate, and the queued operation.
-int issue(ApiCall& c, RmaKind kind, const void* origin_addr, int origin_count,
-          MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
-          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+/// One operation as the program gave it: the data it sends (origin), the data it gets back
+/// (result), and where at the target.
+struct RmaArgs {
+  RmaKind kind;
+  const void* origin = nullptr;
+  int origin_count = 0;
+  MPI_Datatype origin_type = MPI_BYTE;
+  void* result = nullptr;
+  int result_count = 0;
+  MPI_Datatype result_type = MPI_BYTE;
+  const void* compare = nullptr; ///< MPI_Compare_and_swap
+  int target_rank = MPI_PROC_NULL;
+  MPI_Aint target_disp = 0;
+  int target_count = 0;
+  MPI_Datatype target_type = MPI_BYTE;
+  MPI_Op op = MPI_NO_OP;
+};
+
+bool sends_data(const RmaArgs& a) {
+  return a.kind != RmaKind::Get && !(a.kind == RmaKind::GetAccumulate && a.op == MPI_NO_OP);
+}
+
+bool returns_data(RmaKind kind) {
+  return kind == RmaKind::Get || kind == RmaKind::GetAccumulate || kind == RmaKind::CompareSwap;
+}
+
+/// Checks a (buffer, count, type) of the origin against the target's data; its type in `out`.
+int check_side(ApiCall& c, const Window& w, const void* buf, int count, MPI_Datatype type,
+               const Datatype& target, int target_count, const char* what, const Datatype*& out) {
+  const Comm& cm = *c.w.comm(w.comm);
+  if (int e = c.check_count(cm, count)) return e;
+  if (int e = c.check_type(cm, type, out)) return e;
+  if (int e = c.check_buffer(cm, buf, count, out)) return e;
+  const std::size_t bytes = static_cast<std::size_t>(count) * out->size;
+  if (bytes != static_cast<std::size_t>(target_count) * target.size)
+    return c.error(w.comm, MPI_ERR_TYPE, "the {}'s {} bytes of data and the target's {} differ",
+                   what, bytes, static_cast<std::size_t>(target_count) * target.size);
+  return MPI_SUCCESS;
+}
+
+/// Checks that `op` of an accumulate applies to the target's data.
+int check_accumulate_op(ApiCall& c, const Window& w, const RmaArgs& a, const Datatype& target,
+                        const Datatype* origin) {
+  if (a.op == MPI_REPLACE || (a.op == MPI_NO_OP && a.kind == RmaKind::GetAccumulate))
+    return MPI_SUCCESS;
+  const Op* o = builtin_op(a.op);
+  const Datatype* basic =
+      target.basic != MPI_DATATYPE_NULL ? builtin_datatype(target.basic) : nullptr;
+  if (!o || o->handle == MPI_NO_OP)
+    return c.error(w.comm, MPI_ERR_OP, "{} needs a predefined operation", c.name);
+  if (!basic || (origin && origin->basic != target.basic) || !op_applies_to(*o, *basic))
+    return c.error(w.comm, MPI_ERR_OP,
+                   "{}: the operation does not apply to these datatypes (both must consist of one "
+                   "predefined type it is defined for)",
+                   c.name);
+  return MPI_SUCCESS;
+}
+
+/// The checks of every one-sided operation, and the queued operation.
+int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   const Comm& cm = *c.w.comm(w->comm);
-  const Datatype* ot;
   const Datatype* tt;
-  if (int e = c.check_count(cm, origin_count)) return e;
-  if (int e = c.check_count(cm, target_count)) return e;
-  if (int e = c.check_type(cm, origin_datatype, ot)) return e;
-  if (int e = c.check_type(cm, target_datatype, tt)) return e;
-  if (int e = c.check_rank(cm, target_rank, false, "target")) return e;
-  if (int e = c.check_buffer(cm, origin_addr, origin_count, ot)) return e;
-  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (int e = c.check_count(cm, a.target_count)) return e;
+  if (int e = c.check_type(cm, a.target_type, tt)) return e;
+  if (int e = c.check_rank(cm, a.target_rank, false, "target")) return e;
+  const Datatype* ot = nullptr;
+  const Datatype* rt = nullptr;
+  if (sends_data(a))
+    if (int e = check_side(c, *w, a.origin, a.origin_count, a.origin_type, *tt, a.target_count,
+                           "origin", ot))
+      return e;
+  if (returns_data(a.kind))
+    if (int e = check_side(c, *w, a.result, a.result_count, a.result_type, *tt, a.target_count,
+                           "result", rt))
+      return e;
+  if (a.kind == RmaKind::Accumulate || a.kind == RmaKind::GetAccumulate)
+    if (int e = check_accumulate_op(c, *w, a, *tt, ot)) return e;
+  if (a.kind == RmaKind::CompareSwap && (!tt->predefined || a.target_count != 1 || !a.compare))
+    return c.error(w->comm, MPI_ERR_TYPE,
+                   "MPI_Compare_and_swap works on one element of a predefined type");
+  if (a.target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->fence_epoch && !w->access_epoch)
     return c.error(w->comm, MPI_ERR_RMA_SYNC,
                    "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
                    "first (passive target synchronization, MPI_Win_lock, is not implemented)");
   if (w->access_epoch &&
-      std::find(w->access.begin(), w->access.end(), target_rank) == w->access.end())
+      std::find(w->access.begin(), w->access.end(), a.target_rank) == w->access.end())
     return c.error(w->comm, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
-                   target_rank);
-  const std::size_t bytes = static_cast<std::size_t>(origin_count) * ot->size;
-  if (bytes != static_cast<std::size_t>(target_count) * tt->size)
-    return c.error(w->comm, MPI_ERR_TYPE,
-                   "the origin's {} bytes of data and the target's {} differ", bytes,
-                   static_cast<std::size_t>(target_count) * tt->size);
-  if (kind == RmaKind::Accumulate && op != MPI_REPLACE) {
-    const Op* o = builtin_op(op);
-    const Datatype* basic = tt->basic != MPI_DATATYPE_NULL ? builtin_datatype(tt->basic) : nullptr;
-    if (!o || o->handle == MPI_NO_OP)
-      return c.error(w->comm, MPI_ERR_OP, "MPI_Accumulate needs a predefined operation");
-    if (!basic || ot->basic != tt->basic || !op_applies_to(*o, *basic))
-      return c.error(w->comm, MPI_ERR_OP,
-                     "MPI_Accumulate: the operation does not apply to these datatypes (both must "
-                     "consist of one predefined type it is defined for)");
-  }
+                   a.target_rank);
   RmaOp q;
-  q.kind = kind;
-  q.target = target_rank;
-  q.bytes = bytes;
-  append_bytes(q.message, RmaHeader{kind, target_disp, target_count, op});
+  q.kind = a.kind;
+  q.target = a.target_rank;
+  q.bytes = static_cast<std::size_t>(a.target_count) * tt->size;
+  append_bytes(q.message,
+               RmaHeader{a.kind, a.target_disp, a.target_count, sends_data(a) ? a.op : MPI_NO_OP});
   encode_layout(*tt, q.message);
-  if (kind == RmaKind::Get) {
-    q.origin_addr = const_cast<void*>(origin_addr);
-    q.origin_count = origin_count;
-    q.origin_type = std::make_shared<Datatype>(*ot);
-  } else {
+  if (sends_data(a)) {
     const std::size_t at = q.message.size();
-    q.message.resize(at + bytes);
-    pack(origin_addr, static_cast<std::size_t>(origin_count), *ot, q.message.data() + at);
+    q.message.resize(at + q.bytes);
+    pack(a.origin, static_cast<std::size_t>(a.origin_count), *ot, q.message.data() + at);
+  }
+  if (a.kind == RmaKind::CompareSwap) {
+    const std::size_t at = q.message.size();
+    q.message.resize(at + q.bytes);
+    std::memcpy(q.message.data() + at, a.compare, q.bytes);
+  }
+  if (returns_data(a.kind)) {
+    q.origin_addr = a.result;
+    q.origin_count = a.result_count;
+    q.origin_type = std::make_shared<Datatype>(*rt);
   }
   w->ops.push_back(std::move(q));
   return MPI_SUCCESS;
@@ -111,19 +170,25 @@ int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
   // An empty operation touches nothing (a window of size 0 may have no base).
   auto* target = h.target_count > 0 ? static_cast<std::byte*>(w.base) + start : nullptr;
   const auto count = static_cast<std::size_t>(h.target_count);
-  if (h.kind == RmaKind::Put || (h.kind == RmaKind::Accumulate && h.op == MPI_REPLACE)) {
+  if (returns_data(h.kind)) {
+    std::vector<std::byte>& out = replies.data.emplace_back(bytes);
+    pack(target, count, t, out.data());
+    PMPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, source, kReplyTag, w.comm,
+               &replies.requests.emplace_back());
+    if (h.kind == RmaKind::CompareSwap) {
+      if (std::memcmp(out.data(), data + bytes, bytes) == 0) std::memcpy(target, data, bytes);
+      return MPI_SUCCESS;
+    }
+  }
+  if (h.op == MPI_NO_OP || h.kind == RmaKind::Get) return MPI_SUCCESS;
+  if (h.op == MPI_REPLACE) {
     unpack(data, bytes, t, target);
-  } else if (h.kind == RmaKind::Accumulate) {
+  } else {
     std::vector<std::byte> current(bytes);
     pack(target, count, t, current.data());
     const Datatype& basic = *builtin_datatype(t.basic);
     apply_op(*builtin_op(h.op), basic, data, current.data(), bytes / basic.size);
     unpack(current.data(), bytes, t, target);
-  } else {
-    std::vector<std::byte>& out = replies.data.emplace_back(bytes);
-    pack(target, count, t, out.data());
-    PMPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, source, kReplyTag, w.comm,
-               &replies.requests.emplace_back());
   }
   return MPI_SUCCESS;
 }
@@ -139,7 +204,7 @@ void send_ops(Window& w, std::vector<MPI_Request>& requests) {
 /// operations.
 void finish_ops(Window& w) {
   for (RmaOp& q : w.ops) {
-    if (q.kind != RmaKind::Get) continue;
+    if (!returns_data(q.kind)) continue;
     std::vector<std::byte> data(q.bytes);
     PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm,
               MPI_STATUS_IGNORE);
@@ -174,16 +239,31 @@ int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win) {
   ApiCall c("MPI_Put");
-  return issue(c, RmaKind::Put, origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, MPI_REPLACE, win);
+  RmaArgs a{RmaKind::Put};
+  a.origin = origin_addr;
+  a.origin_count = origin_count;
+  a.origin_type = origin_datatype;
+  a.op = MPI_REPLACE;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = target_count;
+  a.target_type = target_datatype;
+  return issue(c, win, a);
 }
 MPISIM_WEAK_ALIAS(Put)
 
 int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   ApiCall c("MPI_Get");
-  return issue(c, RmaKind::Get, origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, MPI_NO_OP, win);
+  RmaArgs a{RmaKind::Get};
+  a.result = origin_addr;
+  a.result_count = origin_count;
+  a.result_type = origin_datatype;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = target_count;
+  a.target_type = target_datatype;
+  return issue(c, win, a);
 }
 MPISIM_WEAK_ALIAS(Get)
 
@@ -191,10 +271,79 @@ int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   ApiCall c("MPI_Accumulate");
-  return issue(c, RmaKind::Accumulate, origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, op, win);
+  RmaArgs a{RmaKind::Accumulate};
+  a.origin = origin_addr;
+  a.origin_count = origin_count;
+  a.origin_type = origin_datatype;
+  a.op = op;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = target_count;
+  a.target_type = target_datatype;
+  return issue(c, win, a);
 }
 MPISIM_WEAK_ALIAS(Accumulate)
+
+int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void* result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  ApiCall c("MPI_Get_accumulate");
+  RmaArgs a{RmaKind::GetAccumulate};
+  a.origin = origin_addr;
+  a.origin_count = origin_count;
+  a.origin_type = origin_datatype;
+  a.result = result_addr;
+  a.result_count = result_count;
+  a.result_type = result_datatype;
+  a.op = op;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = target_count;
+  a.target_type = target_datatype;
+  return issue(c, win, a);
+}
+MPISIM_WEAK_ALIAS(Get_accumulate)
+
+int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  ApiCall c("MPI_Fetch_and_op");
+  RmaArgs a{RmaKind::GetAccumulate};
+  a.origin = origin_addr;
+  a.origin_count = 1;
+  a.origin_type = datatype;
+  a.result = result_addr;
+  a.result_count = 1;
+  a.result_type = datatype;
+  a.op = op;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = 1;
+  a.target_type = datatype;
+  return issue(c, win, a);
+}
+MPISIM_WEAK_ALIAS(Fetch_and_op)
+
+int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win) {
+  ApiCall c("MPI_Compare_and_swap");
+  RmaArgs a{RmaKind::CompareSwap};
+  a.origin = origin_addr;
+  a.origin_count = 1;
+  a.origin_type = datatype;
+  a.result = result_addr;
+  a.result_count = 1;
+  a.result_type = datatype;
+  a.compare = compare_addr;
+  a.op = MPI_REPLACE;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = 1;
+  a.target_type = datatype;
+  return issue(c, win, a);
+}
+MPISIM_WEAK_ALIAS(Compare_and_swap)
 
 int PMPI_Win_fence(int assert, MPI_Win win) {
   ApiCall c("MPI_Win_fence");

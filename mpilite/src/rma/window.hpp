@@ -13,10 +13,11 @@
 
 namespace mpilite {
 
-enum class RmaKind : std::uint8_t { Put, Get, Accumulate };
+enum class RmaKind : std::uint8_t { Put, Get, Accumulate, GetAccumulate, CompareSwap };
 
 /// An operation issued and not yet carried out: the message that carries it to its target
-/// (header, target layout, data) and, for a get, where the reply goes.
+/// (header, target layout, data, and a compare-and-swap's compare value) and, for an operation
+/// that returns data, where the reply goes.
 struct RmaOp {
   RmaKind kind = RmaKind::Put;
   int target = 0; ///< rank in the window's communicator

@@ -97,6 +97,27 @@ int main(int argc, char** argv) {
          got[0], got[1], got[N - 1], base == table ? "ok" : "wrong", (long)*wsize);
   if (rank == 0) printf("sum of squares %ld, contributions %ld\n", sums[0], sums[1]);
 
+  /* 4. Atomics on rank 0's window: a counter by MPI_Fetch_and_op, a lock word by
+   * MPI_Compare_and_swap (one rank wins), a sum by MPI_Get_accumulate. The order in which the
+   * origins are served is MPI's to choose: only order-free results are printed. */
+  long atom[3] = {0, -1, 0};
+  MPI_Win aw;
+  MPI_Win_create(atom, rank == 0 ? sizeof atom : 0, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
+                 &aw);
+  MPI_Win_fence(0, aw);
+  const long inc = 1, me = rank, minus = -1, add = rank + 1;
+  long fetched = -5, old = -5, before = -5;
+  MPI_Fetch_and_op(&inc, &fetched, MPI_LONG, 0, 0, MPI_SUM, aw);
+  MPI_Compare_and_swap(&me, &minus, &old, MPI_LONG, 0, 1, aw);
+  MPI_Get_accumulate(&add, 1, MPI_LONG, &before, 1, MPI_LONG, 0, 2, 1, MPI_LONG, MPI_SUM, aw);
+  MPI_Win_fence(0, aw);
+  long mine3[3] = {fetched, old == -1, before}, all3[3];
+  MPI_Reduce(mine3, all3, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("atomics: counter %ld, fetched sum %ld, cas winners %ld, lock word valid %d, sum %ld\n",
+           atom[0], all3[0], all3[1], atom[1] >= 0 && atom[1] < size, atom[2]);
+  MPI_Win_free(&aw);
+
   MPI_Type_free(&every_other);
   MPI_Win_free(&tw);
   MPI_Win_free(&acc);
