@@ -20,22 +20,30 @@ constexpr int kOpTag = 1;    ///< an operation, origin to target
 constexpr int kReplyTag = 2; ///< a get's data, target to origin
 constexpr int kCountTag = 3; ///< MPI_Win_complete: how many operations follow
 
+/// A buffer of the origin: data it sends or receives.
+struct OriginBuffer {
+  const void* addr = nullptr;
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+};
+
+/// Where at the target an operation acts.
+struct TargetPlace {
+  int rank = MPI_PROC_NULL;
+  MPI_Aint disp = 0;
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+};
+
 /// One operation as the program gave it: the data it sends (origin), the data it gets back
 /// (result), and where at the target.
 struct RmaArgs {
   RmaKind kind;
-  const void* origin = nullptr;
-  int origin_count = 0;
-  MPI_Datatype origin_type = MPI_BYTE;
-  void* result = nullptr;
-  int result_count = 0;
-  MPI_Datatype result_type = MPI_BYTE;
-  const void* compare = nullptr; ///< MPI_Compare_and_swap
-  int target_rank = MPI_PROC_NULL;
-  MPI_Aint target_disp = 0;
-  int target_count = 0;
-  MPI_Datatype target_type = MPI_BYTE;
+  OriginBuffer origin;
+  OriginBuffer result;
+  TargetPlace target;
   MPI_Op op = MPI_NO_OP;
+  const void* compare = nullptr; ///< MPI_Compare_and_swap
 };
 
 bool sends_data(const RmaArgs& a) {
@@ -84,44 +92,44 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   if (int e = check_window(c, win, w)) return e;
   const Comm& cm = *c.w.comm(w->comm);
   const Datatype* tt;
-  if (int e = c.check_count(cm, a.target_count)) return e;
-  if (int e = c.check_type(cm, a.target_type, tt)) return e;
-  if (int e = c.check_rank(cm, a.target_rank, false, "target")) return e;
+  if (int e = c.check_count(cm, a.target.count)) return e;
+  if (int e = c.check_type(cm, a.target.type, tt)) return e;
+  if (int e = c.check_rank(cm, a.target.rank, false, "target")) return e;
   const Datatype* ot = nullptr;
   const Datatype* rt = nullptr;
   if (sends_data(a))
-    if (int e = check_side(c, *w, a.origin, a.origin_count, a.origin_type, *tt, a.target_count,
+    if (int e = check_side(c, *w, a.origin.addr, a.origin.count, a.origin.type, *tt, a.target.count,
                            "origin", ot))
       return e;
   if (returns_data(a.kind))
-    if (int e = check_side(c, *w, a.result, a.result_count, a.result_type, *tt, a.target_count,
+    if (int e = check_side(c, *w, a.result.addr, a.result.count, a.result.type, *tt, a.target.count,
                            "result", rt))
       return e;
   if (a.kind == RmaKind::Accumulate || a.kind == RmaKind::GetAccumulate)
     if (int e = check_accumulate_op(c, *w, a, *tt, ot)) return e;
-  if (a.kind == RmaKind::CompareSwap && (!tt->predefined || a.target_count != 1 || !a.compare))
+  if (a.kind == RmaKind::CompareSwap && (!tt->predefined || a.target.count != 1 || !a.compare))
     return c.error(w->comm, MPI_ERR_TYPE,
                    "MPI_Compare_and_swap works on one element of a predefined type");
-  if (a.target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (a.target.rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->fence_epoch && !w->access_epoch)
     return c.error(w->comm, MPI_ERR_RMA_SYNC,
                    "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
                    "first (passive target synchronization, MPI_Win_lock, is not implemented)");
   if (w->access_epoch &&
-      std::find(w->access.begin(), w->access.end(), a.target_rank) == w->access.end())
+      std::find(w->access.begin(), w->access.end(), a.target.rank) == w->access.end())
     return c.error(w->comm, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
-                   a.target_rank);
+                   a.target.rank);
   RmaOp q;
   q.kind = a.kind;
-  q.target = a.target_rank;
-  q.bytes = static_cast<std::size_t>(a.target_count) * tt->size;
+  q.target = a.target.rank;
+  q.bytes = static_cast<std::size_t>(a.target.count) * tt->size;
   append_bytes(q.message,
-               RmaHeader{a.kind, a.target_disp, a.target_count, sends_data(a) ? a.op : MPI_NO_OP});
+               RmaHeader{a.kind, a.target.disp, a.target.count, sends_data(a) ? a.op : MPI_NO_OP});
   encode_layout(*tt, q.message);
   if (sends_data(a)) {
     const std::size_t at = q.message.size();
     q.message.resize(at + q.bytes);
-    pack(a.origin, static_cast<std::size_t>(a.origin_count), *ot, q.message.data() + at);
+    pack(a.origin.addr, static_cast<std::size_t>(a.origin.count), *ot, q.message.data() + at);
   }
   if (a.kind == RmaKind::CompareSwap) {
     const std::size_t at = q.message.size();
@@ -129,8 +137,8 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
     std::memcpy(q.message.data() + at, a.compare, q.bytes);
   }
   if (returns_data(a.kind)) {
-    q.origin_addr = a.result;
-    q.origin_count = a.result_count;
+    q.origin_addr = const_cast<void*>(a.result.addr);
+    q.origin_count = a.result.count;
     q.origin_type = std::make_shared<Datatype>(*rt);
   }
   w->ops.push_back(std::move(q));
@@ -239,31 +247,23 @@ int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win) {
   ApiCall c("MPI_Put");
-  RmaArgs a{RmaKind::Put};
-  a.origin = origin_addr;
-  a.origin_count = origin_count;
-  a.origin_type = origin_datatype;
-  a.op = MPI_REPLACE;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = target_count;
-  a.target_type = target_datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::Put,
+                {origin_addr, origin_count, origin_datatype},
+                {},
+                {target_rank, target_disp, target_count, target_datatype},
+                MPI_REPLACE});
 }
 MPISIM_WEAK_ALIAS(Put)
 
 int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   ApiCall c("MPI_Get");
-  RmaArgs a{RmaKind::Get};
-  a.result = origin_addr;
-  a.result_count = origin_count;
-  a.result_type = origin_datatype;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = target_count;
-  a.target_type = target_datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::Get,
+                {},
+                {origin_addr, origin_count, origin_datatype},
+                {target_rank, target_disp, target_count, target_datatype}});
 }
 MPISIM_WEAK_ALIAS(Get)
 
@@ -271,16 +271,12 @@ int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   ApiCall c("MPI_Accumulate");
-  RmaArgs a{RmaKind::Accumulate};
-  a.origin = origin_addr;
-  a.origin_count = origin_count;
-  a.origin_type = origin_datatype;
-  a.op = op;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = target_count;
-  a.target_type = target_datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::Accumulate,
+                {origin_addr, origin_count, origin_datatype},
+                {},
+                {target_rank, target_disp, target_count, target_datatype},
+                op});
 }
 MPISIM_WEAK_ALIAS(Accumulate)
 
@@ -289,38 +285,24 @@ int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   ApiCall c("MPI_Get_accumulate");
-  RmaArgs a{RmaKind::GetAccumulate};
-  a.origin = origin_addr;
-  a.origin_count = origin_count;
-  a.origin_type = origin_datatype;
-  a.result = result_addr;
-  a.result_count = result_count;
-  a.result_type = result_datatype;
-  a.op = op;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = target_count;
-  a.target_type = target_datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::GetAccumulate,
+                {origin_addr, origin_count, origin_datatype},
+                {result_addr, result_count, result_datatype},
+                {target_rank, target_disp, target_count, target_datatype},
+                op});
 }
 MPISIM_WEAK_ALIAS(Get_accumulate)
 
 int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   ApiCall c("MPI_Fetch_and_op");
-  RmaArgs a{RmaKind::GetAccumulate};
-  a.origin = origin_addr;
-  a.origin_count = 1;
-  a.origin_type = datatype;
-  a.result = result_addr;
-  a.result_count = 1;
-  a.result_type = datatype;
-  a.op = op;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = 1;
-  a.target_type = datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::GetAccumulate,
+                {origin_addr, 1, datatype},
+                {result_addr, 1, datatype},
+                {target_rank, target_disp, 1, datatype},
+                op});
 }
 MPISIM_WEAK_ALIAS(Fetch_and_op)
 
@@ -328,20 +310,13 @@ int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win) {
   ApiCall c("MPI_Compare_and_swap");
-  RmaArgs a{RmaKind::CompareSwap};
-  a.origin = origin_addr;
-  a.origin_count = 1;
-  a.origin_type = datatype;
-  a.result = result_addr;
-  a.result_count = 1;
-  a.result_type = datatype;
-  a.compare = compare_addr;
-  a.op = MPI_REPLACE;
-  a.target_rank = target_rank;
-  a.target_disp = target_disp;
-  a.target_count = 1;
-  a.target_type = datatype;
-  return issue(c, win, a);
+  return issue(c, win,
+               {RmaKind::CompareSwap,
+                {origin_addr, 1, datatype},
+                {result_addr, 1, datatype},
+                {target_rank, target_disp, 1, datatype},
+                MPI_REPLACE,
+                compare_addr});
 }
 MPISIM_WEAK_ALIAS(Compare_and_swap)
 
