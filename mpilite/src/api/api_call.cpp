@@ -97,10 +97,7 @@ int ApiCall::check_type(const Comm& c, MPI_Datatype h, const Datatype*& out) {
 }
 
 int ApiCall::check_buffer(const Comm& c, const void* buf, long count, const Datatype* type) {
-  if (buf || count == 0) return MPI_SUCCESS;
-  // MPI_BOTTOM (null) with a derived type of absolute addresses (from MPI_Get_address), or of
-  // no data, is valid; MPICH checks likewise.
-  if (type && !type->predefined && (type->true_lb != 0 || type->size == 0)) return MPI_SUCCESS;
+  if (buf || null_buffer_allowed(count, type)) return MPI_SUCCESS;
   return error(c.handle, MPI_ERR_BUFFER, "null buffer with count {}", count);
 }
 

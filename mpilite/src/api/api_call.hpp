@@ -50,6 +50,12 @@ public:
   int check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out);
 };
 
+/// Whether a null buffer (MPI_BOTTOM) may go with `count` elements of `type`: no data, or a
+/// derived type of absolute addresses (from MPI_Get_address) or of no data; MPICH checks likewise.
+inline bool null_buffer_allowed(long count, const Datatype* type) {
+  return count == 0 || (type && !type->predefined && (type->true_lb != 0 || type->size == 0));
+}
+
 /// Writes `s` to `out` unless the user passed MPI_STATUS_IGNORE.
 inline void store_status(MPI_Status* out, const MPI_Status& s) {
   if (out && out != MPI_STATUS_IGNORE) *out = s;

@@ -193,11 +193,10 @@ int checked_types(CollectiveCall& k, const MPI_Datatype* handles, const char* wh
   return MPI_SUCCESS;
 }
 
-/// One of `types` that places its data at absolute addresses (MPI_BOTTOM then describes the
-/// buffer), or null.
+/// One of `types` that MPI_BOTTOM may go with (one of absolute addresses), or null.
 const Datatype* absolute_one(const std::vector<const Datatype*>& types) {
   for (const Datatype* t : types)
-    if (!t->predefined && t->true_lb != 0) return t;
+    if (null_buffer_allowed(1, t)) return t;
   return nullptr;
 }
 

@@ -23,10 +23,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   if (!c.w.errhandlers().valid(errhandler))
     return c.error(comm, MPI_ERR_ARG, "invalid error handler {:#x}",
                    static_cast<unsigned>(errhandler));
-  CommLocal& l = c.r.comms.at(comm);
-  c.w.errhandlers().retain(errhandler);
-  c.w.errhandlers().release(l.errhandler);
-  l.errhandler = errhandler;
+  c.w.errhandlers().replace(c.r.comms.at(comm).errhandler, errhandler);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Comm_set_errhandler)

@@ -47,11 +47,15 @@ std::unordered_map<int, std::weak_ptr<SharedPointer>>& shared_pointers() {
   return pointers;
 }
 
-std::shared_ptr<SharedPointer> shared_pointer_of(int context) {
-  auto& slot = shared_pointers()[context];
+/// The shared pointer of the open on `comm` (the file's own communicator), made by the first
+/// rank of this host process that opens it.
+std::shared_ptr<SharedPointer> shared_pointer_of(World& w, const Comm& comm, int rank) {
+  auto& slot = shared_pointers()[comm.context];
   std::shared_ptr<SharedPointer> p = slot.lock();
   if (!p) {
     p = std::make_shared<SharedPointer>();
+    for (int i = 0; i < comm.size && p->exact; ++i)
+      p->exact = w.kernel().is_local(comm.world_of(i, rank));
     slot = p;
   }
   return p;
@@ -82,6 +86,23 @@ void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
 std::vector<MPI_File>& fortran_files() {
   static std::vector<MPI_File> files{MPI_FILE_NULL};
   return files;
+}
+
+MPI_Datatype own_type(MPI_Datatype type) {
+  if (builtin_datatype(type)) return type;
+  MPI_Datatype copy = MPI_DATATYPE_NULL;
+  PMPI_Type_dup(type, &copy);
+  PMPI_Type_commit(&copy);
+  return copy;
+}
+
+void release_type(MPI_Datatype& type) {
+  if (!builtin_datatype(type)) PMPI_Type_free(&type);
+}
+
+void replace_info(File& f, MPI_Info info) {
+  if (f.info != MPI_INFO_NULL) PMPI_Info_free(&f.info);
+  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &f.info);
 }
 
 void add_live_file(MPI_File fh) {
@@ -135,14 +156,10 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   f.amode = amode;
   f.errhandler = c.r.file_errhandler;
   c.w.errhandlers().retain(f.errhandler);
-  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &f.info);
+  replace_info(f, info);
   f.etype = std::make_shared<Datatype>(*builtin_datatype(MPI_BYTE));
   f.filetype = f.etype;
-  f.shared = shared_pointer_of(c.w.comm(f.comm)->context);
-  const Comm& fc = *c.w.comm(f.comm);
-  f.shared_pointer_exact = true;
-  for (int i = 0; i < fc.size && f.shared_pointer_exact; ++i)
-    f.shared_pointer_exact = c.w.kernel().is_local(fc.world_of(i, c.r.id));
+  f.shared = shared_pointer_of(c.w, *c.w.comm(f.comm), c.r.id);
   if (amode & MPI_MODE_APPEND) {
     struct stat st {};
     if (fstat(f.fd, &st) == 0) f.position = f.shared->offset = st.st_size;
@@ -166,11 +183,9 @@ int PMPI_File_close(MPI_File* fh) {
   close(f.fd);
   if ((f.amode & MPI_MODE_DELETE_ON_CLOSE) && rank == 0) unlink(f.path.c_str());
   charge_access(c, 0);
-  if (f.etype_handle != MPI_BYTE && !builtin_datatype(f.etype_handle))
-    PMPI_Type_free(&f.etype_handle);
-  if (f.filetype_handle != MPI_BYTE && !builtin_datatype(f.filetype_handle))
-    PMPI_Type_free(&f.filetype_handle);
-  if (f.info != MPI_INFO_NULL) PMPI_Info_free(&f.info);
+  release_type(f.etype_handle);
+  release_type(f.filetype_handle);
+  replace_info(f, MPI_INFO_NULL);
   c.w.errhandlers().release(f.errhandler);
   const int context = c.w.comm(f.comm)->context;
   PMPI_Comm_free(&f.comm);
@@ -280,8 +295,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
   ApiCall c("MPI_File_set_info");
   if (int e = check_file(c, fh)) return e;
   c.collective(fh->f.comm);
-  if (fh->f.info != MPI_INFO_NULL) PMPI_Info_free(&fh->f.info);
-  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &fh->f.info);
+  replace_info(fh->f, info);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_set_info)
@@ -339,10 +353,7 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler) {
   if (!c.w.errhandlers().valid(errhandler))
     return file_error(c, fh, MPI_ERR_ARG, "invalid error handler {:#x}",
                       static_cast<unsigned>(errhandler));
-  MPI_Errhandler& slot = fh ? fh->f.errhandler : c.r.file_errhandler;
-  c.w.errhandlers().retain(errhandler);
-  c.w.errhandlers().release(slot);
-  slot = errhandler;
+  c.w.errhandlers().replace(fh ? fh->f.errhandler : c.r.file_errhandler, errhandler);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_set_errhandler)

@@ -26,6 +26,13 @@ void charge_access(ApiCall& c, std::size_t bytes);
 /// node's path and the shared file system moving what all ranks move. Collective over f.comm.
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes);
 
+/// A handle of the file's own for `type`: predefined types as they are, derived ones duplicated
+/// (the program may free its handle while the view uses the type). release_type frees it.
+MPI_Datatype own_type(MPI_Datatype type);
+void release_type(MPI_Datatype& type);
+/// Sets the file's hints to a copy of `info` (MPI_INFO_NULL: none).
+void replace_info(File& f, MPI_Info info);
+
 /// Registers / forgets a handle this host process gave out.
 void add_live_file(MPI_File fh);
 void remove_live_file(MPI_File fh);

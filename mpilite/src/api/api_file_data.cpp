@@ -36,7 +36,7 @@ int check_access(ApiCall& c, const Access& a, const Datatype*& type) {
   if (a.mode != Mode::Independent) c.collective(f.comm);
   if (int e = c.check_type(*c.w.comm(f.comm), a.type, type)) return e;
   if (a.count < 0) return file_error(c, a.fh, MPI_ERR_COUNT, "negative count {}", a.count);
-  if (!a.buf && a.count > 0 && type->size > 0 && (type->predefined || type->true_lb == 0))
+  if (!a.buf && !null_buffer_allowed(a.count, type))
     return file_error(c, a.fh, MPI_ERR_BUFFER, "null buffer with count {}", a.count);
   if (a.write && (f.amode & MPI_MODE_RDONLY))
     return file_error(c, a.fh, MPI_ERR_READ_ONLY, "{} was opened MPI_MODE_RDONLY", f.path);
@@ -53,7 +53,7 @@ int check_access(ApiCall& c, const Access& a, const Datatype*& type) {
     return file_error(c, a.fh, MPI_ERR_TYPE,
                       "{} bytes of data are not a whole number of etypes ({} bytes each)", bytes,
                       f.etype->size);
-  if (a.pointer == Pointer::Shared && a.mode == Mode::Independent && !f.shared_pointer_exact)
+  if (a.pointer == Pointer::Shared && a.mode == Mode::Independent && !f.shared->exact)
     return file_error(c, a.fh, MPI_ERR_UNSUPPORTED_OPERATION,
                       "the shared file pointer of {} is opened by ranks of several host "
                       "processes: independent shared-pointer calls need all of them in one host "
@@ -128,26 +128,18 @@ int access(ApiCall& c, const Access& a, MPI_Status* status, MPI_Request* request
   const int err = move_data(a, *type, position, moved);
   if (a.pointer == Pointer::Individual)
     f.position = position + static_cast<MPI_Offset>(moved / f.etype->size);
-  MPI_Status s{};
-  s.MPI_SOURCE = MPI_PROC_NULL;
-  s.MPI_TAG = MPI_ANY_TAG;
-  s.MPI_ERROR = MPI_SUCCESS;
+  MPI_Status s = null_status();
   set_status_bytes(s, moved);
-  if (a.mode == Mode::Independent && request) {
+  // A non-blocking independent access takes its time after the call; the others in it.
+  if (a.mode != Mode::Independent)
+    charge_collective_access(c, f, bytes);
+  else if (!request)
+    charge_access(c, bytes);
+  if (request) {
     Request* q = completed_request(c.w, c.r, RequestKind::Recv);
     q->status = s;
-    q->ready_time = c.r.clock + c.w.kernel().file_access(c.r.id, bytes);
+    if (a.mode == Mode::Independent) q->ready_time += c.w.kernel().file_access(c.r.id, bytes);
     *request = q->handle;
-  } else {
-    if (a.mode == Mode::Independent)
-      charge_access(c, bytes);
-    else
-      charge_collective_access(c, f, bytes);
-    if (request) {
-      Request* q = completed_request(c.w, c.r, RequestKind::Recv);
-      q->status = s;
-      *request = q->handle;
-    }
   }
   if (err)
     return file_error(c, a.fh, file_error_class(err), "{} of {} failed: {}",

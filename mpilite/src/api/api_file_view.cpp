@@ -8,20 +8,6 @@ using namespace mpilite;
 
 namespace {
 
-/// A handle of the file's own for `type`: predefined types as they are, derived ones duplicated
-/// (the program may free its handle while the view uses the type).
-MPI_Datatype own_copy(MPI_Datatype type) {
-  if (builtin_datatype(type)) return type;
-  MPI_Datatype copy = MPI_DATATYPE_NULL;
-  PMPI_Type_dup(type, &copy);
-  PMPI_Type_commit(&copy);
-  return copy;
-}
-
-void free_own(MPI_Datatype& type) {
-  if (!builtin_datatype(type)) PMPI_Type_free(&type);
-}
-
 /// Sets `out` to the absolute position of a seek of `offset` from `whence`, in etypes.
 int seek_target(ApiCall& c, MPI_File fh, MPI_Offset offset, int whence, MPI_Offset current,
                 MPI_Offset& out) {
@@ -89,19 +75,16 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   if (ft->true_lb < 0 || ft->lb < 0)
     return file_error(c, fh, MPI_ERR_TYPE,
                       "the filetype has a negative displacement: data before the view's start");
-  free_own(f.etype_handle);
-  free_own(f.filetype_handle);
-  f.etype_handle = own_copy(etype);
-  f.filetype_handle = own_copy(filetype);
+  release_type(f.etype_handle);
+  release_type(f.filetype_handle);
+  f.etype_handle = own_type(etype);
+  f.filetype_handle = own_type(filetype);
   f.etype = std::make_shared<Datatype>(*et);
   f.filetype = std::make_shared<Datatype>(*ft);
   f.disp = disp;
   f.position = 0;
   f.shared->offset = 0;
-  if (info != MPI_INFO_NULL) {
-    if (f.info != MPI_INFO_NULL) PMPI_Info_free(&f.info);
-    PMPI_Info_dup(info, &f.info);
-  }
+  if (info != MPI_INFO_NULL) replace_info(f, info);
   PMPI_Barrier(f.comm);
   return MPI_SUCCESS;
 }
@@ -114,8 +97,8 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_D
   if (!disp || !etype || !filetype || !datarep)
     return file_error(c, fh, MPI_ERR_ARG, "null argument");
   *disp = fh->f.disp;
-  *etype = own_copy(fh->f.etype_handle);
-  *filetype = own_copy(fh->f.filetype_handle);
+  *etype = own_type(fh->f.etype_handle);
+  *filetype = own_type(fh->f.filetype_handle);
   std::strcpy(datarep, "native");
   return MPI_SUCCESS;
 }

@@ -6,6 +6,7 @@
 // (docs/model.md, One-sided communication).
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #include "api_win.hpp"
@@ -137,15 +138,14 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
     std::memcpy(q.message.data() + at, a.compare, q.bytes);
   }
   if (returns_data(a.kind)) {
-    q.origin_addr = const_cast<void*>(a.result.addr);
-    q.origin_count = a.result.count;
-    q.origin_type = std::make_shared<Datatype>(*rt);
+    q.result_addr = const_cast<void*>(a.result.addr);
+    q.result_type = std::make_shared<Datatype>(*rt);
   }
   w->ops.push_back(std::move(q));
   return MPI_SUCCESS;
 }
 
-/// Replies of gets served here, kept until they are sent.
+/// Replies of operations served here (gets and atomics), kept until they are sent.
 struct Replies {
   std::vector<MPI_Request> requests;
   std::vector<std::vector<std::byte>> data;
@@ -201,22 +201,22 @@ int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
   return MPI_SUCCESS;
 }
 
-/// Sends the window's queued operations to their targets (to those of `targets` only, if given).
+/// Sends the window's queued operations to their targets.
 void send_ops(Window& w, std::vector<MPI_Request>& requests) {
   for (RmaOp& q : w.ops)
     PMPI_Isend(q.message.data(), static_cast<int>(q.message.size()), MPI_BYTE, q.target, kOpTag,
                w.comm, &requests.emplace_back());
 }
 
-/// Receives the data of the window's gets, in the order they were issued, and forgets the
-/// operations.
+/// Receives the data of the window's operations that return some (gets and atomics), in the
+/// order they were issued, and forgets the operations.
 void finish_ops(Window& w) {
   for (RmaOp& q : w.ops) {
     if (!returns_data(q.kind)) continue;
     std::vector<std::byte> data(q.bytes);
     PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm,
               MPI_STATUS_IGNORE);
-    unpack(data.data(), q.bytes, *q.origin_type, q.origin_addr);
+    unpack(data.data(), q.bytes, *q.result_type, q.result_addr);
   }
   w.ops.clear();
 }
@@ -226,8 +226,7 @@ int ranks_of(ApiCall& c, const Window& w, MPI_Group group, std::vector<int>& out
   int n = 0;
   if (int e = PMPI_Group_size(group, &n)) return e;
   std::vector<int> mine(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    mine[static_cast<std::size_t>(i)] = i;
+  std::iota(mine.begin(), mine.end(), 0);
   MPI_Group all;
   PMPI_Comm_group(w.comm, &all);
   out.assign(static_cast<std::size_t>(n), MPI_UNDEFINED);

@@ -28,6 +28,12 @@ public:
     Entry* e = table_.find(h);
     if (e && --e->refs == 0) table_.erase(h);
   }
+  /// Makes `slot` (an object's handler) `h`, moving the reference.
+  void replace(MPI_Errhandler& slot, MPI_Errhandler h) {
+    retain(h);
+    release(slot);
+    slot = h;
+  }
 
 private:
   struct Entry {

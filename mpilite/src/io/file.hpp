@@ -1,6 +1,6 @@
 // MPI-IO's file handle (MPI-3.1 chapter 13): one per rank that opened the file. It holds the
 // rank's view and individual file pointer; the shared file pointer belongs to all ranks of the
-// open (one per host process: see shared_pointer_exact).
+// open (one per host process: see SharedPointer::exact).
 #pragma once
 
 #include <memory>
@@ -15,6 +15,9 @@ namespace mpilite {
 /// The shared file pointer of one collective open, in etypes of the view.
 struct SharedPointer {
   MPI_Offset offset = 0;
+  /// Whether every rank of the open lives in this host process, so that this is the one
+  /// shared pointer (independent shared-pointer calls need that).
+  bool exact = true;
 };
 
 /// What a rank knows of a file it opened.
@@ -37,9 +40,6 @@ struct File {
 
   MPI_Offset position = 0; ///< individual file pointer, in etypes
   std::shared_ptr<SharedPointer> shared;
-  /// Whether every rank of the open lives in this host process, so that `shared` is the one
-  /// shared pointer (independent shared-pointer calls need that).
-  bool shared_pointer_exact = true;
 
   /// Its Fortran handle once MPI_File_c2f gave it one (0: none yet).
   MPI_Fint fortran = 0;

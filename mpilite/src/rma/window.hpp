@@ -22,9 +22,8 @@ struct RmaOp {
   RmaKind kind = RmaKind::Put;
   int target = 0; ///< rank in the window's communicator
   std::vector<std::byte> message;
-  void* origin_addr = nullptr;
-  int origin_count = 0;
-  std::shared_ptr<const Datatype> origin_type;
+  void* result_addr = nullptr;
+  std::shared_ptr<const Datatype> result_type;
   std::size_t bytes = 0; ///< data bytes moved
 };
 
