@@ -4,19 +4,28 @@
 program file_io
   use mpi
   implicit none
-  integer :: ierr, me, np, fh, i, stat(MPI_STATUS_SIZE), n, etype, ftype, amode
+  integer :: ierr, me, np, fh, i, stat(MPI_STATUS_SIZE), n, etype, ftype, amode, argstat
   integer(kind=MPI_OFFSET_KIND) :: offset, fsize, disp
   double precision :: mine(4), all(64), half(2)
-  character(len=32) :: path, rep
+  character(len=4096) :: path
+  character(len=32) :: rep
   call mpi_init(ierr)
   call mpi_comm_rank(MPI_COMM_WORLD, me, ierr)
   call mpi_comm_size(MPI_COMM_WORLD, np, ierr)
-  call get_command_argument(1, path)
+  call get_command_argument(1, path, status=argstat)
+  if (argstat /= 0) then
+    print '(a)', 'fio: usage: file_io PATH (at most 4096 characters)'
+    call mpi_abort(MPI_COMM_WORLD, 2, ierr)
+  end if
   do i = 1, 4
     mine(i) = me * 10 + i
   end do
   amode = ior(MPI_MODE_CREATE, MPI_MODE_RDWR)
   call mpi_file_open(MPI_COMM_WORLD, trim(path), amode, MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS) then
+    print '(a, a)', 'fio: cannot open ', trim(path)
+    call mpi_abort(MPI_COMM_WORLD, 2, ierr)
+  end if
   offset = me * 32
   call mpi_file_write_at_all(fh, offset, mine, 4, MPI_DOUBLE_PRECISION, stat, ierr)
   call mpi_get_count(stat, MPI_DOUBLE_PRECISION, n, ierr)
