@@ -75,13 +75,21 @@ function(conformance_vs_mpich program ranks regex)
        ${CONFORMANCE_PROGRAMS}/${program}.c ${ARGN})
 endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
-        keyval_double_free persistent_derived bottom_absolute bottom_collectives)
+        keyval_double_free persistent_derived bottom_absolute bottom_collectives
+        object_attributes error_codes)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
 # MPI_BOTTOM with types of absolute addresses in Bcast, Gather, Scatter and Alltoallw (4 ranks:
 # rank 0's gather weighs 0,1,100,101,... by 1..8; alltoallw sums 1000..1003).
 conformance_vs_mpich(bottom_collectives 4 "gather: weighted sum 7420")
+
+# Attributes on datatypes and windows: a dup copies 1000 as 1001, each rank's value on MPI_INT is
+# its own; deletes run at delete, replace, MPI_Type_free and MPI_Win_free (rank 2: 7 + 22 = 29).
+conformance_vs_mpich(object_attributes 3 "rank 2: after MPI_Win_free deleted 29$")
+
+# Error classes, codes and strings the program adds: rank r adds 2 + r of each, all checks pass.
+conformance_vs_mpich(error_codes 3 "rank 2: added 4 classes and codes, 0 errors$")
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes

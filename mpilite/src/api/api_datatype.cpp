@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "object_attributes.hpp"
+
 using namespace mpilite;
 
 namespace mpilite {
@@ -283,7 +285,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   if (int e = lookup_type(c, oldtype, old, "oldtype")) return e;
   Datatype t = make_dup(*old);
   t.committed = old->committed;
-  return publish(c, std::move(t), {MPI_COMBINER_DUP, {}, {}, {keep(*old)}}, newtype);
+  if (int e = publish(c, std::move(t), {MPI_COMBINER_DUP, {}, {}, {keep(*old)}}, newtype)) return e;
+  return copy_object_attrs(c, AttrObject::Type, oldtype, *newtype, MPI_COMM_WORLD);
 }
 MPISIM_WEAK_ALIAS(Type_dup)
 
@@ -304,6 +307,7 @@ int PMPI_Type_free(MPI_Datatype* datatype) {
   if (int e = lookup_type(c, *datatype, t)) return e;
   if (t->predefined)
     return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE, "cannot free predefined datatype {}", t->name);
+  if (int e = delete_object_attrs(c, AttrObject::Type, *datatype, MPI_COMM_WORLD)) return e;
   c.w.free_datatype(*datatype);
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;

@@ -137,29 +137,6 @@ int PMPI_Is_thread_main(int* flag) {
 }
 MPISIM_WEAK_ALIAS(Is_thread_main)
 
-int PMPI_Error_string(int errorcode, char* string, int* resultlen) {
-  ApiCall c("MPI_Error_string");
-  if (!string || !resultlen)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null string or resultlen pointer");
-  if (!is_error_code(errorcode))
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "{} is not an MPI error code", errorcode);
-  std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", error_class_name(errorcode),
-                error_class_text(errorcode));
-  *resultlen = static_cast<int>(std::strlen(string));
-  return MPI_SUCCESS;
-}
-MPISIM_WEAK_ALIAS(Error_string)
-
-int PMPI_Error_class(int errorcode, int* errorclass) {
-  ApiCall c("MPI_Error_class");
-  if (!errorclass) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null errorclass pointer");
-  if (!is_error_code(errorcode))
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "{} is not an MPI error code", errorcode);
-  *errorclass = errorcode; // every error code of mpisim is its own class
-  return MPI_SUCCESS;
-}
-MPISIM_WEAK_ALIAS(Error_class)
-
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
   // Info hints (e.g. for registered memory) do not change the simulation: they are ignored.
   ApiCall c("MPI_Alloc_mem");

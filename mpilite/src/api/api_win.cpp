@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api_win.hpp"
+#include "object_attributes.hpp"
 
 using namespace mpilite;
 
@@ -81,6 +82,7 @@ int PMPI_Win_free(MPI_Win* win) {
                    "the window has an epoch open ({} operations not yet completed): end it with "
                    "MPI_Win_fence, MPI_Win_complete or MPI_Win_wait first",
                    w->ops.size());
+  if (int e = delete_object_attrs(c, AttrObject::Win, *win, w->comm)) return e;
   // No rank may still reach into this one's memory.
   PMPI_Barrier(w->comm);
   if (w->allocated) std::free(w->base);
@@ -146,9 +148,14 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
     value = &separate;
     break;
   }
-  default:
-    *flag = 0;
-    return MPI_SUCCESS;
+  default: {
+    bool found = false;
+    if (int e = get_object_attr(c, AttrObject::Win, win, w->comm, keyval, &value, &found)) return e;
+    if (!found) {
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
   }
   std::memcpy(attribute_val, &value, sizeof value);
   *flag = 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api_call.hpp"
+#include "user_errors.hpp"
 
 namespace mpilite {
 
@@ -67,7 +68,8 @@ int set_attribute(ApiCall& c, const Comm& comm, int keyval, void* value) {
 
 int get_attribute(ApiCall& c, const Comm& comm, int keyval, void** value, bool* found) {
   if (void* v = c.w.keyvals().predefined(keyval)) {
-    *value = v;
+    // MPI_LASTUSEDCODE follows the error codes this rank added.
+    *value = keyval == MPI_LASTUSEDCODE ? last_used_code(c.r.id) : v;
     *found = true;
     return MPI_SUCCESS;
   }
