@@ -76,7 +76,7 @@ function(conformance_vs_mpich program ranks regex)
 endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
-        object_attributes error_codes)
+        object_attributes error_codes win_errhandler)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -90,6 +90,11 @@ conformance_vs_mpich(object_attributes 3 "rank 2: after MPI_Win_free deleted 29$
 
 # Error classes, codes and strings the program adds: rank r adds 2 + r of each, all checks pass.
 conformance_vs_mpich(error_codes 3 "rank 2: added 4 classes and codes, 0 errors$")
+
+# Error handlers of windows: the program's handler gets the window and the code; with
+# MPI_ERRORS_RETURN a put outside an epoch returns MPI_ERR_RMA_SYNC.
+conformance_vs_mpich(win_errhandler 3
+  "rank 2: put outside an epoch returns MPI_ERR_RMA_SYNC 1, handler calls 1$")
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes

@@ -1,18 +1,22 @@
 // MPI entry points: error handlers of communicators (MPI-3.1 section 8.3).
-#include "api_call.hpp"
+#include "api_errhandler.hpp"
 
 using namespace mpilite;
+
+int mpilite::create_errhandler(ApiCall& c, void (*fn)(), MPI_Errhandler* errhandler) {
+  if (int e = c.check_init()) return e;
+  if (!fn || !errhandler)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null function or errhandler argument");
+  *errhandler = c.w.errhandlers().add(reinterpret_cast<MPI_Comm_errhandler_function*>(fn));
+  return MPI_SUCCESS;
+}
 
 extern "C" {
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* comm_errhandler_fn,
                                 MPI_Errhandler* errhandler) {
   ApiCall c("MPI_Comm_create_errhandler");
-  if (int e = c.check_init()) return e;
-  if (!comm_errhandler_fn || !errhandler)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null function or errhandler argument");
-  *errhandler = c.w.errhandlers().add(comm_errhandler_fn);
-  return MPI_SUCCESS;
+  return create_errhandler(c, reinterpret_cast<void (*)()>(comm_errhandler_fn), errhandler);
 }
 MPISIM_WEAK_ALIAS(Comm_create_errhandler)
 

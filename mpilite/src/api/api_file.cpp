@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "api_errhandler.hpp"
 #include "api_file.hpp"
 #include "host_file.hpp"
 #include "kernel.hpp"
@@ -335,13 +336,7 @@ MPISIM_WEAK_ALIAS(File_get_atomicity)
 
 int PMPI_File_create_errhandler(MPI_File_errhandler_function* fn, MPI_Errhandler* errhandler) {
   ApiCall c("MPI_File_create_errhandler");
-  if (int e = c.check_init()) return e;
-  if (!fn || !errhandler)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null function or errhandler argument");
-  // Stored as a communicator handler's pointer; raise_file_error calls it with a file's
-  // signature.
-  *errhandler = c.w.errhandlers().add(reinterpret_cast<MPI_Comm_errhandler_function*>(fn));
-  return MPI_SUCCESS;
+  return create_errhandler(c, reinterpret_cast<void (*)()>(fn), errhandler);
 }
 MPISIM_WEAK_ALIAS(File_create_errhandler)
 

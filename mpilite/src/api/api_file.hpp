@@ -13,8 +13,8 @@ namespace mpilite {
 template <class... Args>
 int file_error(ApiCall& c, MPI_File fh, int code, fmt::format_string<Args...> f, Args&&... args) {
   const MPI_Errhandler handler = fh ? fh->f.errhandler : c.r.file_errhandler;
-  return raise_file_error(c.w, c.r, fh, handler, c.name, code,
-                          fmt::format(f, std::forward<Args>(args)...));
+  return raise_object_error(c.w, c.r, &fh, handler, c.name, code,
+                            fmt::format(f, std::forward<Args>(args)...));
 }
 
 /// MPI_SUCCESS if `fh` is a file this rank has open; else the error.

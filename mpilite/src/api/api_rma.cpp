@@ -64,8 +64,8 @@ int check_side(ApiCall& c, const Window& w, const void* buf, int count, MPI_Data
   if (int e = c.check_buffer(cm, buf, count, out)) return e;
   const std::size_t bytes = static_cast<std::size_t>(count) * out->size;
   if (bytes != static_cast<std::size_t>(target_count) * target.size)
-    return c.error(w.comm, MPI_ERR_TYPE, "the {}'s {} bytes of data and the target's {} differ",
-                   what, bytes, static_cast<std::size_t>(target_count) * target.size);
+    return win_error(c, w, MPI_ERR_TYPE, "the {}'s {} bytes of data and the target's {} differ",
+                     what, bytes, static_cast<std::size_t>(target_count) * target.size);
   return MPI_SUCCESS;
 }
 
@@ -78,12 +78,13 @@ int check_accumulate_op(ApiCall& c, const Window& w, const RmaArgs& a, const Dat
   const Datatype* basic =
       target.basic != MPI_DATATYPE_NULL ? builtin_datatype(target.basic) : nullptr;
   if (!o || o->handle == MPI_NO_OP)
-    return c.error(w.comm, MPI_ERR_OP, "{} needs a predefined operation", c.name);
+    return win_error(c, w, MPI_ERR_OP, "{} needs a predefined operation", c.name);
   if (!basic || (origin && origin->basic != target.basic) || !op_applies_to(*o, *basic))
-    return c.error(w.comm, MPI_ERR_OP,
-                   "{}: the operation does not apply to these datatypes (both must consist of one "
-                   "predefined type it is defined for)",
-                   c.name);
+    return win_error(
+        c, w, MPI_ERR_OP,
+        "{}: the operation does not apply to these datatypes (both must consist of one "
+        "predefined type it is defined for)",
+        c.name);
   return MPI_SUCCESS;
 }
 
@@ -109,17 +110,17 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   if (a.kind == RmaKind::Accumulate || a.kind == RmaKind::GetAccumulate)
     if (int e = check_accumulate_op(c, *w, a, *tt, ot)) return e;
   if (a.kind == RmaKind::CompareSwap && (!tt->predefined || a.target.count != 1 || !a.compare))
-    return c.error(w->comm, MPI_ERR_TYPE,
-                   "MPI_Compare_and_swap works on one element of a predefined type");
+    return win_error(c, *w, MPI_ERR_TYPE,
+                     "MPI_Compare_and_swap works on one element of a predefined type");
   if (a.target.rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->fence_epoch && !w->access_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC,
-                   "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
-                   "first (passive target synchronization, MPI_Win_lock, is not implemented)");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
+                     "first (passive target synchronization, MPI_Win_lock, is not implemented)");
   if (w->access_epoch &&
       std::find(w->access.begin(), w->access.end(), a.target.rank) == w->access.end())
-    return c.error(w->comm, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
-                   a.target.rank);
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
+                     a.target.rank);
   RmaOp q;
   q.kind = a.kind;
   q.target = a.target.rank;
@@ -171,9 +172,9 @@ int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
     const MPI_Aint first = start + t.true_lb;
     const MPI_Aint end = start + (h.target_count - 1) * t.extent + t.true_lb + t.true_extent;
     if (h.disp < 0 || first < 0 || end > w.size)
-      return c.error(w.comm, MPI_ERR_RMA_RANGE,
-                     "an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
-                     source, first, end, w.size);
+      return win_error(c, w, MPI_ERR_RMA_RANGE,
+                       "an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
+                       source, first, end, w.size);
   }
   // An empty operation touches nothing (a window of size 0 may have no base).
   auto* target = h.target_count > 0 ? static_cast<std::byte*>(w.base) + start : nullptr;
@@ -233,7 +234,7 @@ int ranks_of(ApiCall& c, const Window& w, MPI_Group group, std::vector<int>& out
   PMPI_Group_translate_ranks(group, n, mine.data(), all, out.data());
   PMPI_Group_free(&all);
   if (std::find(out.begin(), out.end(), MPI_UNDEFINED) != out.end())
-    return c.error(w.comm, MPI_ERR_GROUP, "the group holds ranks outside the window");
+    return win_error(c, w, MPI_ERR_GROUP, "the group holds ranks outside the window");
   std::sort(out.begin(), out.end());
   return MPI_SUCCESS;
 }
@@ -325,9 +326,9 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
   if (int e = check_window(c, win, w)) return e;
   c.collective(w->comm);
   if (w->access_epoch || w->exposure_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_fence inside a post/start epoch: end it with MPI_Win_complete or "
-                   "MPI_Win_wait first");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "MPI_Win_fence inside a post/start epoch: end it with MPI_Win_complete or "
+                     "MPI_Win_wait first");
   int p = 0;
   PMPI_Comm_size(w->comm, &p);
   // Each target learns how many operations it serves from each origin (as MPICH's fence does
@@ -356,7 +357,7 @@ int PMPI_Win_post(MPI_Group group, int, MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (w->exposure_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC, "an exposure epoch is already open (MPI_Win_post)");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "an exposure epoch is already open (MPI_Win_post)");
   if (int e = ranks_of(c, *w, group, w->exposure)) return e;
   w->exposure_epoch = true;
   return MPI_SUCCESS;
@@ -368,7 +369,7 @@ int PMPI_Win_start(MPI_Group group, int, MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (w->access_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC, "an access epoch is already open (MPI_Win_start)");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "an access epoch is already open (MPI_Win_start)");
   if (int e = ranks_of(c, *w, group, w->access)) return e;
   w->access_epoch = true;
   return MPI_SUCCESS;
@@ -380,7 +381,7 @@ int PMPI_Win_complete(MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (!w->access_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC, "no access epoch is open (call MPI_Win_start)");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "no access epoch is open (call MPI_Win_start)");
   // Every target of the group learns how many operations follow, even none.
   std::vector<int> counts(w->access.size(), 0);
   for (const RmaOp& q : w->ops)
@@ -402,7 +403,7 @@ int PMPI_Win_wait(MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (!w->exposure_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
   Replies replies;
   for (int s : w->exposure) {
     int n = 0;

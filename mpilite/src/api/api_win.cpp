@@ -78,15 +78,16 @@ int PMPI_Win_free(MPI_Win* win) {
   if (int e = check_window(c, *win, w)) return e;
   c.collective(w->comm);
   if (!w->ops.empty() || w->access_epoch || w->exposure_epoch)
-    return c.error(w->comm, MPI_ERR_RMA_SYNC,
-                   "the window has an epoch open ({} operations not yet completed): end it with "
-                   "MPI_Win_fence, MPI_Win_complete or MPI_Win_wait first",
-                   w->ops.size());
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "the window has an epoch open ({} operations not yet completed): end it with "
+                     "MPI_Win_fence, MPI_Win_complete or MPI_Win_wait first",
+                     w->ops.size());
   if (int e = delete_object_attrs(c, AttrObject::Win, *win, w->comm)) return e;
   // No rank may still reach into this one's memory.
   PMPI_Barrier(w->comm);
   if (w->allocated) std::free(w->base);
   PMPI_Comm_free(&w->comm);
+  c.w.errhandlers().release(w->errhandler);
   erase_window(*win);
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
@@ -97,7 +98,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   ApiCall c("MPI_Win_get_group");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
-  if (!group) return c.error(w->comm, MPI_ERR_ARG, "null group argument");
+  if (!group) return win_error(c, *w, MPI_ERR_ARG, "null group argument");
   return PMPI_Comm_group(w->comm, group);
 }
 MPISIM_WEAK_ALIAS(Win_get_group)
@@ -106,7 +107,7 @@ int PMPI_Win_set_name(MPI_Win win, const char* win_name) {
   ApiCall c("MPI_Win_set_name");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
-  if (!win_name) return c.error(w->comm, MPI_ERR_ARG, "null name");
+  if (!win_name) return win_error(c, *w, MPI_ERR_ARG, "null name");
   w->name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
   return MPI_SUCCESS;
 }
@@ -116,7 +117,7 @@ int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
   ApiCall c("MPI_Win_get_name");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
-  if (!win_name || !resultlen) return c.error(w->comm, MPI_ERR_ARG, "null argument");
+  if (!win_name || !resultlen) return win_error(c, *w, MPI_ERR_ARG, "null argument");
   std::memcpy(win_name, w->name.c_str(), w->name.size() + 1);
   *resultlen = static_cast<int>(w->name.size());
   return MPI_SUCCESS;
@@ -127,7 +128,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
   ApiCall c("MPI_Win_get_attr");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
-  if (!attribute_val || !flag) return c.error(w->comm, MPI_ERR_ARG, "null argument");
+  if (!attribute_val || !flag) return win_error(c, *w, MPI_ERR_ARG, "null argument");
   // The predefined attributes: the base itself, pointers to the others (MPI-3.1 11.2.6).
   void* value = nullptr;
   switch (keyval) {

@@ -1,4 +1,5 @@
-// What the one-sided entry points share: the window handle check.
+// What the one-sided entry points share: the window handle check, and errors that follow the
+// window's handler.
 #pragma once
 
 #include "api_call.hpp"
@@ -8,5 +9,14 @@ namespace mpilite {
 
 /// MPI_SUCCESS and the window in `out` if `h` is a window of the calling rank; else the error.
 int check_window(ApiCall& c, MPI_Win h, Window*& out);
+
+/// Raises error `code` of call `c` on window `w`, following the window's error handler.
+template <class... Args>
+int win_error(ApiCall& c, const Window& w, int code, fmt::format_string<Args...> f,
+              Args&&... args) {
+  MPI_Win handle = w.handle;
+  return raise_object_error(c.w, c.r, &handle, w.errhandler, c.name, code,
+                            fmt::format(f, std::forward<Args>(args)...));
+}
 
 } // namespace mpilite

@@ -17,7 +17,9 @@ Window* find_window(MPI_Win handle) {
 }
 
 MPI_Win add_window(Window w) {
-  return table().add(std::move(w));
+  const MPI_Win h = table().add(std::move(w));
+  table().find(h)->handle = h;
+  return h;
 }
 
 void erase_window(MPI_Win handle) {

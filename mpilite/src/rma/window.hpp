@@ -36,6 +36,7 @@ struct RmaHeader {
 };
 
 struct Window {
+  MPI_Win handle = MPI_WIN_NULL; ///< set by add_window
   int owner = -1;                ///< world rank whose handle this is
   MPI_Comm comm = MPI_COMM_NULL; ///< a duplicate of the communicator of the creation
   void* base = nullptr;
@@ -44,6 +45,7 @@ struct Window {
   int flavor = MPI_WIN_FLAVOR_CREATE;
   bool allocated = false; ///< MPI_Win_allocate: the window owns `base`
   std::string name;
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; ///< MPI's default for windows
   std::vector<RmaOp> ops;
   bool fence_epoch = false;  ///< between fences (not ended by MPI_MODE_NOSUCCEED)
   std::vector<int> access;   ///< MPI_Win_start's group, as ranks of comm

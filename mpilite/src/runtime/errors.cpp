@@ -124,12 +124,13 @@ int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
                         [&](MPI_Comm_errhandler_function* fn) { fn(&comm, &code); });
 }
 
-int raise_file_error(World& w, Rank& rank, MPI_File file, MPI_Errhandler handler, const char* call,
-                     int code, std::string detail) {
+int raise_object_error(World& w, Rank& rank, void* object, MPI_Errhandler handler, const char* call,
+                       int code, std::string detail) {
+  using ObjectHandler = void(void*, int*, ...);
   return follow_handler(w, rank, handler, call, code, std::move(detail),
                         [&](MPI_Comm_errhandler_function* fn) {
-                          // Created by MPI_File_create_errhandler: a file handler's signature.
-                          reinterpret_cast<MPI_File_errhandler_function*>(fn)(&file, &code);
+                          // A file's or window's handler: its first argument points to the handle.
+                          reinterpret_cast<ObjectHandler*>(fn)(object, &code);
                         });
 }
 

@@ -26,9 +26,11 @@ const char* error_class_text(int code);
 int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
                 std::string detail);
 
-/// The same for an error of a file operation, following the file's `handler` (for MPI_FILE_NULL
-/// the handler of MPI_FILE_NULL; MPI_ERRORS_RETURN unless the program changed it).
-int raise_file_error(World& w, Rank& rank, MPI_File file, MPI_Errhandler handler, const char* call,
-                     int code, std::string detail);
+/// The same for an error on a file or a window, following the object's `handler` (for
+/// MPI_FILE_NULL the rank's handler of MPI_FILE_NULL). A handler of the program, made by
+/// MPI_File_create_errhandler or MPI_Win_create_errhandler, is called with `object`: the address
+/// of the object's handle.
+int raise_object_error(World& w, Rank& rank, void* object, MPI_Errhandler handler, const char* call,
+                       int code, std::string detail);
 
 } // namespace mpilite
