@@ -76,7 +76,7 @@ function(conformance_vs_mpich program ranks regex)
 endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
-        object_attributes error_codes win_errhandler)
+        object_attributes error_codes win_errhandler cancel_send)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -90,6 +90,17 @@ conformance_vs_mpich(object_attributes 3 "rank 2: after MPI_Win_free deleted 29$
 
 # Error classes, codes and strings the program adds: rank r adds 2 + r of each, all checks pass.
 conformance_vs_mpich(error_codes 3 "rank 2: added 4 classes and codes, 0 errors$")
+
+# MPI_Cancel of sends (docs/model.md, Cancel and free): on one host process the rendezvous and
+# synchronous sends are withdrawn, the eager and buffered ones were delivered; across host
+# processes the cancel of a pending send is refused by name rather than left to fail.
+add_test(NAME conformance.cancel_send.hosts1 COMMAND ${EXPECT} 0
+  -m "send of 0 bytes \\(kind 0\\) cancelled 0$" -m "send of 100000 bytes \\(kind 1\\) cancelled 1$"
+  -m "send of 200000 bytes \\(kind 2\\) cancelled 1$" -m "send of 300000 bytes \\(kind 3\\) cancelled 0$"
+  -- env MPISIM_CPU=off ${RUN} -np 3 ${E2E_BIN}/cancel_send)
+add_test(NAME conformance.cancel_send_across_hosts_is_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Cancel of a pending send to rank 2, which runs in another host process, is not supported"
+  -- env MPISIM_CPU=off ${RUN} -np 3 -hosts 2 ${E2E_BIN}/cancel_send)
 
 # Error handlers of windows: the program's handler gets the window and the code; with
 # MPI_ERRORS_RETURN a put outside an epoch returns MPI_ERR_RMA_SYNC.

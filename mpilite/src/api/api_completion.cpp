@@ -219,7 +219,12 @@ int PMPI_Cancel(MPI_Request* request) {
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
                    "persistent request {:#x} is not active (start it with MPI_Start first)",
                    static_cast<unsigned>(*request));
-  cancel(c.w, c.r, *op);
+  if (!cancel(c.w, c.r, *op))
+    c.w.stop(EndReason::FatalError, 1,
+             fmt::format("rank {}: MPI_Cancel of a pending send to rank {}, which runs in another "
+                         "host process, is not supported by mpisim: run with fewer host processes "
+                         "(MPISIM_HOSTS) or place the two ranks in one (MPISIM_MAP)",
+                         c.r.id, op->dest));
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Cancel)

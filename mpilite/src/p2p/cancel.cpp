@@ -27,29 +27,29 @@ void cancel_receive(World& w, Rank& r, Request& q) {
   complete_cancelled(r, q);
 }
 
-void cancel_send(World& w, Rank& r, Request& q) {
+bool cancel_send(World& w, Rank& r, Request& q) {
   // Eager and buffered sends completed at once: their messages are on their way.
-  if (q.complete) return;
+  if (q.complete) return true;
   Rank* dest = w.local(q.dest);
-  if (!dest) return; // withdrawing from another host process is not supported: the send stays
+  if (!dest) return false;
   Message* m = dest->unexpected.front();
   while (m && !(m->src == r.id && m->reply_to == q.id))
     m = m->next;
-  if (!m) return;
+  if (!m) return true;
   dest->unexpected.erase(m);
   w.free_message(m);
   // An undecided receive there may have had it as its candidate.
   progress_matching(w, *dest);
   complete_cancelled(r, q);
+  return true;
 }
 
 } // namespace
 
-void cancel(World& w, Rank& r, Request& q) {
-  if (q.kind == RequestKind::Recv)
-    cancel_receive(w, r, q);
-  else
-    cancel_send(w, r, q);
+bool cancel(World& w, Rank& r, Request& q) {
+  if (q.kind != RequestKind::Recv) return cancel_send(w, r, q);
+  cancel_receive(w, r, q);
+  return true;
 }
 
 } // namespace mpilite

@@ -12,7 +12,9 @@ class World;
 /// message is there once every message arriving by the rank's clock is known (this may block
 /// in host time), or a synchronous or rendezvous send whose message its destination has not
 /// matched yet (withdrawn from the destination's queue). A cancelled operation completes at the
-/// rank's clock with the cancelled flag in its status; otherwise nothing changes.
-void cancel(World& w, Rank& r, Request& q);
+/// rank's clock with the cancelled flag in its status; otherwise nothing changes. Returns false,
+/// changing nothing, for a pending send to a rank of another host process: withdrawing its
+/// message there is not supported, and leaving it would make the outcome depend on the host count.
+bool cancel(World& w, Rank& r, Request& q);
 
 } // namespace mpilite
