@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api_call.hpp"
+#include "attribute_callbacks.hpp"
 #include "user_errors.hpp"
 
 namespace mpilite {
@@ -58,6 +59,34 @@ int check_writable(ApiCall& c, const Comm& comm, int keyval) {
 
 } // namespace
 
+int run_delete_callback(ApiCall& c, MPI_Comm errors, const Keyval& k, int object, int keyval,
+                        void* value) {
+  if (!k.del) return MPI_SUCCESS;
+  const int rc = k.del(object, keyval, value, k.extra_state);
+  if (rc != MPI_SUCCESS)
+    return c.error(errors, rc, "the delete callback of keyval {:#x} returned error {}",
+                   static_cast<unsigned>(keyval), rc);
+  return MPI_SUCCESS;
+}
+
+int run_copy_callbacks(ApiCall& c, MPI_Comm errors, int from, const std::vector<Attribute>& values,
+                       const std::function<const Keyval*(int)>& find,
+                       const std::function<void(int, void*)>& keep) {
+  const std::vector<Attribute> copy = values; // callbacks may change the list
+  for (const Attribute& a : copy) {
+    const Keyval* k = find(a.keyval);
+    if (!k || !k->copy) continue;
+    void* copied = nullptr;
+    int flag = 0;
+    const int rc = k->copy(from, a.keyval, k->extra_state, a.value, &copied, &flag);
+    if (rc != MPI_SUCCESS)
+      return c.error(errors, rc, "the copy callback of keyval {:#x} returned error {}",
+                     static_cast<unsigned>(a.keyval), rc);
+    if (flag) keep(a.keyval, copied);
+  }
+  return MPI_SUCCESS;
+}
+
 int set_attribute(ApiCall& c, const Comm& comm, int keyval, void* value) {
   if (int e = check_writable(c, comm, keyval)) return e;
   if (int e = delete_attribute(c, comm, keyval)) return e;
@@ -87,13 +116,7 @@ int delete_attribute(ApiCall& c, const Comm& comm, int keyval) {
   const Attribute* a = find_attribute(c.r, comm.handle, keyval);
   if (!a) return MPI_SUCCESS;
   const Keyval k = *c.w.keyvals().find(keyval);
-  if (k.del) {
-    // The callback may use MPI, even on this communicator's attributes: hold no reference.
-    const int rc = k.del(comm.handle, keyval, a->value, k.extra_state);
-    if (rc != MPI_SUCCESS)
-      return c.error(comm.handle, rc, "the delete callback of keyval {:#x} returned error {}",
-                     static_cast<unsigned>(keyval), rc);
-  }
+  if (int e = run_delete_callback(c, comm.handle, k, comm.handle, keyval, a->value)) return e;
   if (CommLocal* l = c.r.comms.find(comm.handle))
     std::erase_if(l->attributes, [keyval](const Attribute& x) { return x.keyval == keyval; });
   c.w.keyvals().release(keyval);
@@ -103,21 +126,13 @@ int delete_attribute(ApiCall& c, const Comm& comm, int keyval) {
 int copy_attributes(ApiCall& c, const Comm& from, const Comm& to) {
   const CommLocal* l = c.r.comms.find(from.handle);
   if (!l) return MPI_SUCCESS;
-  const std::vector<Attribute> values = l->attributes; // callbacks may change the list
-  for (const Attribute& a : values) {
-    const Keyval* k = c.w.keyvals().find(a.keyval);
-    if (!k || !k->copy) continue;
-    void* copied = nullptr;
-    int flag = 0;
-    const int rc = k->copy(from.handle, a.keyval, k->extra_state, a.value, &copied, &flag);
-    if (rc != MPI_SUCCESS)
-      return c.error(from.handle, rc, "the copy callback of keyval {:#x} returned error {}",
-                     static_cast<unsigned>(a.keyval), rc);
-    if (!flag) continue;
-    c.w.keyvals().retain(a.keyval);
-    c.r.comms.at(to.handle).attributes.push_back({a.keyval, copied});
-  }
-  return MPI_SUCCESS;
+  return run_copy_callbacks(
+      c, from.handle, from.handle, l->attributes,
+      [&](int keyval) { return c.w.keyvals().find(keyval); },
+      [&](int keyval, void* copied) {
+        c.w.keyvals().retain(keyval);
+        c.r.comms.at(to.handle).attributes.push_back({keyval, copied});
+      });
 }
 
 int delete_attributes(ApiCall& c, const Comm& comm) {

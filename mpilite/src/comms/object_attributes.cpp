@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "api_call.hpp"
-#include "attributes.hpp"
-#include "comm_local.hpp"
+#include "attribute_callbacks.hpp"
 #include "handle_table.hpp"
 
 namespace mpilite {
@@ -109,14 +108,7 @@ int delete_object_attr(ApiCall& c, AttrObject kind, int object, MPI_Comm errors,
   if (int e = check_keyval(c, kind, errors, keyval, o)) return e;
   const Attribute* a = find_value(c, kind, object, keyval);
   if (!a) return MPI_SUCCESS;
-  const Keyval k = o->k;
-  if (k.del) {
-    // The callback may use MPI, even on this object's attributes: hold no reference.
-    const int rc = k.del(object, keyval, a->value, k.extra_state);
-    if (rc != MPI_SUCCESS)
-      return c.error(errors, rc, "the delete callback of keyval {:#x} returned error {}",
-                     static_cast<unsigned>(keyval), rc);
-  }
+  if (int e = run_delete_callback(c, errors, o->k, object, keyval, a->value)) return e;
   if (std::vector<Attribute>* v = values_of(c, kind, object)) {
     std::erase_if(*v, [keyval](const Attribute& x) { return x.keyval == keyval; });
     if (v->empty()) store().values.erase({kind, c.r.id, object});
@@ -128,21 +120,16 @@ int delete_object_attr(ApiCall& c, AttrObject kind, int object, MPI_Comm errors,
 int copy_object_attrs(ApiCall& c, AttrObject kind, int from, int to, MPI_Comm errors) {
   const std::vector<Attribute>* v = values_of(c, kind, from);
   if (!v) return MPI_SUCCESS;
-  const std::vector<Attribute> values = *v; // callbacks may change the list
-  for (const Attribute& a : values) {
-    const ObjectKeyval* o = store().keyvals.find(a.keyval);
-    if (!o || !o->k.copy) continue;
-    void* copied = nullptr;
-    int flag = 0;
-    const int rc = o->k.copy(from, a.keyval, o->k.extra_state, a.value, &copied, &flag);
-    if (rc != MPI_SUCCESS)
-      return c.error(errors, rc, "the copy callback of keyval {:#x} returned error {}",
-                     static_cast<unsigned>(a.keyval), rc);
-    if (!flag) continue;
-    store().retain(a.keyval);
-    store().values[{kind, c.r.id, to}].push_back({a.keyval, copied});
-  }
-  return MPI_SUCCESS;
+  return run_copy_callbacks(
+      c, errors, from, *v,
+      [](int keyval) -> const Keyval* {
+        const ObjectKeyval* o = store().keyvals.find(keyval);
+        return o ? &o->k : nullptr;
+      },
+      [&](int keyval, void* copied) {
+        store().retain(keyval);
+        store().values[{kind, c.r.id, to}].push_back({keyval, copied});
+      });
 }
 
 int delete_object_attrs(ApiCall& c, AttrObject kind, int object, MPI_Comm errors) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "datatype.hpp"
@@ -11,8 +12,11 @@ namespace mpilite {
 
 /// Appends the bytes of a trivially copyable `value` to `out`.
 template <class T> void append_bytes(std::vector<std::byte>& out, const T& value) {
-  const auto* p = reinterpret_cast<const std::byte*>(&value);
-  out.insert(out.end(), p, p + sizeof value);
+  // resize + memcpy rather than insert: GCC 12 warns falsely (-Wstringop-overflow) on a range
+  // insert into an empty vector.
+  const std::size_t at = out.size();
+  out.resize(at + sizeof value);
+  std::memcpy(out.data() + at, &value, sizeof value);
 }
 
 /// Appends the layout of `type` (bounds, sizes, basic type, type map) to `out`.
