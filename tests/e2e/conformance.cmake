@@ -124,8 +124,27 @@ foreach(hosts 1 2)
     -- env MPISIM_CPU=off ${RUN} -np 6 -hosts ${hosts} ${E2E_BIN}/rma pscw)
 endforeach()
 add_test(NAME conformance.rma_put_outside_an_epoch_is_refused COMMAND ${EXPECT} 1
-  -m "MPI_Put: MPI_ERR_RMA_SYNC: no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start first"
+  -m "MPI_Put: MPI_ERR_RMA_SYNC: no access epoch to rank [01] is open on the window: call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma nosync)
+
+# Passive target synchronization (docs/model.md, One-sided communication): a shared counter by
+# MPI_Fetch_and_op under exclusive locks while its target sleeps, a read-modify-write held across
+# MPI_Win_flush, MPI_Win_lock_all with a put and a compare-and-swap, shared-lock accumulates, a
+# strided get from an allocated window, MPI_Rget and MPI_Raccumulate; as MPICH prints on 1 and 2 host processes; each rank's
+# tickets (which depend on timing) the same on 1-4 host processes under every protocol.
+e2e_program(rma_passive ${CONFORMANCE_PROGRAMS}/rma_passive.c)
+conformance_vs_mpich(rma_passive 4
+  "passive: 4 ranks, counter 20, ticket sum 190, cas winners 1, owner valid 1, raccumulated 4$")
+add_test(NAME conformance.rma_passive.ranks7.hosts2 COMMAND ${EXPECT} 0
+  -m "passive: 7 ranks, counter 35, ticket sum 595, cas winners 1, owner valid 1, raccumulated 7$"
+  -m "passive: rmw 140, accumulated 21.0 3.5 91.0$"
+  -m "passive: rank 0: slot 1006, got 61 63 65 67, rget 17$"
+  -- env MPISIM_CPU=off ${RUN} -np 7 -hosts 2 ${E2E_BIN}/rma_passive)
+add_test(NAME conformance.rma_passive_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py ${RUN} ${E2E_BIN}/rma_passive 6 detail)
+add_test(NAME conformance.rma_lock_of_a_no_locks_window_is_refused COMMAND ${EXPECT} 1
+  -m "MPI_Win_lock: MPI_ERR_RMA_SYNC: rank [01] made the window with the info no_locks=true: it cannot be locked"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_passive nolocks)
 
 # MPI-IO (docs/model.md, File I/O): a checkpoint through a file view, read back whole; strided
 # memory, non-blocking and split collective accesses; an ordered log through the shared pointer.

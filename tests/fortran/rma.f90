@@ -1,10 +1,11 @@
 ! One-sided communication from Fortran: each rank puts its rank into its right neighbour's window
-! and adds it into rank 0's, between fences. The expected values are stated in
-! tests/CMakeLists.txt.
+! and adds it into rank 0's, between fences; then each takes a ticket from a counter on rank 0
+! with mpi_fetch_and_op under an exclusive lock (passive target). The expected values are stated
+! in tests/CMakeLists.txt.
 program rma
   use mpi
   implicit none
-  integer :: ierr, me, np, win, right
+  integer :: ierr, me, np, win, right, ctr, counter, ticket, total
   integer :: cell(2), one(2)
   integer(kind=MPI_ADDRESS_KIND) :: size, disp
   call mpi_init(ierr)
@@ -24,6 +25,17 @@ program rma
   call mpi_accumulate(one(1), 1, MPI_INTEGER, 0, disp, 1, MPI_INTEGER, MPI_SUM, win, ierr)
   call mpi_win_fence(0, win, ierr)
   call mpi_win_free(win, ierr)
+  counter = 0
+  size = 4
+  call mpi_win_create(counter, size, 4, MPI_INFO_NULL, MPI_COMM_WORLD, ctr, ierr)
+  disp = 0
+  call mpi_win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, ctr, ierr)
+  call mpi_fetch_and_op(one(2), ticket, MPI_INTEGER, 0, disp, MPI_SUM, ctr, ierr)
+  call mpi_win_unlock(0, ctr, ierr)
+  call mpi_reduce(ticket, total, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+  call mpi_barrier(MPI_COMM_WORLD, ierr)
+  if (me == 0) print '(a, i0, a, i0)', 'frma: tickets sum ', total, ' counter ', counter
+  call mpi_win_free(ctr, ierr)
   print '(a, i0, a, i0, a, i0, a, l1)', 'frma: rank ', me, ' from left ', cell(1), &
         ' sum ', cell(2), ' freed ', win == MPI_WIN_NULL
   call mpi_finalize(ierr)

@@ -12,6 +12,8 @@
 #include "api_win.hpp"
 #include "datatype_wire.hpp"
 #include "op.hpp"
+#include "p2p.hpp"
+#include "rma_apply.hpp"
 
 using namespace mpilite;
 
@@ -51,10 +53,6 @@ bool sends_data(const RmaArgs& a) {
   return a.kind != RmaKind::Get && !(a.kind == RmaKind::GetAccumulate && a.op == MPI_NO_OP);
 }
 
-bool returns_data(RmaKind kind) {
-  return kind == RmaKind::Get || kind == RmaKind::GetAccumulate || kind == RmaKind::CompareSwap;
-}
-
 /// Checks a (buffer, count, type) of the origin against the target's data; its type in `out`.
 int check_side(ApiCall& c, const Window& w, const void* buf, int count, MPI_Datatype type,
                const Datatype& target, int target_count, const char* what, const Datatype*& out) {
@@ -88,6 +86,42 @@ int check_accumulate_op(ApiCall& c, const Window& w, const RmaArgs& a, const Dat
   return MPI_SUCCESS;
 }
 
+/// Checks that an operation stays inside its target's window (as the target's size and
+/// displacement unit were when the window was made).
+int check_range(ApiCall& c, const Window& w, const TargetPlace& t, const Datatype& type) {
+  if (t.count == 0) return MPI_SUCCESS;
+  const WindowTarget& at = w.targets[static_cast<std::size_t>(t.rank)];
+  const MPI_Aint start = t.disp * at.disp_unit;
+  const MPI_Aint first = start + type.true_lb;
+  const MPI_Aint end = start + (t.count - 1) * type.extent + type.true_lb + type.true_extent;
+  if (t.disp < 0 || first < 0 || end > at.size)
+    return win_error(c, w, MPI_ERR_RMA_RANGE,
+                     "the operation reaches bytes {} to {} of the window of rank {}, which has {} "
+                     "bytes",
+                     first, end, t.rank, at.size);
+  return MPI_SUCCESS;
+}
+
+/// Checks that an access epoch to `target` is open: a fence, a start whose group holds it, or a
+/// lock (MPI_Win_lock_all opens one to any target on its first operation).
+int check_epoch(ApiCall& c, Window& w, int target) {
+  if (w.locks.contains(target)) return MPI_SUCCESS;
+  if (w.lock_all) {
+    w.locks[target] = LockEpoch{MPI_LOCK_SHARED, false};
+    return MPI_SUCCESS;
+  }
+  if (w.fence_epoch) return MPI_SUCCESS;
+  if (!w.access_epoch)
+    return win_error(c, w, MPI_ERR_RMA_SYNC,
+                     "no access epoch to rank {} is open on the window: call MPI_Win_fence, "
+                     "MPI_Win_start or MPI_Win_lock first",
+                     target);
+  if (std::find(w.access.begin(), w.access.end(), target) == w.access.end())
+    return win_error(c, w, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
+                     target);
+  return MPI_SUCCESS;
+}
+
 /// The checks of every one-sided operation, and the queued operation.
 int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   Window* w;
@@ -103,7 +137,7 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
     if (int e = check_side(c, *w, a.origin.addr, a.origin.count, a.origin.type, *tt, a.target.count,
                            "origin", ot))
       return e;
-  if (returns_data(a.kind))
+  if (rma_returns_data(a.kind))
     if (int e = check_side(c, *w, a.result.addr, a.result.count, a.result.type, *tt, a.target.count,
                            "result", rt))
       return e;
@@ -113,14 +147,8 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
     return win_error(c, *w, MPI_ERR_TYPE,
                      "MPI_Compare_and_swap works on one element of a predefined type");
   if (a.target.rank == MPI_PROC_NULL) return MPI_SUCCESS;
-  if (!w->fence_epoch && !w->access_epoch)
-    return win_error(c, *w, MPI_ERR_RMA_SYNC,
-                     "no access epoch is open on the window: call MPI_Win_fence or MPI_Win_start "
-                     "first (passive target synchronization, MPI_Win_lock, is not implemented)");
-  if (w->access_epoch &&
-      std::find(w->access.begin(), w->access.end(), a.target.rank) == w->access.end())
-    return win_error(c, *w, MPI_ERR_RMA_SYNC, "target rank {} is not in the group of MPI_Win_start",
-                     a.target.rank);
+  if (int e = check_range(c, *w, a.target, *tt)) return e;
+  if (int e = check_epoch(c, *w, a.target.rank)) return e;
   RmaOp q;
   q.kind = a.kind;
   q.target = a.target.rank;
@@ -138,11 +166,30 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
     q.message.resize(at + q.bytes);
     std::memcpy(q.message.data() + at, a.compare, q.bytes);
   }
-  if (returns_data(a.kind)) {
+  if (rma_returns_data(a.kind)) {
     q.result_addr = const_cast<void*>(a.result.addr);
     q.result_type = std::make_shared<Datatype>(*rt);
   }
   w->ops.push_back(std::move(q));
+  return MPI_SUCCESS;
+}
+
+/// A request-based operation (MPI_Rput, ...): allowed in passive target epochs only. It is
+/// carried out at once, as by MPI_Win_flush, so its request is complete when returned.
+int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* request) {
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!request) return win_error(c, *w, MPI_ERR_ARG, "null request argument");
+  const int target = a.target.rank;
+  if (target != MPI_PROC_NULL && !w->locks.contains(target) && !w->lock_all)
+    return win_error(
+        c, *w, MPI_ERR_RMA_SYNC,
+        "{} needs a passive target epoch to rank {} (MPI_Win_lock or MPI_Win_lock_all)", c.name,
+        target);
+  if (int e = issue(c, win, a)) return e;
+  if (target != MPI_PROC_NULL)
+    if (int e = flush_target(c, *w, target, false)) return e;
+  *request = completed_request(c.w, c.r, RequestKind::Send)->handle;
   return MPI_SUCCESS;
 }
 
@@ -162,43 +209,13 @@ int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
   PMPI_Recv(msg.data(), n, MPI_BYTE, source, kOpTag, w.comm, MPI_STATUS_IGNORE);
   RmaHeader h;
   std::memcpy(&h, msg.data(), sizeof h);
-  std::size_t used = 0;
-  const Datatype t = decode_layout(msg.data() + sizeof h, used);
-  const std::byte* data = msg.data() + sizeof h + used;
-  const std::size_t bytes = static_cast<std::size_t>(h.target_count) * t.size;
-  // The target's memory the operation touches must lie inside its window.
-  const MPI_Aint start = h.disp * w.disp_unit;
-  if (h.target_count > 0) {
-    const MPI_Aint first = start + t.true_lb;
-    const MPI_Aint end = start + (h.target_count - 1) * t.extent + t.true_lb + t.true_extent;
-    if (h.disp < 0 || first < 0 || end > w.size)
-      return win_error(c, w, MPI_ERR_RMA_RANGE,
-                       "an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
-                       source, first, end, w.size);
-  }
-  // An empty operation touches nothing (a window of size 0 may have no base).
-  auto* target = h.target_count > 0 ? static_cast<std::byte*>(w.base) + start : nullptr;
-  const auto count = static_cast<std::size_t>(h.target_count);
-  if (returns_data(h.kind)) {
-    std::vector<std::byte>& out = replies.data.emplace_back(bytes);
-    pack(target, count, t, out.data());
-    PMPI_Isend(out.data(), static_cast<int>(bytes), MPI_BYTE, source, kReplyTag, w.comm,
-               &replies.requests.emplace_back());
-    if (h.kind == RmaKind::CompareSwap) {
-      if (std::memcmp(out.data(), data + bytes, bytes) == 0) std::memcpy(target, data, bytes);
-      return MPI_SUCCESS;
-    }
-  }
-  if (h.op == MPI_NO_OP || h.kind == RmaKind::Get) return MPI_SUCCESS;
-  if (h.op == MPI_REPLACE) {
-    unpack(data, bytes, t, target);
-  } else {
-    std::vector<std::byte> current(bytes);
-    pack(target, count, t, current.data());
-    const Datatype& basic = *builtin_datatype(t.basic);
-    apply_op(*builtin_op(h.op), basic, data, current.data(), bytes / basic.size);
-    unpack(current.data(), bytes, t, target);
-  }
+  std::vector<std::byte> out;
+  std::string why;
+  if (int e = apply_rma(w, source, msg, out, why)) return win_error(c, w, e, "{}", why);
+  if (!rma_returns_data(h.kind)) return MPI_SUCCESS;
+  std::vector<std::byte>& data = replies.data.emplace_back(std::move(out));
+  PMPI_Isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, source, kReplyTag, w.comm,
+             &replies.requests.emplace_back());
   return MPI_SUCCESS;
 }
 
@@ -213,7 +230,7 @@ void send_ops(Window& w, std::vector<MPI_Request>& requests) {
 /// order they were issued, and forgets the operations.
 void finish_ops(Window& w) {
   for (RmaOp& q : w.ops) {
-    if (!returns_data(q.kind)) continue;
+    if (!rma_returns_data(q.kind)) continue;
     std::vector<std::byte> data(q.bytes);
     PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm,
               MPI_STATUS_IGNORE);
@@ -320,6 +337,63 @@ int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, voi
 }
 MPISIM_WEAK_ALIAS(Compare_and_swap)
 
+int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request* request) {
+  ApiCall c("MPI_Rput");
+  return issue_request(c, win,
+                       {RmaKind::Put,
+                        {origin_addr, origin_count, origin_datatype},
+                        {},
+                        {target_rank, target_disp, target_count, target_datatype},
+                        MPI_REPLACE},
+                       request);
+}
+MPISIM_WEAK_ALIAS(Rput)
+
+int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request* request) {
+  ApiCall c("MPI_Rget");
+  return issue_request(c, win,
+                       {RmaKind::Get,
+                        {},
+                        {origin_addr, origin_count, origin_datatype},
+                        {target_rank, target_disp, target_count, target_datatype}},
+                       request);
+}
+MPISIM_WEAK_ALIAS(Rget)
+
+int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  ApiCall c("MPI_Raccumulate");
+  return issue_request(c, win,
+                       {RmaKind::Accumulate,
+                        {origin_addr, origin_count, origin_datatype},
+                        {},
+                        {target_rank, target_disp, target_count, target_datatype},
+                        op},
+                       request);
+}
+MPISIM_WEAK_ALIAS(Raccumulate)
+
+int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void* result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                         MPI_Request* request) {
+  ApiCall c("MPI_Rget_accumulate");
+  return issue_request(c, win,
+                       {RmaKind::GetAccumulate,
+                        {origin_addr, origin_count, origin_datatype},
+                        {result_addr, result_count, result_datatype},
+                        {target_rank, target_disp, target_count, target_datatype},
+                        op},
+                       request);
+}
+MPISIM_WEAK_ALIAS(Rget_accumulate)
+
 int PMPI_Win_fence(int assert, MPI_Win win) {
   ApiCall c("MPI_Win_fence");
   Window* w;
@@ -329,6 +403,10 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
                      "MPI_Win_fence inside a post/start epoch: end it with MPI_Win_complete or "
                      "MPI_Win_wait first");
+  if (w->lock_all || !w->locks.empty())
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "MPI_Win_fence inside a lock epoch: end it with MPI_Win_unlock or "
+                     "MPI_Win_unlock_all first");
   int p = 0;
   PMPI_Comm_size(w->comm, &p);
   // Each target learns how many operations it serves from each origin (as MPICH's fence does

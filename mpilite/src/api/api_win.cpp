@@ -4,6 +4,7 @@
 
 #include "api_win.hpp"
 #include "object_attributes.hpp"
+#include "passive_target.hpp"
 
 using namespace mpilite;
 
@@ -21,8 +22,17 @@ int check_window(ApiCall& c, MPI_Win h, Window*& out) {
 
 namespace {
 
-int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, int flavor,
-                MPI_Win* win) {
+/// Whether the info of a window's creation says no_locks=true (MPI-3.1 11.2.1).
+bool no_locks(MPI_Info info) {
+  if (info == MPI_INFO_NULL) return false;
+  char value[8] = {};
+  int flag = 0;
+  PMPI_Info_get(info, "no_locks", sizeof value - 1, value, &flag);
+  return flag && std::strcmp(value, "true") == 0;
+}
+
+int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                int flavor, MPI_Win* win) {
   Comm* cm;
   if (int e = c.check_comm(comm, cm)) return e;
   c.collective(comm);
@@ -37,7 +47,13 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Comm c
   w.disp_unit = disp_unit;
   w.flavor = flavor;
   PMPI_Comm_dup(comm, &w.comm);
+  PMPI_Comm_dup(comm, &w.passive_comm);
+  const WindowTarget mine{size, disp_unit, no_locks(info) ? 0 : 1};
+  w.targets.resize(static_cast<std::size_t>(cm->size));
+  PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, w.targets.data(), sizeof mine, MPI_BYTE, w.comm);
   *win = add_window(std::move(w));
+  Window& made = *find_window(*win);
+  if (mine.passive) made.passive = serve_passive_target(c.w, c.r, made);
   return MPI_SUCCESS;
 }
 
@@ -45,15 +61,15 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Comm c
 
 extern "C" {
 
-int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm,
+int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                     MPI_Win* win) {
   ApiCall c("MPI_Win_create");
   if (!base && size > 0) return c.error(comm, MPI_ERR_BASE, "null base of {} bytes", size);
-  return make_window(c, base, size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, win);
+  return make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
 }
 MPISIM_WEAK_ALIAS(Win_create)
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr,
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                       MPI_Win* win) {
   ApiCall c("MPI_Win_allocate");
   if (!baseptr) return c.error(comm, MPI_ERR_ARG, "null baseptr argument");
@@ -61,7 +77,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, voi
   void* base = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
   if (size > 0 && !base)
     return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate a window of {} bytes", size);
-  if (int e = make_window(c, base, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, win)) {
+  if (int e = make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win)) {
     std::free(base);
     return e;
   }
@@ -77,15 +93,18 @@ int PMPI_Win_free(MPI_Win* win) {
   Window* w;
   if (int e = check_window(c, *win, w)) return e;
   c.collective(w->comm);
-  if (!w->ops.empty() || w->access_epoch || w->exposure_epoch)
+  if (!w->ops.empty() || w->access_epoch || w->exposure_epoch || w->lock_all || !w->locks.empty())
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
                      "the window has an epoch open ({} operations not yet completed): end it with "
-                     "MPI_Win_fence, MPI_Win_complete or MPI_Win_wait first",
+                     "MPI_Win_fence, MPI_Win_complete, MPI_Win_wait or MPI_Win_unlock first",
                      w->ops.size());
   if (int e = delete_object_attrs(c, AttrObject::Win, *win, w->comm)) return e;
   // No rank may still reach into this one's memory.
   PMPI_Barrier(w->comm);
+  if (w->passive) stop_passive_target(*w->passive);
+  w->passive.reset();
   if (w->allocated) std::free(w->base);
+  PMPI_Comm_free(&w->passive_comm);
   PMPI_Comm_free(&w->comm);
   c.w.errhandlers().release(w->errhandler);
   erase_window(*win);

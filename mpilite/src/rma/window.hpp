@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,23 @@ struct RmaHeader {
   MPI_Op op;
 };
 
+/// What every rank of a window learns of the others when it is made (as MPICH's MPI_Win_create
+/// gathers it): an origin checks its operations' range itself, also for passive targets.
+struct WindowTarget {
+  MPI_Aint size = 0;
+  int disp_unit = 1;
+  int passive = 1; ///< 0: made with the info no_locks=true (MPI_Win_lock on it is erroneous)
+};
+
+/// A lock epoch this rank opened as an origin (MPI_Win_lock, or MPI_Win_lock_all for the
+/// targets it reached). The lock is acquired with the first batch the target serves.
+struct LockEpoch {
+  int type = MPI_LOCK_SHARED;
+  bool acquired = false;
+};
+
+class PassiveTarget;
+
 struct Window {
   MPI_Win handle = MPI_WIN_NULL; ///< set by add_window
   int owner = -1;                ///< world rank whose handle this is
@@ -52,6 +70,11 @@ struct Window {
   std::vector<int> exposure; ///< MPI_Win_post's group, as ranks of comm
   bool access_epoch = false;
   bool exposure_epoch = false;
+  std::vector<WindowTarget> targets;      ///< by rank of comm
+  MPI_Comm passive_comm = MPI_COMM_NULL;  ///< passive target traffic (passive_target.hpp)
+  std::shared_ptr<PassiveTarget> passive; ///< this rank's service as a target; null: no_locks
+  std::map<int, LockEpoch> locks;         ///< by target rank
+  bool lock_all = false;                  ///< MPI_Win_lock_all: every target, shared
 };
 
 /// The windows of this host process, one per rank that made one.

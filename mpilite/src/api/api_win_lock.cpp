@@ -1,0 +1,188 @@
+// MPI entry points: passive target synchronization (MPI-3.1 section 11.5.3, 11.5.4). An origin
+// keeps the operations of a lock epoch until MPI_Win_flush* or MPI_Win_unlock*, then sends them
+// to the target as one batch and waits for its reply; the target's service (passive_target.hpp)
+// acquires the lock with the first batch and releases it with the last (docs/model.md, One-sided
+// communication).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "api_win.hpp"
+#include "datatype_wire.hpp"
+#include "passive_target.hpp"
+#include "rma_apply.hpp"
+
+using namespace mpilite;
+
+int mpilite::flush_target(ApiCall& c, Window& w, int target, bool unlock) {
+  LockEpoch& epoch = w.locks[target];
+  std::vector<RmaOp> ops;
+  auto mine = std::stable_partition(w.ops.begin(), w.ops.end(),
+                                    [&](const RmaOp& q) { return q.target != target; });
+  std::move(mine, w.ops.end(), std::back_inserter(ops));
+  w.ops.erase(mine, w.ops.end());
+  if (ops.empty() && !(unlock && epoch.acquired)) return MPI_SUCCESS;
+  BatchHeader h;
+  h.lock = epoch.acquired ? 0 : epoch.type;
+  h.unlock = unlock ? 1 : 0;
+  std::vector<std::byte> batch;
+  std::size_t reply_bytes = sizeof(int);
+  for (const RmaOp& q : ops) {
+    append_bytes(batch, static_cast<std::uint64_t>(q.message.size()));
+    batch.insert(batch.end(), q.message.begin(), q.message.end());
+    if (rma_returns_data(q.kind)) reply_bytes += q.bytes;
+  }
+  h.batch_bytes = batch.size();
+  std::vector<std::byte> reply(reply_bytes);
+  MPI_Request sent[2];
+  PMPI_Isend(&h, sizeof h, MPI_BYTE, target, kBatchHeaderTag, w.passive_comm, &sent[0]);
+  PMPI_Isend(batch.data(), static_cast<int>(batch.size()), MPI_BYTE, target, kBatchTag,
+             w.passive_comm, &sent[1]);
+  PMPI_Recv(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, target, kBatchReplyTag,
+            w.passive_comm, MPI_STATUS_IGNORE);
+  PMPI_Waitall(2, sent, MPI_STATUSES_IGNORE);
+  epoch.acquired = !unlock;
+  int error = MPI_SUCCESS;
+  std::memcpy(&error, reply.data(), sizeof error);
+  if (error != MPI_SUCCESS)
+    return win_error(c, w, error, "rank {} could not carry out an operation of this epoch", target);
+  std::size_t at = sizeof(int);
+  for (RmaOp& q : ops) {
+    if (!rma_returns_data(q.kind)) continue;
+    unpack(reply.data() + at, q.bytes, *q.result_type, q.result_addr);
+    at += q.bytes;
+  }
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+/// Checks of the calls that name a target: the window, the rank, and an epoch open to it.
+int check_target(ApiCall& c, MPI_Win win, int rank, Window*& w, bool epoch_needed) {
+  if (int e = check_window(c, win, w)) return e;
+  if (int e = c.check_rank(*c.w.comm(w->comm), rank, false, "target")) return e;
+  if (epoch_needed && !w->locks.contains(rank) && !w->lock_all)
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "no lock epoch to rank {} is open (MPI_Win_lock)",
+                     rank);
+  return MPI_SUCCESS;
+}
+
+/// Checks that a lock epoch may begin on `w`: no other kind of epoch has operations pending.
+int check_no_other_epoch(ApiCall& c, const Window& w) {
+  if (w.access_epoch || w.exposure_epoch || (w.fence_epoch && !w.ops.empty() && w.locks.empty()))
+    return win_error(c, w, MPI_ERR_RMA_SYNC,
+                     "{} inside a fence or post/start epoch: end it first (MPI_Win_fence with "
+                     "MPI_MODE_NOSUCCEED, MPI_Win_complete, MPI_Win_wait)",
+                     c.name);
+  return MPI_SUCCESS;
+}
+
+/// Flushes every target this rank has a lock epoch to (unlock: and ends the epochs).
+int exchange_all(ApiCall& c, Window& w, bool unlock) {
+  for (auto& [target, epoch] : w.locks)
+    if (int e = flush_target(c, w, target, unlock)) return e;
+  if (unlock) w.locks.clear();
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+int PMPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
+  ApiCall c("MPI_Win_lock");
+  Window* w;
+  if (int e = check_target(c, win, rank, w, false)) return e;
+  if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
+    return win_error(c, *w, MPI_ERR_LOCKTYPE,
+                     "lock type {} is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
+  if (int e = check_no_other_epoch(c, *w)) return e;
+  if (w->lock_all || w->locks.contains(rank))
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "rank {} is already locked by this rank", rank);
+  if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (!w->targets[static_cast<std::size_t>(rank)].passive)
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "rank {} made the window with the info no_locks=true: it cannot be locked",
+                     rank);
+  w->locks[rank] = LockEpoch{lock_type, false};
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_lock)
+
+int PMPI_Win_unlock(int rank, MPI_Win win) {
+  ApiCall c("MPI_Win_unlock");
+  Window* w;
+  if (int e = check_target(c, win, rank, w, rank != MPI_PROC_NULL)) return e;
+  if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (w->lock_all)
+    return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                     "the epoch was opened by MPI_Win_lock_all: end it with MPI_Win_unlock_all");
+  const int e = flush_target(c, *w, rank, true);
+  w->locks.erase(rank);
+  return e;
+}
+MPISIM_WEAK_ALIAS(Win_unlock)
+
+int PMPI_Win_lock_all(int, MPI_Win win) {
+  ApiCall c("MPI_Win_lock_all");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (int e = check_no_other_epoch(c, *w)) return e;
+  if (w->lock_all || !w->locks.empty())
+    return win_error(c, *w, MPI_ERR_RMA_SYNC, "a lock epoch is already open on this window");
+  for (const WindowTarget& t : w->targets)
+    if (!t.passive)
+      return win_error(c, *w, MPI_ERR_RMA_SYNC,
+                       "a rank made the window with the info no_locks=true: it cannot be locked");
+  w->lock_all = true;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_lock_all)
+
+int PMPI_Win_unlock_all(MPI_Win win) {
+  ApiCall c("MPI_Win_unlock_all");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!w->lock_all) return win_error(c, *w, MPI_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch is open");
+  const int e = exchange_all(c, *w, true);
+  w->lock_all = false;
+  return e;
+}
+MPISIM_WEAK_ALIAS(Win_unlock_all)
+
+// MPI_Win_flush_local completes operations at the origin only; completing them at the target
+// as well is what MPI_Win_flush does, which the standard allows for it too.
+#define MPISIM_FLUSH_ONE(NAME)                                                                     \
+  int PMPI_##NAME(int rank, MPI_Win win) {                                                         \
+    ApiCall c("MPI_" #NAME);                                                                       \
+    Window* w;                                                                                     \
+    if (int e = check_target(c, win, rank, w, rank != MPI_PROC_NULL)) return e;                    \
+    if (rank == MPI_PROC_NULL || !w->locks.contains(rank)) return MPI_SUCCESS;                     \
+    return flush_target(c, *w, rank, false);                                                       \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(NAME)
+#define MPISIM_FLUSH_ALL(NAME)                                                                     \
+  int PMPI_##NAME(MPI_Win win) {                                                                   \
+    ApiCall c("MPI_" #NAME);                                                                       \
+    Window* w;                                                                                     \
+    if (int e = check_window(c, win, w)) return e;                                                 \
+    if (!w->lock_all && w->locks.empty())                                                          \
+      return win_error(c, *w, MPI_ERR_RMA_SYNC, "no lock epoch is open (MPI_Win_lock)");           \
+    return exchange_all(c, *w, false);                                                             \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(NAME)
+
+MPISIM_FLUSH_ONE(Win_flush)
+MPISIM_FLUSH_ONE(Win_flush_local)
+MPISIM_FLUSH_ALL(Win_flush_all)
+MPISIM_FLUSH_ALL(Win_flush_local_all)
+
+int PMPI_Win_sync(MPI_Win win) {
+  ApiCall c("MPI_Win_sync");
+  Window* w;
+  // The window's public and private copies are one memory here (docs/model.md).
+  return check_window(c, win, w);
+}
+MPISIM_WEAK_ALIAS(Win_sync)
+
+} // extern "C"

@@ -1,0 +1,25 @@
+// Carrying out one-sided operations at their target: the part that fence, post/start/complete/wait
+// and passive target synchronization share. An operation travels as a message (window.hpp,
+// RmaHeader); where it is served and when is the synchronization's business.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "window.hpp"
+
+namespace mpilite {
+
+/// Whether an operation of this kind sends data back to its origin.
+bool rma_returns_data(RmaKind kind);
+
+/// Carries out the operation `message` of rank `source` on window `w` of this target. The data
+/// an operation returns (gets and atomics: the target's data before the operation) is appended
+/// to `reply`. Returns MPI_SUCCESS, or MPI_ERR_RMA_RANGE with the reason in `why` if the
+/// operation reaches outside the window.
+int apply_rma(Window& w, int source, std::span<const std::byte> message,
+              std::vector<std::byte>& reply, std::string& why);
+
+} // namespace mpilite
