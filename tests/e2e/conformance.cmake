@@ -76,7 +76,7 @@ function(conformance_vs_mpich program ranks regex)
 endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
-        object_attributes error_codes win_errhandler cancel_send)
+        object_attributes error_codes win_errhandler cancel_send grequest big_count)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -106,6 +106,20 @@ add_test(NAME conformance.cancel_send_across_hosts_is_refused COMMAND ${EXPECT} 
 # MPI_ERRORS_RETURN a put outside an epoch returns MPI_ERR_RMA_SYNC.
 conformance_vs_mpich(win_errhandler 3
   "rank 2: put outside an epoch returns MPI_ERR_RMA_SYNC 1, handler calls 1$")
+
+# Generalized requests: the query callback's status (elements, cancelled), one free callback per
+# request (at MPI_Request_free when that comes first, as in MPICH), the cancel callback, Waitall
+# over a generalized request and a receive.
+conformance_vs_mpich(grequest 3
+  "rank 2: pending 1, count 7, cancelled 0, frees 1 \\| cancel calls 1 saw complete 0, cancelled 1, frees 1 \\| waitall count 3 got 1 frees 1 \\| freed early 1 then 1$")
+
+# MPI-4.0's large-count (_c) forms of point-to-point and collective calls, MPI_Get_count_c,
+# MPI_Type_size_c, MPI_Info_get_string; a count above 2^31 - 1 is refused by name.
+conformance_vs_mpich(big_count 4
+  "rank 3: sendrecv 20..24 count 5, isend 0 1 2 count 3, send 24, bcast 42 43, max 3 1, allgather 6, alltoall 612, scatter 3, double 8, info 1 3 16 3$")
+add_test(NAME conformance.big_count_above_int_is_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Send_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count huge)
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes

@@ -5,6 +5,7 @@
 #include "api_p2p.hpp"
 #include "cancel.hpp"
 #include "completion.hpp"
+#include "generalized_request.hpp"
 
 using namespace mpilite;
 
@@ -219,6 +220,8 @@ int PMPI_Cancel(MPI_Request* request) {
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
                    "persistent request {:#x} is not active (start it with MPI_Start first)",
                    static_cast<unsigned>(*request));
+  if (const GeneralizedCallbacks* g = generalized(*op))
+    return g->cancel ? g->cancel(g->extra_state, op->complete ? 1 : 0) : MPI_SUCCESS;
   if (!cancel(c.w, c.r, *op))
     c.w.stop(EndReason::FatalError, 1,
              fmt::format("rank {}: MPI_Cancel of a pending send to rank {}, which runs in another "

@@ -129,6 +129,28 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* f
 }
 MPISIM_WEAK_ALIAS(Info_get_valuelen)
 
+// MPI-4.0: `buflen` in, the room in `value`; out, the value's length with its terminating null.
+int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag) {
+  ApiCall c("MPI_Info_get_string");
+  InfoEntries* entries;
+  if (int e = c.check_init()) return e;
+  if (int e = check_info(c, info, entries, false)) return e;
+  if (int e = check_key(c, key)) return e;
+  if (!buflen || !flag || *buflen < 0 || (*buflen > 0 && !value))
+    return arg_error(c, "null or negative buflen, or null value or flag argument");
+  auto it = find_key(*entries, key);
+  *flag = it != entries->end();
+  if (!*flag) return MPI_SUCCESS;
+  if (*buflen > 0) {
+    const std::size_t n = std::min(it->second.size(), static_cast<std::size_t>(*buflen - 1));
+    std::memcpy(value, it->second.data(), n);
+    value[n] = '\0';
+  }
+  *buflen = static_cast<int>(it->second.size()) + 1;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Info_get_string)
+
 int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
   ApiCall c("MPI_Info_get_nkeys");
   InfoEntries* entries;

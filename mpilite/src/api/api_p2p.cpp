@@ -1,6 +1,7 @@
 #include "api_p2p.hpp"
 
 #include "bsend.hpp"
+#include "generalized_request.hpp"
 
 namespace mpilite {
 namespace {
@@ -128,6 +129,7 @@ MPI_Status finish_request(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request
   if (!op) return empty_status();
   MPI_Status s = op->status;
   if (op->kind == RequestKind::Send) s.MPI_ERROR = MPI_SUCCESS;
+  if (generalized(*op)) release_generalized(*op);
   c.w.free_request(op);
   set.ops[i] = nullptr;
   if (set.named[i]->persistent) {
@@ -139,6 +141,15 @@ MPI_Status finish_request(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request
 }
 
 void release_when_complete(World& w, Request& q) {
+  if (generalized(q)) {
+    if (q.complete) {
+      release_generalized(q);
+      w.free_request(&q);
+    } else {
+      free_generalized_early(q); // MPI_Grequest_complete frees it
+    }
+    return;
+  }
   // A send's reply finds no request once it is freed; a receive must stay until matched.
   if (q.complete || q.kind == RequestKind::Send) {
     w.free_request(&q);
