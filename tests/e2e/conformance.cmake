@@ -160,6 +160,23 @@ add_test(NAME conformance.rma_lock_of_a_no_locks_window_is_refused COMMAND ${EXP
   -m "MPI_Win_lock: MPI_ERR_RMA_SYNC: rank [01] made the window with the info no_locks=true: it cannot be locked"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_passive nolocks)
 
+# Shared-memory windows (MPI_Win_allocate_shared, MPI_Win_shared_query): each rank reads its
+# right neighbour's part through the queried pointer; parts are contiguous. Over MPI_COMM_WORLD
+# on one host process as MPICH prints on one machine; across host processes refused by name; on
+# the communicators of MPI_Comm_split_type (a node per rank) on 2 host processes.
+e2e_program(win_shared ${CONFORMANCE_PROGRAMS}/win_shared.c)
+add_test(NAME conformance.win_shared_world.hosts1 COMMAND ${EXPECT} 0
+  -m "rank 0: node of 4, right 1 has 2 ints summing to 201, contiguous 1$"
+  -m "rank 2: node of 4, right 3 has 4 ints summing to 1206, contiguous 1$"
+  -m "rank 3: node of 4, right 0 has 1 ints summing to 0, contiguous 1$"
+  -- env MPISIM_CPU=off ${RUN} -np 4 ${E2E_BIN}/win_shared world)
+add_test(NAME conformance.win_shared_across_hosts_is_refused COMMAND ${EXPECT} 1
+  -m "MPI_Win_allocate_shared needs every rank of the communicator in one host process, and rank [0-3] runs in another"
+  -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/win_shared world)
+add_test(NAME conformance.win_shared_per_node.hosts2 COMMAND ${EXPECT} 0
+  -m "rank 3: node of 1, right 0 has 1 ints summing to 0, contiguous 1$"
+  -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/win_shared)
+
 # MPI-IO (docs/model.md, File I/O): a checkpoint through a file view, read back whole; strided
 # memory, non-blocking and split collective accesses; an ordered log through the shared pointer.
 e2e_program(file_io ${CONFORMANCE_PROGRAMS}/file_io.c)

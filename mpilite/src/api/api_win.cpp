@@ -1,6 +1,7 @@
 // MPI entry points: making, freeing and querying windows (MPI-3.1 sections 11.2, 11.2.6, 11.2.7).
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "api_win.hpp"
 #include "object_attributes.hpp"
@@ -48,7 +49,7 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info i
   w.flavor = flavor;
   PMPI_Comm_dup(comm, &w.comm);
   PMPI_Comm_dup(comm, &w.passive_comm);
-  const WindowTarget mine{size, disp_unit, no_locks(info) ? 0 : 1};
+  const WindowTarget mine{base, size, disp_unit, no_locks(info) ? 0 : 1};
   w.targets.resize(static_cast<std::size_t>(cm->size));
   PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, w.targets.data(), sizeof mine, MPI_BYTE, w.comm);
   *win = add_window(std::move(w));
@@ -86,6 +87,73 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_allocate)
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void* baseptr, MPI_Win* win) {
+  ApiCall c("MPI_Win_allocate_shared");
+  Comm* cm;
+  if (int e = c.check_comm(comm, cm)) return e;
+  if (!baseptr) return c.error(comm, MPI_ERR_ARG, "null baseptr argument");
+  if (size < 0) return c.error(comm, MPI_ERR_SIZE, "negative window size {}", size);
+  // Ranks share memory only within their host process: every rank of the communicator sees
+  // the same membership, so all refuse together.
+  for (int m = 0; m < cm->size; ++m)
+    if (!c.w.local(cm->world_of(m, c.r.id)))
+      return c.error(comm, MPI_ERR_COMM,
+                     "MPI_Win_allocate_shared needs every rank of the communicator in one host "
+                     "process, and rank {} runs in another: pass a communicator from "
+                     "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), or run with one host process",
+                     m);
+  // One block for all, each rank's part right after the previous rank's (MPI's contiguous
+  // default); the first rank of the communicator allocates it and frees it with the window.
+  std::vector<MPI_Aint> sizes(static_cast<std::size_t>(cm->size));
+  PMPI_Allgather(&size, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, comm);
+  int me = 0;
+  PMPI_Comm_rank(comm, &me);
+  MPI_Aint total = 0, offset = 0;
+  for (int m = 0; m < cm->size; ++m) {
+    if (m == me) offset = total;
+    total += sizes[static_cast<std::size_t>(m)];
+  }
+  std::byte* block = nullptr;
+  if (me == 0) block = static_cast<std::byte*>(std::calloc(static_cast<std::size_t>(total) + 1, 1));
+  PMPI_Bcast(&block, sizeof block, MPI_BYTE, 0, comm);
+  if (!block) return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate {} bytes of windows", total);
+  void* base = block + offset;
+  if (int e = make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, win)) {
+    if (me == 0) std::free(block);
+    return e;
+  }
+  find_window(*win)->allocated = me == 0; // its base is the block
+  std::memcpy(baseptr, &base, sizeof base);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_allocate_shared)
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  ApiCall c("MPI_Win_shared_query");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!size || !disp_unit || !baseptr) return win_error(c, *w, MPI_ERR_ARG, "null argument");
+  if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+    return win_error(c, *w, MPI_ERR_RMA_FLAVOR,
+                     "the window was not made by MPI_Win_allocate_shared");
+  if (int e = c.check_rank(*c.w.comm(w->comm), rank, false, "target")) return e;
+  // MPI_PROC_NULL: the first rank whose part is not empty.
+  std::size_t at = 0;
+  if (rank == MPI_PROC_NULL) {
+    while (at + 1 < w->targets.size() && w->targets[at].size == 0)
+      ++at;
+  } else {
+    at = static_cast<std::size_t>(rank);
+  }
+  const WindowTarget& t = w->targets[at];
+  *size = t.size;
+  *disp_unit = t.disp_unit;
+  std::memcpy(baseptr, &t.base, sizeof t.base);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_shared_query)
 
 int PMPI_Win_free(MPI_Win* win) {
   ApiCall c("MPI_Win_free");

@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <deque>
+#include <iterator>
+#include <list>
 #include <span>
 #include <string>
 #include <vector>
@@ -9,39 +11,55 @@
 #include "cancel.hpp"
 #include "comm.hpp"
 #include "datatype_wire.hpp"
+#include "idle_hooks.hpp"
 #include "p2p.hpp"
 #include "rma_apply.hpp"
 #include "world.hpp"
 
 namespace mpilite {
 
-/// A batch as it arrived: who sent it, what it asks for, its operations.
+class PassiveTarget;
+
+/// A batch as it arrives: who sent it, what it asks for, its operations (once they are there).
 struct Batch {
+  PassiveTarget* target = nullptr;
   int source = 0; ///< rank in the window's communicator
   BatchHeader header;
   std::vector<std::byte> operations;
+  Request* receiving = nullptr; ///< of the operations
+  bool arrived = false;
+  SimTime sent = 0; ///< the header's time stamp: batches are served in its order
+  SimTime time = 0; ///< when the operations are there
 };
 
 class PassiveTarget {
 public:
   PassiveTarget(World& w, Rank& r, Window& win)
       : w_(w), r_(r), win_(win), comm_(*w.comm(win.passive_comm)),
-        bytes_(*builtin_datatype(MPI_BYTE)) {}
+        bytes_(*builtin_datatype(MPI_BYTE)) {
+    add_idle_hook(this, &PassiveTarget::drain_when_idle);
+  }
+  ~PassiveTarget() { remove_idle_hook(this); }
+  PassiveTarget(const PassiveTarget&) = delete;
+  PassiveTarget& operator=(const PassiveTarget&) = delete;
 
-  /// Posts the receive of the next batch header, as of simulated time `at`.
-  void await_header(SimTime at) {
-    receiving_ = receive_at(w_, r_, at, &header_, sizeof header_, bytes_, MPI_ANY_SOURCE,
-                            kBatchHeaderTag, comm_.context, comm_);
-    when_complete(receiving_, &PassiveTarget::header_arrived);
+  /// Posts the receive of the next batch header. It is posted again as soon as a header comes:
+  /// a receive from any source may only be matched under a bound that covers every source, and
+  /// the one that matched it was such a bound. Every one is posted as of the service's start:
+  /// the service acts on a header at the header's own stamp (not before it started), which for
+  /// one from this rank itself may lie below the time of any later post (and the protocols
+  /// must know it may act then).
+  void await_header() {
+    header_receive_ = receive_at(w_, r_, started_, &header_, sizeof header_, bytes_, MPI_ANY_SOURCE,
+                                 kBatchHeaderTag, comm_.context, comm_);
+    when_complete(*header_receive_, &PassiveTarget::header_arrived, this);
   }
 
   void stop() {
-    if (receiving_) {
-      receiving_->on_complete = nullptr;
-      cancel(w_, r_, *receiving_);
-      w_.free_request(receiving_);
-      receiving_ = nullptr;
-    }
+    header_receive_->on_complete = nullptr;
+    cancel(w_, r_, *header_receive_);
+    w_.free_request(header_receive_);
+    header_receive_ = nullptr;
     std::vector<Request*> sends;
     for (Reply& q : replies_)
       sends.push_back(q.send);
@@ -57,52 +75,93 @@ private:
     std::vector<std::byte> data;
   };
 
-  /// Runs `step` once `q` is complete, outside of any matching (World::defer).
-  void when_complete(Request* q, void (*step)(void*)) {
-    step_ = step;
-    if (q->complete) {
-      w_.defer(step, this);
+  /// Runs `step(context)` once `q` is complete, outside of any matching (World::defer).
+  void when_complete(Request& q, void (*step)(void*), void* context) {
+    if (q.complete) {
+      w_.defer(step, context);
       return;
     }
-    q->completion_context = this;
-    q->on_complete = [](Request&, void* self) {
-      auto* p = static_cast<PassiveTarget*>(self);
-      p->w_.defer(p->step_, p);
-    };
+    q.completion_context = context;
+    if (step == &PassiveTarget::header_arrived) {
+      q.on_complete = [](Request&, void* self) {
+        static_cast<PassiveTarget*>(self)->w_.defer(&PassiveTarget::header_arrived, self);
+      };
+    } else {
+      q.on_complete = [](Request&, void* batch) {
+        static_cast<Batch*>(batch)->target->w_.defer(&PassiveTarget::batch_arrived, batch);
+      };
+    }
   }
 
-  /// Takes a finished receive: its time (a receive posted late takes effect when posted).
-  SimTime take_receive() {
-    const SimTime t = std::max(receiving_->post_time, receiving_->ready_time);
-    w_.free_request(receiving_);
-    receiving_ = nullptr;
+  /// A finished receive's time (a receive posted late takes effect when posted); frees it.
+  SimTime take(Request*& q) {
+    const SimTime t = std::max(q->post_time, q->ready_time);
+    w_.free_request(q);
+    q = nullptr;
     return t;
   }
 
   static void header_arrived(void* self) {
     auto& p = *static_cast<PassiveTarget*>(self);
-    p.incoming_.source = p.receiving_->status.MPI_SOURCE;
-    p.incoming_.header = p.header_;
-    const SimTime t = p.take_receive();
-    p.incoming_.operations.resize(p.incoming_.header.batch_bytes);
-    p.receiving_ = receive_at(
-        p.w_, p.r_, t, p.incoming_.operations.data(), p.incoming_.operations.size(), p.bytes_,
-        p.comm_.world_of(p.incoming_.source, p.r_.id), kBatchTag, p.comm_.context, p.comm_);
-    p.when_complete(p.receiving_, &PassiveTarget::batch_arrived);
+    Batch b;
+    b.target = &p;
+    b.source = p.header_receive_->status.MPI_SOURCE;
+    b.header = p.header_;
+    b.sent = p.header_receive_->ready_time;
+    p.take(p.header_receive_);
+    p.await_header();
+    // In the order of their time stamps (ties: lower origin first). A header from this rank
+    // itself may come after later ones from others: the bound that let them match does not
+    // cover the rank's own messages.
+    auto at = p.arriving_.end();
+    while (at != p.arriving_.begin() && later(*std::prev(at), b))
+      --at;
+    Batch& in = *p.arriving_.insert(at, std::move(b));
+    in.operations.resize(in.header.batch_bytes);
+    // As of the header's own stamp: when a batch is served must not depend on when its header
+    // was matched (a header of this rank may be matched after later ones).
+    in.receiving = receive_at(p.w_, p.r_, std::max(p.started_, in.sent), in.operations.data(),
+                              in.operations.size(), p.bytes_, p.comm_.world_of(in.source, p.r_.id),
+                              kBatchTag, p.comm_.context, p.comm_);
+    p.when_complete(*in.receiving, &PassiveTarget::batch_arrived, &in);
   }
 
-  static void batch_arrived(void* self) {
-    auto& p = *static_cast<PassiveTarget*>(self);
-    const SimTime t = p.take_receive();
-    p.sweep_replies();
-    if (p.grantable(p.incoming_.header.lock, false)) {
-      p.serve(p.incoming_, t);
-    } else {
-      p.waiting_.push_back(std::move(p.incoming_));
-    }
-    p.incoming_ = Batch{};
-    p.await_header(t);
+  static bool later(const Batch& a, const Batch& b) {
+    if (a.sent != b.sent) return a.sent > b.sent;
+    return a.source > b.source;
   }
+
+  static void batch_arrived(void* batch) {
+    auto& b = *static_cast<Batch*>(batch);
+    b.time = b.target->take(b.receiving);
+    b.arrived = true;
+    b.target->drain();
+  }
+
+  /// Serves the batches whose turn has come: in order, each after the one before it. A batch
+  /// waits while this rank could still send itself one stamped earlier: while it runs (or is
+  /// about to) at a clock below the batch's stamp. Once it blocks, it can act again only at a
+  /// time the bound that matched the batch lies below; the host's idle hook serves then.
+  bool drain() {
+    sweep_replies();
+    const bool rank_waits = r_.task.state == TaskState::Blocked || r_.task.state == TaskState::Done;
+    bool did = false;
+    while (!arriving_.empty() && arriving_.front().arrived &&
+           (rank_waits || arriving_.front().sent <= r_.clock)) {
+      Batch next = std::move(arriving_.front());
+      arriving_.pop_front();
+      served_until_ = std::max(served_until_, next.time);
+      if (grantable(next.header.lock, false)) {
+        serve(next, served_until_);
+      } else {
+        waiting_.push_back(std::move(next));
+      }
+      did = true;
+    }
+    return did;
+  }
+
+  static bool drain_when_idle(void* self) { return static_cast<PassiveTarget*>(self)->drain(); }
 
   /// Whether a batch asking for `lock` may be served now; `first_waiting`: it is the oldest
   /// waiting batch (the others wait behind it, so that an exclusive lock is not starved).
@@ -159,18 +218,19 @@ private:
   const Comm& comm_;
   const Datatype& bytes_;
   BatchHeader header_;
-  Batch incoming_;
-  Request* receiving_ = nullptr;
-  void (*step_)(void*) = nullptr;
-  int exclusive_ = -1; ///< holder of the exclusive lock, or -1
-  int shared_ = 0;     ///< holders of a shared lock
+  Request* header_receive_ = nullptr;
+  std::list<Batch> arriving_; ///< in the order of their headers (a list: batches stay put)
+  SimTime served_until_ = 0;
+  const SimTime started_ = r_.clock; ///< when the window was made
+  int exclusive_ = -1;               ///< holder of the exclusive lock, or -1
+  int shared_ = 0;                   ///< holders of a shared lock
   std::deque<Batch> waiting_;
   std::deque<Reply> replies_; ///< a deque: the data of a reply stays put while it is sent
 };
 
 std::shared_ptr<PassiveTarget> serve_passive_target(World& w, Rank& r, Window& win) {
   auto p = std::make_shared<PassiveTarget>(w, r, win);
-  p->await_header(r.clock);
+  p->await_header();
   return p;
 }
 

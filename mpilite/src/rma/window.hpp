@@ -39,6 +39,7 @@ struct RmaHeader {
 /// What every rank of a window learns of the others when it is made (as MPICH's MPI_Win_create
 /// gathers it): an origin checks its operations' range itself, also for passive targets.
 struct WindowTarget {
+  void* base = nullptr; ///< meaningful in this host process only (MPI_Win_shared_query)
   MPI_Aint size = 0;
   int disp_unit = 1;
   int passive = 1; ///< 0: made with the info no_locks=true (MPI_Win_lock on it is erroneous)

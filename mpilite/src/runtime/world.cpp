@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "idle_hooks.hpp"
 #include "overflow_guard.hpp"
 
 namespace mpilite {
@@ -38,6 +39,7 @@ World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::
 }
 
 World::~World() {
+  clear_idle_hooks();
   std::vector<std::size_t> abandoned;
   for (const auto& r : ranks_)
     if (r->task.state != TaskState::Done && r->task.stack.bottom)
@@ -92,7 +94,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
   }
   const auto poll =
       kernel_.polls() ? std::function<void()>([this] { kernel_.poll(); }) : std::function<void()>();
-  switch (sched_.run([this] { return kernel_.idle(); }, poll)) {
+  switch (sched_.run([this] { return run_idle_hooks() || kernel_.idle(); }, poll)) {
   case RunOutcome::Finished:
     end_ = EndReason::Finished;
     break;
