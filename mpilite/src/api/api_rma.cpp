@@ -91,23 +91,20 @@ int check_accumulate_op(ApiCall& c, const Window& w, const RmaArgs& a, const Dat
 int check_range(ApiCall& c, const Window& w, const TargetPlace& t, const Datatype& type) {
   if (t.count == 0) return MPI_SUCCESS;
   const WindowTarget& at = w.targets[static_cast<std::size_t>(t.rank)];
-  const MPI_Aint start = t.disp * at.disp_unit;
-  const MPI_Aint first = start + type.true_lb;
-  const MPI_Aint end = start + (t.count - 1) * type.extent + type.true_lb + type.true_extent;
-  if (t.disp < 0 || first < 0 || end > at.size)
+  const TouchedBytes b = touched_bytes(t.disp, at.disp_unit, t.count, type, at.size);
+  if (!b.inside)
     return win_error(c, w, MPI_ERR_RMA_RANGE,
                      "the operation reaches bytes {} to {} of the window of rank {}, which has {} "
                      "bytes",
-                     first, end, t.rank, at.size);
+                     b.first, b.end, t.rank, at.size);
   return MPI_SUCCESS;
 }
 
 /// Checks that an access epoch to `target` is open: a fence, a start whose group holds it, or a
 /// lock (MPI_Win_lock_all opens one to any target on its first operation).
 int check_epoch(ApiCall& c, Window& w, int target) {
-  if (w.locks.contains(target)) return MPI_SUCCESS;
-  if (w.lock_all) {
-    w.locks[target] = LockEpoch{MPI_LOCK_SHARED, false};
+  if (in_lock_epoch(w, target)) {
+    w.locks.try_emplace(target, LockEpoch{MPI_LOCK_SHARED, false}); // lock_all: on first use
     return MPI_SUCCESS;
   }
   if (w.fence_epoch) return MPI_SUCCESS;
@@ -181,7 +178,7 @@ int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* reques
   if (int e = check_window(c, win, w)) return e;
   if (!request) return win_error(c, *w, MPI_ERR_ARG, "null request argument");
   const int target = a.target.rank;
-  if (target != MPI_PROC_NULL && !w->locks.contains(target) && !w->lock_all)
+  if (target != MPI_PROC_NULL && !in_lock_epoch(*w, target))
     return win_error(
         c, *w, MPI_ERR_RMA_SYNC,
         "{} needs a passive target epoch to rank {} (MPI_Win_lock or MPI_Win_lock_all)", c.name,

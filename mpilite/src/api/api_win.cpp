@@ -58,6 +58,20 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info i
   return MPI_SUCCESS;
 }
 
+/// make_window for memory MPI allocated: the rank's part at `base`, given back through
+/// `baseptr`. `owns`: `base` is the whole allocation, freed with the window (or now, if the
+/// window cannot be made).
+int make_allocated_window(ApiCall& c, void* base, bool owns, MPI_Aint size, int disp_unit,
+                          MPI_Info info, MPI_Comm comm, int flavor, void* baseptr, MPI_Win* win) {
+  if (int e = make_window(c, base, size, disp_unit, info, comm, flavor, win)) {
+    if (owns) std::free(base);
+    return e;
+  }
+  find_window(*win)->allocated = owns;
+  std::memcpy(baseptr, &base, sizeof base);
+  return MPI_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -78,13 +92,8 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
   void* base = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
   if (size > 0 && !base)
     return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate a window of {} bytes", size);
-  if (int e = make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE, win)) {
-    std::free(base);
-    return e;
-  }
-  find_window(*win)->allocated = true;
-  std::memcpy(baseptr, &base, sizeof base);
-  return MPI_SUCCESS;
+  return make_allocated_window(c, base, true, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE,
+                               baseptr, win);
 }
 MPISIM_WEAK_ALIAS(Win_allocate)
 
@@ -119,14 +128,9 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
   if (me == 0) block = static_cast<std::byte*>(std::calloc(static_cast<std::size_t>(total) + 1, 1));
   PMPI_Bcast(&block, sizeof block, MPI_BYTE, 0, comm);
   if (!block) return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate {} bytes of windows", total);
-  void* base = block + offset;
-  if (int e = make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_SHARED, win)) {
-    if (me == 0) std::free(block);
-    return e;
-  }
-  find_window(*win)->allocated = me == 0; // its base is the block
-  std::memcpy(baseptr, &base, sizeof base);
-  return MPI_SUCCESS;
+  // The first rank's part starts the block: its window owns it.
+  return make_allocated_window(c, block + offset, me == 0, size, disp_unit, info, comm,
+                               MPI_WIN_FLAVOR_SHARED, baseptr, win);
 }
 MPISIM_WEAK_ALIAS(Win_allocate_shared)
 

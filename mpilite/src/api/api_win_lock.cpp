@@ -61,7 +61,7 @@ namespace {
 int check_target(ApiCall& c, MPI_Win win, int rank, Window*& w, bool epoch_needed) {
   if (int e = check_window(c, win, w)) return e;
   if (int e = c.check_rank(*c.w.comm(w->comm), rank, false, "target")) return e;
-  if (epoch_needed && !w->locks.contains(rank) && !w->lock_all)
+  if (epoch_needed && !in_lock_epoch(*w, rank))
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "no lock epoch to rank {} is open (MPI_Win_lock)",
                      rank);
   return MPI_SUCCESS;
@@ -78,7 +78,7 @@ int check_no_other_epoch(ApiCall& c, const Window& w) {
 }
 
 /// Flushes every target this rank has a lock epoch to (unlock: and ends the epochs).
-int exchange_all(ApiCall& c, Window& w, bool unlock) {
+int flush_all_targets(ApiCall& c, Window& w, bool unlock) {
   for (auto& [target, epoch] : w.locks)
     if (int e = flush_target(c, w, target, unlock)) return e;
   if (unlock) w.locks.clear();
@@ -97,7 +97,7 @@ int PMPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
     return win_error(c, *w, MPI_ERR_LOCKTYPE,
                      "lock type {} is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
   if (int e = check_no_other_epoch(c, *w)) return e;
-  if (w->lock_all || w->locks.contains(rank))
+  if (in_lock_epoch(*w, rank))
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "rank {} is already locked by this rank", rank);
   if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->targets[static_cast<std::size_t>(rank)].passive)
@@ -144,7 +144,7 @@ int PMPI_Win_unlock_all(MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (!w->lock_all) return win_error(c, *w, MPI_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch is open");
-  const int e = exchange_all(c, *w, true);
+  const int e = flush_all_targets(c, *w, true);
   w->lock_all = false;
   return e;
 }
@@ -168,7 +168,7 @@ MPISIM_WEAK_ALIAS(Win_unlock_all)
     if (int e = check_window(c, win, w)) return e;                                                 \
     if (!w->lock_all && w->locks.empty())                                                          \
       return win_error(c, *w, MPI_ERR_RMA_SYNC, "no lock epoch is open (MPI_Win_lock)");           \
-    return exchange_all(c, *w, false);                                                             \
+    return flush_all_targets(c, *w, false);                                                        \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(NAME)
 

@@ -20,6 +20,12 @@ namespace mpilite {
 
 class PassiveTarget;
 
+/// What to run when a receive of the service completes.
+struct Step {
+  void (*fn)(void*);
+  void* arg;
+};
+
 /// A batch as it arrives: who sent it, what it asks for, its operations (once they are there).
 struct Batch {
   PassiveTarget* target = nullptr;
@@ -27,6 +33,7 @@ struct Batch {
   BatchHeader header;
   std::vector<std::byte> operations;
   Request* receiving = nullptr; ///< of the operations
+  Step step{};                  ///< when they are there
   bool arrived = false;
   SimTime sent = 0; ///< the header's time stamp: batches are served in its order
   SimTime time = 0; ///< when the operations are there
@@ -52,7 +59,7 @@ public:
   void await_header() {
     header_receive_ = receive_at(w_, r_, started_, &header_, sizeof header_, bytes_, MPI_ANY_SOURCE,
                                  kBatchHeaderTag, comm_.context, comm_);
-    when_complete(*header_receive_, &PassiveTarget::header_arrived, this);
+    when_complete(*header_receive_, header_step_);
   }
 
   void stop() {
@@ -75,22 +82,17 @@ private:
     std::vector<std::byte> data;
   };
 
-  /// Runs `step(context)` once `q` is complete, outside of any matching (World::defer).
-  void when_complete(Request& q, void (*step)(void*), void* context) {
+  /// Runs `step.fn(step.arg)` once `q` is complete, outside of any matching (World::defer).
+  void when_complete(Request& q, Step& step) {
     if (q.complete) {
-      w_.defer(step, context);
+      w_.defer(step.fn, step.arg);
       return;
     }
-    q.completion_context = context;
-    if (step == &PassiveTarget::header_arrived) {
-      q.on_complete = [](Request&, void* self) {
-        static_cast<PassiveTarget*>(self)->w_.defer(&PassiveTarget::header_arrived, self);
-      };
-    } else {
-      q.on_complete = [](Request&, void* batch) {
-        static_cast<Batch*>(batch)->target->w_.defer(&PassiveTarget::batch_arrived, batch);
-      };
-    }
+    q.completion_context = &step;
+    q.on_complete = [](Request&, void* s) {
+      const Step& st = *static_cast<const Step*>(s);
+      World::get().defer(st.fn, st.arg);
+    };
   }
 
   /// A finished receive's time (a receive posted late takes effect when posted); frees it.
@@ -123,7 +125,8 @@ private:
     in.receiving = receive_at(p.w_, p.r_, std::max(p.started_, in.sent), in.operations.data(),
                               in.operations.size(), p.bytes_, p.comm_.world_of(in.source, p.r_.id),
                               kBatchTag, p.comm_.context, p.comm_);
-    p.when_complete(*in.receiving, &PassiveTarget::batch_arrived, &in);
+    in.step = {&PassiveTarget::batch_arrived, &in};
+    p.when_complete(*in.receiving, in.step);
   }
 
   static bool later(const Batch& a, const Batch& b) {
@@ -219,6 +222,7 @@ private:
   const Datatype& bytes_;
   BatchHeader header_;
   Request* header_receive_ = nullptr;
+  Step header_step_{&PassiveTarget::header_arrived, this};
   std::list<Batch> arriving_; ///< in the order of their headers (a list: batches stay put)
   SimTime served_until_ = 0;
   const SimTime started_ = r_.clock; ///< when the window was made

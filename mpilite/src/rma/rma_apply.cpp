@@ -9,6 +9,14 @@
 
 namespace mpilite {
 
+TouchedBytes touched_bytes(MPI_Aint disp, int disp_unit, int count, const Datatype& type,
+                           MPI_Aint size) {
+  const MPI_Aint start = disp * disp_unit;
+  const MPI_Aint first = start + type.true_lb;
+  const MPI_Aint end = start + (count - 1) * type.extent + type.true_lb + type.true_extent;
+  return {first, end, disp >= 0 && first >= 0 && end <= size};
+}
+
 bool rma_returns_data(RmaKind kind) {
   return kind == RmaKind::Get || kind == RmaKind::GetAccumulate || kind == RmaKind::CompareSwap;
 }
@@ -22,18 +30,17 @@ int apply_rma(Window& w, int source, std::span<const std::byte> message,
   const std::byte* data = message.data() + sizeof h + used;
   const std::size_t bytes = static_cast<std::size_t>(h.target_count) * t.size;
   // The target's memory the operation touches must lie inside its window.
-  const MPI_Aint start = h.disp * w.disp_unit;
   if (h.target_count > 0) {
-    const MPI_Aint first = start + t.true_lb;
-    const MPI_Aint end = start + (h.target_count - 1) * t.extent + t.true_lb + t.true_extent;
-    if (h.disp < 0 || first < 0 || end > w.size) {
+    const TouchedBytes b = touched_bytes(h.disp, w.disp_unit, h.target_count, t, w.size);
+    if (!b.inside) {
       why = fmt::format("an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
-                        source, first, end, w.size);
+                        source, b.first, b.end, w.size);
       return MPI_ERR_RMA_RANGE;
     }
   }
   // An empty operation touches nothing (a window of size 0 may have no base).
-  auto* target = h.target_count > 0 ? static_cast<std::byte*>(w.base) + start : nullptr;
+  auto* target =
+      h.target_count > 0 ? static_cast<std::byte*>(w.base) + h.disp * w.disp_unit : nullptr;
   const auto count = static_cast<std::size_t>(h.target_count);
   if (rma_returns_data(h.kind)) {
     const std::size_t at = reply.size();

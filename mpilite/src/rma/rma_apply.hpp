@@ -12,6 +12,16 @@
 
 namespace mpilite {
 
+/// The bytes [first, end) of a window that `count` (> 0) elements of `type` at displacement
+/// `disp` (in units of `disp_unit`) touch, and whether they lie inside a window of `size` bytes.
+struct TouchedBytes {
+  MPI_Aint first;
+  MPI_Aint end;
+  bool inside;
+};
+TouchedBytes touched_bytes(MPI_Aint disp, int disp_unit, int count, const Datatype& type,
+                           MPI_Aint size);
+
 /// Whether an operation of this kind sends data back to its origin.
 bool rma_returns_data(RmaKind kind);
 

@@ -78,6 +78,11 @@ struct Window {
   bool lock_all = false;                  ///< MPI_Win_lock_all: every target, shared
 };
 
+/// Whether this rank has a lock epoch open to `target` (MPI_Win_lock or MPI_Win_lock_all).
+inline bool in_lock_epoch(const Window& w, int target) {
+  return w.lock_all || w.locks.contains(target);
+}
+
 /// The windows of this host process, one per rank that made one.
 Window* find_window(MPI_Win handle);
 MPI_Win add_window(Window w);

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   MPI_Info_set(info, "striping_factor", "16");
   char value[4], none[1];
   int buflen = 0, found = 0, buflen2 = sizeof value;
-  MPI_Info_get_string(info, "striping_factor", &buflen, none, &found); /* the length only */
+  MPI_Info_get_string(info, "striping_factor", &buflen, none, &found);   /* the length only */
   MPI_Info_get_string(info, "striping_factor", &buflen2, value, &found); /* cut to 3 chars */
   MPI_Info_free(&info);
 
@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
   printf("rank %d: sendrecv %d..%d count %lld, isend %d %d %d count %lld, send %d, bcast %ld %ld, "
          "max %.0f %.0f, allgather %ld, alltoall %ld, scatter %d, double %lld, info %d %d %s %d\n",
          rank, in[0], in[N - 1], (long long)got, in2[0], in2[1], in2[2], (long long)got2, in3[4],
-         b[0], b[1], all[0], all[1], allgather_sum, alltoall_sum, piece, (long long)dsize, found, buflen,
-         value, buflen2);
+         b[0], b[1], all[0], all[1], allgather_sum, alltoall_sum, piece, (long long)dsize, found,
+         buflen, value, buflen2);
   if (rank == 0) printf("reduce: %.0f %.0f\n", sum[0], sum[1]);
   if (rank == size - 1) {
     long s = 0;
