@@ -14,15 +14,16 @@ add_test(NAME e2e.fold.auto_100_ranks COMMAND ${CHECK_LARGE_SCALE} auto100
   --max-peak-mib 1024 --folded-blocks 300 -- MPISIM_AUTO_SHARED_MALLOC=1MiB -- -np 100
   ${LARGE_SCALE} auto 4)
 foreach(hosts 1 2)
-  # Folded pages are shared: a rank sees another's writes (contents are garbage by design).
+  # Folded pages are shared: a rank sees another's writes (contents are garbage by design). A
+  # site's ring of pages is 128 MiB: blocks of that size all map the whole ring.
   add_test(NAME e2e.fold.shared_malloc_shares_pages.hosts${hosts} COMMAND ${EXPECT} 0
     -m "rank 1 sees rank 0's write: yes"
-    -- env MPISIM_CPU=off ${RUN} -np 4 -hosts ${hosts} ${LARGE_SCALE} fold 8)
+    -- env MPISIM_CPU=off ${RUN} -np 4 -hosts ${hosts} ${LARGE_SCALE} fold 128 1)
   add_test(NAME e2e.fold.auto_folds_large_blocks_only.hosts${hosts} COMMAND ${EXPECT} 0
     -m "rank 1 sees rank 0's write: yes" -x "rank 1 sees rank 0's write: no"
     -m "small blocks private and realloc copied: yes" -m "folded memory: 12 blocks from 3 call sites"
     -- env MPISIM_CPU=off MPISIM_AUTO_SHARED_MALLOC=1MiB ${RUN} -np 4 -hosts ${hosts}
-    ${LARGE_SCALE} auto 8)
+    ${LARGE_SCALE} auto 128)
 endforeach()
 # Without MPISIM_AUTO_SHARED_MALLOC nothing is folded: each rank has its own pages.
 add_test(NAME e2e.fold.auto_off_keeps_blocks_private COMMAND ${EXPECT} 0

@@ -11,24 +11,61 @@
 
 namespace {
 
-TEST(Fold, BlocksOfOneSiteSharePages) {
+TEST(Fold, RanksTakeTurnsOverTheSlotsOfARing) {
   constexpr std::size_t kMiB = 1 << 20;
-  auto* a = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 7));
-  auto* b = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 7));
-  auto* other = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 8));
-  ASSERT_TRUE(a && b && other);
-  EXPECT_TRUE(mpilite::is_folded(a) && mpilite::is_folded(b + 100));
+  constexpr std::size_t kRing = 128 * kMiB; // a site's pages: 16 slots of 8 MiB
+  constexpr int kSite = 7, kSlots = 64;     // 512 MiB of addresses: 64 slots of 8 MiB
+  char* first[kSlots];                      // the first block of each holder
+  for (int holder = 0; holder < kSlots; ++holder)
+    ASSERT_TRUE(first[holder] =
+                    static_cast<char*>(mpilite::fold_allocate(8 * kMiB, kSite, holder)));
+  EXPECT_TRUE(mpilite::is_folded(first[0]) && mpilite::is_folded(first[1] + 100));
   EXPECT_FALSE(mpilite::is_folded(&kMiB));
-  EXPECT_EQ(mpilite::folded_size(a), 8 * kMiB);
-  std::strcpy(a, "shared");
-  EXPECT_STREQ(b, "shared");            // another block of the site
-  EXPECT_STREQ(a + 4 * kMiB, "shared"); // the site's 4 MiB of pages repeat within a block
-  EXPECT_STRNE(other, "shared");        // another site has its own pages
-  EXPECT_TRUE(mpilite::fold_release(a));
-  EXPECT_FALSE(mpilite::fold_release(a)); // released already
-  EXPECT_TRUE(mpilite::fold_release(b));
-  std::free(other); // free() knows folded blocks
-  EXPECT_GE(mpilite::fold_stats().blocks, 3u);
+  EXPECT_EQ(mpilite::folded_size(first[0]), 8 * kMiB);
+  std::strcpy(first[0], "shared");
+  for (int holder = 1; holder < kSlots; ++holder)
+    EXPECT_NE(first[holder], first[0]) << holder; // up to 512 MiB, a slot per holder
+  for (int holder = 1; holder < 16; ++holder)
+    EXPECT_STRNE(first[holder], "shared") << holder; // with pages of their own for a ring
+  EXPECT_STREQ(first[16], "shared");                 // then the ring wraps
+  // The next holder takes the first slot's turn: the same block, the same pages.
+  auto* again = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, kSite, kSlots));
+  EXPECT_EQ(again, first[0]);
+  // A holder never gets a slot it holds: holder 0's second block is holder 1's slot.
+  auto* second = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, kSite, 0));
+  EXPECT_EQ(second, first[1]);
+  // Holding all of them, it gets an extra slot of its own.
+  char* more[kSlots - 2];
+  for (char*& m : more)
+    ASSERT_TRUE(m = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, kSite, 0)));
+  auto* extra = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, kSite, 0));
+  for (int holder = 0; holder < kSlots; ++holder)
+    EXPECT_NE(extra, first[holder]);
+  // A block larger than the ring repeats the ring's pages within itself.
+  auto* large = static_cast<char*>(mpilite::fold_allocate(kRing + 8 * kMiB, 9, 0));
+  auto* other = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 8, 0));
+  ASSERT_TRUE(large && other);
+  std::strcpy(large + 4 * kMiB, "wrapped");
+  EXPECT_STREQ(large + kRing + 4 * kMiB, "wrapped");
+  EXPECT_STRNE(other, "shared"); // another site has its own pages
+  // Releasing: only what the holder holds, once per block it holds there.
+  EXPECT_FALSE(mpilite::fold_release(first[0], 3));
+  EXPECT_TRUE(mpilite::fold_release(first[0], 0));
+  EXPECT_FALSE(mpilite::fold_release(first[0], 0)); // released already
+  EXPECT_TRUE(mpilite::fold_release(first[0], kSlots));
+  EXPECT_EQ(mpilite::folded_size(first[0]), 0u); // no block lives there now
+  EXPECT_TRUE(mpilite::fold_release(extra, 0));
+  EXPECT_FALSE(mpilite::is_folded(nullptr));
+  for (int holder = 1; holder < kSlots; ++holder)
+    EXPECT_TRUE(mpilite::fold_release(first[holder], holder));
+  EXPECT_TRUE(mpilite::fold_release(second, 0));
+  for (char* m : more)
+    EXPECT_TRUE(mpilite::fold_release(m, 0));
+  EXPECT_TRUE(mpilite::fold_release(large, 0));
+  EXPECT_TRUE(mpilite::fold_release(other, 0));
+  auto* outside = static_cast<char*>(mpilite::fold_allocate(8 * kMiB, 8, -1));
+  std::free(outside); // free() knows folded blocks (outside a rank the holder is -1)
+  EXPECT_GE(mpilite::fold_stats().blocks, 2u * kSlots + 3);
 }
 
 TEST(Fold, AutoFoldsOnlyLargeBlocksOfRanksOwnCode) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "auto_fold.hpp"
 #include "folded_heap.hpp"
 #include "mpisim.h"
 #include "world.hpp"
@@ -18,13 +19,13 @@ void* MPISIM_Shared_malloc(size_t bytes, const char* file, int line) {
   // A site per source line: the blocks of all ranks allocated there share their pages.
   const std::uint64_t site =
       std::hash<std::string_view>{}(file ? file : "") * 31 + static_cast<std::uint64_t>(line);
-  return fold_allocate(bytes, site);
+  return fold_allocate(bytes, site, fold_holder());
 }
 
 void MPISIM_Shared_free(void* ptr) {
-  if (!ptr || fold_release(ptr)) return;
+  if (!ptr || fold_release(ptr, fold_holder())) return;
   std::string why = fmt::format("MPISIM_SHARED_FREE({}): not a block of MPISIM_SHARED_MALLOC "
-                                "(or it was freed already)",
+                                "of this rank (or it was freed already)",
                                 ptr);
   World* w = World::try_get();
   if (w && w->in_rank())

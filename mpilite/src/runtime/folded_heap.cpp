@@ -13,6 +13,8 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "fold_guard.hpp"
 
@@ -20,11 +22,21 @@ namespace mpilite {
 namespace {
 
 constexpr std::size_t kPage = 4096;
-/// A site's memfd is at least this large: big enough that a sweep over a folded array is not
-/// served from the CPU caches much more than the real array would be, small enough to cost
-/// little per call site.
-constexpr std::size_t kMinGranule = std::size_t{4} << 20;
-/// A block is mapped in at most this many pieces, so that the process's memory mappings
+/// A site's memfd (its ring of pages) is at least this large. Its slots are laid out one after
+/// another around it: successive slots get pages of their own until the ring wraps, as the same
+/// array of successive ranks would. Larger than the last-level cache one
+/// core sees on current servers (32-64 MiB), so that a sweep over a folded array misses the caches
+/// as the real array does (a smaller ring makes folded sweeps run from cache and their sampled
+/// cost too low). Its pages cost memory only once touched.
+constexpr std::size_t kMinRing = std::size_t{128} << 20;
+/// The blocks of one site and length take turns over at most this much virtual memory (and at
+/// least one slot). Below it every rank's block has an address of its own, so each rank pays its
+/// own first touches (page faults) as its real array would; above it, page tables would grow
+/// with the rank count, and on a virtual machine whose hypervisor shadows the page tables a
+/// sweep then costs a hypervisor exit per page (measured here: 20x slower sweeps beyond a few
+/// GiB mapped).
+constexpr std::size_t kSlotSpan = std::size_t{512} << 20;
+/// A block is mapped in at most kMaxPieces + 2 pieces, so that the process's memory mappings
 /// (vm.max_map_count, 65 530 by default) last: larger blocks get a larger memfd.
 constexpr std::size_t kMaxPieces = 16;
 /// The arena is reserved (not committed) once; the largest of these sizes the kernel grants.
@@ -36,10 +48,10 @@ std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
 
-/// Granule for a block of `length` bytes: a power of two >= kMinGranule, at most kMaxPieces
-/// pieces per block.
-std::size_t granule_for(std::size_t length) {
-  std::size_t g = kMinGranule;
+/// Ring for a block of `length` bytes: a power of two >= kMinRing, at most kMaxPieces whole
+/// rings per block.
+std::size_t ring_for(std::size_t length) {
+  std::size_t g = kMinRing;
   while (g * kMaxPieces < length)
     g *= 2;
   return g;
@@ -47,12 +59,24 @@ std::size_t granule_for(std::size_t length) {
 
 struct Site {
   int fd = -1;
-  std::size_t size = 0; ///< current size of the memfd
+  std::size_t size = 0; ///< current size of the memfd (the ring)
+  std::size_t next = 0; ///< offset in the memfd where the site's next slot starts
 };
 
-struct Block {
-  std::size_t length = 0; ///< reserved bytes (page multiple)
-  std::size_t bytes = 0;  ///< requested bytes
+/// A range of the arena mapped onto a site's ring. Ranks share slots: the blocks of all ranks
+/// allocated at one site with one length take turns over at most kSlotSpan / length slots, so
+/// that the virtual memory in use (and its page tables) does not grow with the rank count. A slot
+/// is never handed twice to the same holder, so the live blocks of one rank are distinct.
+struct Slot {
+  std::size_t length = 0;     ///< reserved bytes (page multiple)
+  bool pooled = false;        ///< one of its site's turns (kept when unused), or an extra one
+  std::map<int, int> holders; ///< holder -> live blocks it holds here (none: unused)
+};
+
+/// The slots of one site for one block length, and whose turn is next.
+struct Turns {
+  std::vector<std::uintptr_t> slots; ///< starts; 0 where not made yet
+  std::size_t next = 0;
 };
 
 /// Everything is touched under `mutex`, except the arena bounds, which are set once.
@@ -65,8 +89,9 @@ struct Heap {
   std::uintptr_t next = 0;                                ///< bump pointer
   std::uintptr_t end = 0;                                 ///< end of the arena
   std::multimap<std::size_t, std::uintptr_t> free_ranges; ///< length -> start
-  std::map<std::uintptr_t, Block> blocks;
+  std::map<std::uintptr_t, Slot> slots;
   std::unordered_map<std::uint64_t, Site> sites;
+  std::map<std::pair<std::uint64_t, std::size_t>, Turns> turns; ///< by (site, length)
   FoldStats stats;
   std::uint64_t live_bytes = 0;
   std::uint64_t sampled_live_bytes = 0; ///< live_bytes at the last reading of the memory
@@ -85,7 +110,7 @@ void complain(const char* what, std::size_t bytes) {
                "mpisim: cannot fold a block of %zu bytes: %s (%s). Each folded block takes up to "
                "%zu memory mappings and the kernel allows vm.max_map_count per process: fold fewer "
                "or larger blocks, or spread the ranks over more host processes (-hosts)\n",
-               bytes, what, std::strerror(errno), kMaxPieces + 1);
+               bytes, what, std::strerror(errno), kMaxPieces + 2);
 }
 
 bool reserve_arena(Heap& h) {
@@ -118,29 +143,35 @@ std::uintptr_t take_range(Heap& h, std::size_t length) {
   return start;
 }
 
-Site* site_of(Heap& h, std::uint64_t key, std::size_t granule) {
+Site* site_of(Heap& h, std::uint64_t key, std::size_t ring) {
   Site& s = h.sites[key];
   if (s.fd < 0) {
     s.fd = memfd_create("mpisim-folded", MFD_CLOEXEC);
     if (s.fd < 0) return nullptr;
     ++h.stats.sites;
   }
-  if (s.size < granule) {
-    if (ftruncate(s.fd, static_cast<off_t>(granule)) != 0) return nullptr;
-    h.stats.physical_bytes += granule - s.size;
-    s.size = granule;
+  if (s.size < ring) {
+    if (ftruncate(s.fd, static_cast<off_t>(ring)) != 0) return nullptr;
+    h.stats.physical_bytes += ring - s.size;
+    s.size = ring;
   }
   return &s;
 }
 
-/// Maps `s`'s memfd over [start, start + length) again and again.
-bool map_pieces(const Site& s, std::uintptr_t start, std::size_t length, std::size_t granule) {
-  for (std::size_t at = 0; at < length; at += granule) {
-    const std::size_t piece = std::min(granule, length - at);
+/// Maps `s`'s ring over [start, start + length), from where its last slot ended and around
+/// again, and moves the ring's start on past this slot.
+bool map_pieces(Site& s, std::uintptr_t start, std::size_t length) {
+  std::size_t offset = s.next % s.size;
+  for (std::size_t at = 0; at < length;) {
+    const std::size_t piece = std::min(s.size - offset, length - at);
     void* want = reinterpret_cast<void*>(start + at);
-    if (mmap(want, piece, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, s.fd, 0) == MAP_FAILED)
+    if (mmap(want, piece, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, s.fd,
+             static_cast<off_t>(offset)) == MAP_FAILED)
       return false;
+    at += piece;
+    offset = (offset + piece) % s.size;
   }
+  s.next = offset;
   return true;
 }
 
@@ -177,33 +208,63 @@ void note_peak(long kib) {
   }
 }
 
+/// A new slot of `length` bytes on `s`'s ring, or 0 (after saying why).
+std::uintptr_t make_slot(Heap& h, Site& s, std::size_t length, bool pooled, std::size_t bytes) {
+  const std::uintptr_t start = take_range(h, length);
+  if (!start) {
+    errno = ENOMEM;
+    complain("the folded arena is full", bytes);
+    return 0;
+  }
+  if (!map_pieces(s, start, length)) {
+    complain("mapping its pages failed", bytes);
+    unmap_pieces(start, length);
+    h.free_ranges.emplace(length, start);
+    return 0;
+  }
+  h.slots.emplace(start, Slot{length, pooled, {}});
+  return start;
+}
+
+/// The slot whose turn it is among those `holder` does not hold yet (made when missing), or an
+/// extra slot when it holds them all; 0 on failure.
+std::uintptr_t choose_slot(Heap& h, Site& s, std::uint64_t site, std::size_t length, int holder,
+                           std::size_t bytes) {
+  Turns& t = h.turns[{site, length}];
+  const std::size_t ways = std::max<std::size_t>(1, kSlotSpan / length);
+  if (t.slots.size() < ways) t.slots.resize(ways, 0);
+  for (std::size_t i = 0; i < ways; ++i) {
+    const std::size_t turn = (t.next + i) % ways;
+    std::uintptr_t& start = t.slots[turn];
+    if (!start && !(start = make_slot(h, s, length, true, bytes))) return 0;
+    if (h.slots.at(start).holders.count(holder)) continue;
+    t.next = turn + 1;
+    return start;
+  }
+  return make_slot(h, s, length, false, bytes);
+}
+
 } // namespace
 
-void* fold_allocate(std::size_t bytes, std::uint64_t site) {
+void* fold_allocate(std::size_t bytes, std::uint64_t site, int holder) {
   FoldGuard guard; // the tables below allocate: those allocations are never folded
   Heap& h = heap();
   const std::size_t length = round_up(std::max<std::size_t>(bytes, 1), kPage);
   if (length < bytes) return nullptr; // overflow
-  const std::size_t granule = std::min(granule_for(length), length);
   std::lock_guard lock(h.mutex);
   if (!reserve_arena(h)) {
     complain("no virtual address range can be reserved for folded blocks", bytes);
     return nullptr;
   }
-  const std::uintptr_t start = take_range(h, length);
-  if (!start) {
-    errno = ENOMEM;
-    complain("the folded arena is full", bytes);
+  Site* s = site_of(h, site, ring_for(length));
+  if (!s) {
+    complain("creating its memory file failed", bytes);
     return nullptr;
   }
-  const Site* s = site_of(h, site, granule);
-  if (!s || !map_pieces(*s, start, length, granule)) {
-    complain(s ? "mapping its pages failed" : "creating its memory file failed", bytes);
-    unmap_pieces(start, length);
-    h.free_ranges.emplace(length, start);
-    return nullptr;
-  }
-  h.blocks.emplace(start, Block{length, bytes});
+  const std::uintptr_t start = choose_slot(h, *s, site, length, holder, bytes);
+  if (!start) return nullptr;
+  Slot& slot = h.slots.at(start);
+  ++slot.holders[holder];
   ++h.stats.blocks;
   h.live_bytes += length;
   h.stats.peak_bytes = std::max(h.stats.peak_bytes, h.live_bytes);
@@ -224,11 +285,11 @@ std::size_t folded_size(const void* p) {
   FoldGuard guard;
   Heap& h = heap();
   std::lock_guard lock(h.mutex);
-  const auto it = h.blocks.find(reinterpret_cast<std::uintptr_t>(p));
-  return it == h.blocks.end() ? 0 : it->second.bytes;
+  const auto it = h.slots.find(reinterpret_cast<std::uintptr_t>(p));
+  return it == h.slots.end() || it->second.holders.empty() ? 0 : it->second.length;
 }
 
-bool fold_release(void* p) {
+bool fold_release(void* p, int holder) {
   if (!is_folded(p)) return false;
   FoldGuard guard;
   Heap& h = heap();
@@ -243,14 +304,22 @@ bool fold_release(void* p) {
   // the last reading (not at each of a thousand ranks' frees in a row).
   if (sample) note_peak(physical_memory_kib());
   std::lock_guard lock(h.mutex);
-  const auto it = h.blocks.find(reinterpret_cast<std::uintptr_t>(p));
-  if (it == h.blocks.end()) return false;
-  const std::uintptr_t start = it->first;
-  const std::size_t length = it->second.length;
-  h.blocks.erase(it);
-  unmap_pieces(start, length);
-  h.free_ranges.emplace(length, start);
-  h.live_bytes -= length;
+  const auto it = h.slots.find(reinterpret_cast<std::uintptr_t>(p));
+  if (it == h.slots.end()) return false;
+  Slot& slot = it->second;
+  const auto held = slot.holders.find(holder);
+  if (held == slot.holders.end()) return false;
+  if (--held->second == 0) slot.holders.erase(held);
+  h.live_bytes -= slot.length;
+  // A slot of the site's turns stays mapped for the next block (its pages are shared anyway);
+  // an extra one goes.
+  if (slot.holders.empty() && !slot.pooled) {
+    const std::uintptr_t start = it->first;
+    const std::size_t length = slot.length;
+    h.slots.erase(it);
+    unmap_pieces(start, length);
+    h.free_ranges.emplace(length, start);
+  }
   return true;
 }
 

@@ -1,8 +1,11 @@
 // Memory folding (docs/large-scale.md): blocks whose contents do not matter share physical
-// pages. Each call site owns one small memfd; a folded block is a range of a large reserved
-// virtual arena onto which that memfd is mapped again and again, so every rank's copy of a large
-// array costs the memfd's pages once per host process, plus page tables. Contents are garbage by
-// design: all ranks, and all parts of one block, write the same pages.
+// pages. Each call site owns one memfd of at least 128 MiB, its ring. A folded block is a slot:
+// a range of a large reserved virtual arena onto which the ring is mapped from where the site's
+// previous slot ended, and around again. The blocks of all ranks allocated at one site with one
+// length take turns over at most 512 MiB of slots, so the host pays one ring of pages and at
+// most 512 MiB of virtual memory (page tables) per site and length, while successive ranks still
+// touch distinct addresses and pages as their real arrays would (for the page faults and the
+// caches). Contents are garbage by design.
 #pragma once
 
 #include <cstddef>
@@ -18,20 +21,23 @@ struct FoldStats {
   std::uint64_t physical_bytes = 0; ///< sum of the memfds' sizes: what the pages can cost
 };
 
-/// Folds a block of `bytes` for call site `site` (any integer: equal sites share pages). Returns
-/// a page-aligned block, or nullptr (with a message on stderr naming the limit) when the arena or
-/// the host's memory mappings are exhausted. Thread-safe; never calls malloc recursively in a way
-/// that folds.
-void* fold_allocate(std::size_t bytes, std::uint64_t site);
+/// Folds a block of `bytes` for call site `site` (any integer: equal sites share pages) held by
+/// `holder` (a rank, or -1): the block may be the very address other holders got at this site,
+/// never one this holder holds already. Returns a page-aligned block, or nullptr (with a message
+/// on stderr naming the limit) when the arena or the host's memory mappings are exhausted.
+/// Thread-safe; never calls malloc recursively in a way that folds.
+void* fold_allocate(std::size_t bytes, std::uint64_t site, int holder);
 
 /// Whether `p` points into the folded arena (cheap: two compares; no lock).
 bool is_folded(const void* p);
 
-/// Size requested for the folded block that starts at `p` (0 when it is not one).
+/// Usable size of the folded block that starts at `p`: the requested size rounded up to pages
+/// (0 when it is not one).
 std::size_t folded_size(const void* p);
 
-/// Releases a block from fold_allocate(). Returns false when `p` is not the start of one.
-bool fold_release(void* p);
+/// Releases `holder`'s block from fold_allocate(). Returns false when `p` is not the start of
+/// one that `holder` holds.
+bool fold_release(void* p, int holder);
 
 FoldStats fold_stats();
 

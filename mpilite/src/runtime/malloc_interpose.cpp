@@ -78,9 +78,13 @@ MPISIM_MALLOC_PATH bool fold_now(std::size_t n) {
   return w && w->in_rank() && w->self().call_depth == 0;
 }
 
-/// The site of an automatically folded block: the caller's offset in its object file, the same
-/// in every copy of a program loaded once per rank (mpisimfort).
-std::uint64_t site_of(const void* caller) {
+void* fold(std::size_t n, const void* caller) {
+  return fold_allocate(n, fold_site_of(caller), fold_holder());
+}
+
+} // namespace
+
+std::uint64_t fold_site_of(const void* caller) {
   FoldGuard guard;
   Dl_info info{};
   const auto at = reinterpret_cast<std::uintptr_t>(caller);
@@ -89,11 +93,10 @@ std::uint64_t site_of(const void* caller) {
   return at;
 }
 
-void* fold(std::size_t n, const void* caller) {
-  return fold_allocate(n, site_of(caller));
+MPISIM_MALLOC_PATH int fold_holder() {
+  World* w = World::try_get();
+  return w && w->in_rank_on_this_thread() ? w->self().id : -1;
 }
-
-} // namespace
 
 void set_auto_fold(std::size_t threshold) {
   next();
@@ -116,7 +119,7 @@ MPISIM_MALLOC_PATH void* malloc(std::size_t n) {
 MPISIM_MALLOC_PATH void free(void* p) {
   if (!p || from_boot(p)) return;
   if (is_folded(p)) {
-    fold_release(p);
+    fold_release(p, fold_holder());
     return;
   }
   next().free(p);

@@ -45,7 +45,7 @@ SampleSites::Site& SampleSites::site(const char* file, int line, bool global, in
   auto [it, created] = sites_.try_emplace({file, line});
   Site& s = it->second;
   if (created) {
-    s.name = std::string(file) + ":" + std::to_string(line);
+    s.name = line < 0 ? std::string(file) : std::string(file) + ":" + std::to_string(line);
     s.global = global;
     s.iterations = iterations;
     s.threshold = threshold;
@@ -68,6 +68,11 @@ SimTime SampleSites::close(int rank, const Site& s) {
     if (top.site == &s) return top.start;
   }
   return -1;
+}
+
+bool SampleSites::innermost_is(int rank, const Site& s) const {
+  const auto it = open_.find(rank);
+  return it != open_.end() && !it->second.empty() && it->second.back().site == &s;
 }
 
 std::vector<SampleSiteSummary> SampleSites::summaries() const {

@@ -55,7 +55,8 @@ public:
     SampleStats& stats_of(int rank) { return global ? shared : ranks[rank]; }
   };
 
-  /// The site at (file, line), created with these parameters on first use.
+  /// The site at (file, line), created with these parameters on first use. A negative line names
+  /// the site by `file` alone (Fortran's form: the calling function and offset).
   Site& site(const char* file, int line, bool global, int iterations, double threshold);
   /// The site at (file, line), or nullptr when no MPISIM_Sample_begin named it.
   Site* find(const char* file, int line);
@@ -65,6 +66,8 @@ public:
   /// Ends the innermost open body of `rank` at `s` (dropping bodies left by break or return
   /// above it). Returns its start time, or -1 when none is open.
   SimTime close(int rank, const Site& s);
+  /// Whether the innermost body `rank` has open is at `s`.
+  bool innermost_is(int rank, const Site& s) const;
 
   /// Every site, merged over ranks, in (file, line) order.
   std::vector<SampleSiteSummary> summaries() const;
