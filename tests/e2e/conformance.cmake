@@ -160,6 +160,20 @@ add_test(NAME conformance.rma_lock_of_a_no_locks_window_is_refused COMMAND ${EXP
   -m "MPI_Win_lock: MPI_ERR_RMA_SYNC: rank [01] made the window with the info no_locks=true: it cannot be locked"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_passive nolocks)
 
+# Dynamic windows (MPI_Win_create_dynamic, _attach, _detach): rank r puts r*10+i into the 4 ints
+# its right neighbour attached (fence), takes a ticket from a counter rank 0 attached (exclusive
+# lock), then reads the double its left neighbour attached after a detach (lock_all); as MPICH
+# prints, on 1 and 2 host processes. The target checks what it attached: a put past it, and an
+# overlapping attach, are refused by name.
+e2e_program(rma_dynamic ${CONFORMANCE_PROGRAMS}/rma_dynamic.c)
+conformance_vs_mpich(rma_dynamic 4 "dynamic: 4 ranks, counter 4, ticket sum 6$")
+add_test(NAME conformance.rma_dynamic_outside_attached_is_refused COMMAND ${EXPECT} 1
+  -m "MPI_ERR_RMA_RANGE: rank 1 could not carry out an operation of this epoch: it reaches outside the memory that rank attached to the window"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_dynamic outside)
+add_test(NAME conformance.rma_dynamic_overlapping_attach_is_refused COMMAND ${EXPECT} 0
+  -m "rank 0: overlapping attach refused 1$" -m "dynamic: 2 ranks, counter 2, ticket sum 1$"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_dynamic overlap)
+
 # Shared-memory windows (MPI_Win_allocate_shared, MPI_Win_shared_query): each rank reads its
 # right neighbour's part through the queried pointer; parts are contiguous. Over MPI_COMM_WORLD
 # on one host process as MPICH prints on one machine; across host processes refused by name; on

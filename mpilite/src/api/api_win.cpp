@@ -84,6 +84,14 @@ int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 }
 MPISIM_WEAK_ALIAS(Win_create)
 
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  ApiCall c("MPI_Win_create_dynamic");
+  // No memory yet: origins address what each rank attaches by its address (displacement unit 1
+  // from MPI_BOTTOM), and MPI_WIN_BASE is MPI_BOTTOM, MPI_WIN_SIZE 0.
+  return make_window(c, MPI_BOTTOM, 0, 1, info, comm, MPI_WIN_FLAVOR_DYNAMIC, win);
+}
+MPISIM_WEAK_ALIAS(Win_create_dynamic)
+
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                       MPI_Win* win) {
   ApiCall c("MPI_Win_allocate");

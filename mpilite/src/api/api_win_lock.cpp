@@ -45,7 +45,11 @@ int mpilite::flush_target(ApiCall& c, Window& w, int target, bool unlock) {
   int error = MPI_SUCCESS;
   std::memcpy(&error, reply.data(), sizeof error);
   if (error != MPI_SUCCESS)
-    return win_error(c, w, error, "rank {} could not carry out an operation of this epoch", target);
+    return win_error(c, w, error, "rank {} could not carry out an operation of this epoch{}",
+                     target,
+                     error == MPI_ERR_RMA_RANGE && w.flavor == MPI_WIN_FLAVOR_DYNAMIC
+                         ? ": it reaches outside the memory that rank attached to the window"
+                         : "");
   std::size_t at = sizeof(int);
   for (RmaOp& q : ops) {
     if (!rma_returns_data(q.kind)) continue;

@@ -1,6 +1,8 @@
 #include "rma_apply.hpp"
 
 #include <cstring>
+#include <iterator>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -17,6 +19,13 @@ TouchedBytes touched_bytes(MPI_Aint disp, int disp_unit, int count, const Dataty
   return {first, end, disp >= 0 && first >= 0 && end <= size};
 }
 
+bool attached_covers(const Window& w, const TouchedBytes& b) {
+  auto after = w.attached.upper_bound(static_cast<std::uintptr_t>(b.first));
+  if (after == w.attached.begin()) return false;
+  const auto& [start, bytes] = *std::prev(after);
+  return static_cast<std::uintptr_t>(b.end) <= start + static_cast<std::uintptr_t>(bytes);
+}
+
 bool rma_returns_data(RmaKind kind) {
   return kind == RmaKind::Get || kind == RmaKind::GetAccumulate || kind == RmaKind::CompareSwap;
 }
@@ -29,9 +38,19 @@ int apply_rma(Window& w, int source, std::span<const std::byte> message,
   const Datatype t = decode_layout(message.data() + sizeof h, used);
   const std::byte* data = message.data() + sizeof h + used;
   const std::size_t bytes = static_cast<std::size_t>(h.target_count) * t.size;
-  // The target's memory the operation touches must lie inside its window.
+  // The target's memory the operation touches must lie inside its window. A dynamic window's
+  // displacements are addresses (MPI_Get_address), inside memory this rank attached: only it
+  // knows what that is when the operation arrives.
+  const bool dynamic = w.flavor == MPI_WIN_FLAVOR_DYNAMIC;
   if (h.target_count > 0) {
-    const TouchedBytes b = touched_bytes(h.disp, w.disp_unit, h.target_count, t, w.size);
+    const TouchedBytes b = touched_bytes(h.disp, dynamic ? 1 : w.disp_unit, h.target_count, t,
+                                         dynamic ? std::numeric_limits<MPI_Aint>::max() : w.size);
+    if (dynamic && !(b.inside && attached_covers(w, b))) {
+      why = fmt::format("an operation of rank {} reaches addresses {:#x} to {:#x} of a dynamic "
+                        "window, outside the memory this rank attached to it",
+                        source, b.first, b.end);
+      return MPI_ERR_RMA_RANGE;
+    }
     if (!b.inside) {
       why = fmt::format("an operation of rank {} reaches bytes {} to {} of a window of {} bytes",
                         source, b.first, b.end, w.size);
@@ -39,8 +58,10 @@ int apply_rma(Window& w, int source, std::span<const std::byte> message,
     }
   }
   // An empty operation touches nothing (a window of size 0 may have no base).
-  auto* target =
-      h.target_count > 0 ? static_cast<std::byte*>(w.base) + h.disp * w.disp_unit : nullptr;
+  std::byte* target = nullptr;
+  if (h.target_count > 0)
+    target = dynamic ? reinterpret_cast<std::byte*>(h.disp)
+                     : static_cast<std::byte*>(w.base) + h.disp * w.disp_unit;
   const auto count = static_cast<std::size_t>(h.target_count);
   if (rma_returns_data(h.kind)) {
     const std::size_t at = reply.size();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -71,11 +72,12 @@ struct Window {
   std::vector<int> exposure; ///< MPI_Win_post's group, as ranks of comm
   bool access_epoch = false;
   bool exposure_epoch = false;
-  std::vector<WindowTarget> targets;      ///< by rank of comm
-  MPI_Comm passive_comm = MPI_COMM_NULL;  ///< passive target traffic (passive_target.hpp)
-  std::shared_ptr<PassiveTarget> passive; ///< this rank's service as a target; null: no_locks
-  std::map<int, LockEpoch> locks;         ///< by target rank
-  bool lock_all = false;                  ///< MPI_Win_lock_all: every target, shared
+  std::vector<WindowTarget> targets;           ///< by rank of comm
+  MPI_Comm passive_comm = MPI_COMM_NULL;       ///< passive target traffic (passive_target.hpp)
+  std::shared_ptr<PassiveTarget> passive;      ///< this rank's service as a target; null: no_locks
+  std::map<int, LockEpoch> locks;              ///< by target rank
+  bool lock_all = false;                       ///< MPI_Win_lock_all: every target, shared
+  std::map<std::uintptr_t, MPI_Aint> attached; ///< dynamic windows: attached start -> bytes
 };
 
 /// Whether this rank has a lock epoch open to `target` (MPI_Win_lock or MPI_Win_lock_all).
