@@ -101,11 +101,6 @@ void release_type(MPI_Datatype& type) {
   if (!builtin_datatype(type)) PMPI_Type_free(&type);
 }
 
-void replace_info(File& f, MPI_Info info) {
-  if (f.info != MPI_INFO_NULL) PMPI_Info_free(&f.info);
-  if (info != MPI_INFO_NULL) PMPI_Info_dup(info, &f.info);
-}
-
 void add_live_file(MPI_File fh) {
   live_files().insert(fh);
 }
@@ -157,7 +152,7 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   f.amode = amode;
   f.errhandler = c.r.file_errhandler;
   c.w.errhandlers().retain(f.errhandler);
-  replace_info(f, info);
+  replace_info(f.info, info);
   f.etype = std::make_shared<Datatype>(*builtin_datatype(MPI_BYTE));
   f.filetype = f.etype;
   f.shared = shared_pointer_of(c.w, *c.w.comm(f.comm), c.r.id);
@@ -186,7 +181,7 @@ int PMPI_File_close(MPI_File* fh) {
   charge_access(c, 0);
   release_type(f.etype_handle);
   release_type(f.filetype_handle);
-  replace_info(f, MPI_INFO_NULL);
+  replace_info(f.info, MPI_INFO_NULL);
   c.w.errhandlers().release(f.errhandler);
   const int context = c.w.comm(f.comm)->context;
   PMPI_Comm_free(&f.comm);
@@ -287,8 +282,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
   ApiCall c("MPI_File_get_info");
   if (int e = check_file(c, fh)) return e;
   if (!info_used) return file_error(c, fh, MPI_ERR_ARG, "null info argument");
-  if (fh->f.info == MPI_INFO_NULL) return PMPI_Info_create(info_used);
-  return PMPI_Info_dup(fh->f.info, info_used);
+  return copy_info(fh->f.info, info_used);
 }
 MPISIM_WEAK_ALIAS(File_get_info)
 
@@ -296,7 +290,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
   ApiCall c("MPI_File_set_info");
   if (int e = check_file(c, fh)) return e;
   c.collective(fh->f.comm);
-  replace_info(fh->f, info);
+  replace_info(fh->f.info, info);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_set_info)

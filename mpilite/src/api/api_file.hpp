@@ -6,6 +6,7 @@
 
 #include "api_call.hpp"
 #include "file.hpp"
+#include "object_info.hpp"
 
 namespace mpilite {
 
@@ -30,8 +31,6 @@ void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes);
 /// (the program may free its handle while the view uses the type). release_type frees it.
 MPI_Datatype own_type(MPI_Datatype type);
 void release_type(MPI_Datatype& type);
-/// Sets the file's hints to a copy of `info` (MPI_INFO_NULL: none).
-void replace_info(File& f, MPI_Info info);
 
 /// Registers / forgets a handle this host process gave out.
 void add_live_file(MPI_File fh);

@@ -84,7 +84,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   f.disp = disp;
   f.position = 0;
   f.shared->offset = 0;
-  if (info != MPI_INFO_NULL) replace_info(f, info);
+  if (info != MPI_INFO_NULL) replace_info(f.info, info);
   PMPI_Barrier(f.comm);
   return MPI_SUCCESS;
 }

@@ -5,6 +5,7 @@
 
 #include "api_win.hpp"
 #include "object_attributes.hpp"
+#include "object_info.hpp"
 #include "passive_target.hpp"
 
 using namespace mpilite;
@@ -47,6 +48,7 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info i
   w.size = size;
   w.disp_unit = disp_unit;
   w.flavor = flavor;
+  replace_info(w.info, info);
   PMPI_Comm_dup(comm, &w.comm);
   PMPI_Comm_dup(comm, &w.passive_comm);
   const WindowTarget mine{base, size, disp_unit, no_locks(info) ? 0 : 1};
@@ -186,12 +188,34 @@ int PMPI_Win_free(MPI_Win* win) {
   if (w->allocated) std::free(w->base);
   PMPI_Comm_free(&w->passive_comm);
   PMPI_Comm_free(&w->comm);
+  replace_info(w->info, MPI_INFO_NULL);
   c.w.errhandlers().release(w->errhandler);
   erase_window(*win);
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_free)
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  ApiCall c("MPI_Win_set_info");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  c.collective(w->comm);
+  // Kept for MPI_Win_get_info; none changes what the window does (no_locks only counts at the
+  // window's creation, as MPI allows).
+  replace_info(w->info, info);
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Win_set_info)
+
+int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
+  ApiCall c("MPI_Win_get_info");
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  if (!info_used) return win_error(c, *w, MPI_ERR_ARG, "null info argument");
+  return copy_info(w->info, info_used);
+}
+MPISIM_WEAK_ALIAS(Win_get_info)
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   ApiCall c("MPI_Win_get_group");

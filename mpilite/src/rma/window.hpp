@@ -65,6 +65,7 @@ struct Window {
   int flavor = MPI_WIN_FLAVOR_CREATE;
   bool allocated = false; ///< MPI_Win_allocate: the window owns `base`
   std::string name;
+  MPI_Info info = MPI_INFO_NULL; ///< the hints of its creation or of MPI_Win_set_info
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; ///< MPI's default for windows
   std::vector<RmaOp> ops;
   bool fence_epoch = false;  ///< between fences (not ended by MPI_MODE_NOSUCCEED)

@@ -5,7 +5,8 @@
  *   rma_dynamic            every rank attaches 4 ints and puts rank*10+i into its right
  *                          neighbour's (fence); takes a ticket from a counter attached on rank 0
  *                          (MPI_Fetch_and_op under an exclusive lock); detaches, attaches a
- *                          double and reads its left neighbour's under MPI_Win_lock_all
+ *                          double and reads its left neighbour's under MPI_Win_lock_all; a hint
+ *                          set after creation comes back from MPI_Win_get_info
  *   rma_dynamic outside    rank 0 puts one int just past what rank 1 attached: refused
  *   rma_dynamic overlap    rank 0 attaches overlapping memory: refused
  * Prints one line per rank, then rank 0 the totals. */
@@ -25,6 +26,17 @@ int main(int argc, char** argv) {
   int flavor = 0, *flavor_attr = NULL, found = 0;
   MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor_attr, &found);
   if (found) flavor = *flavor_attr;
+  /* Hints given later are handed back (MPI_Win_set_info, MPI_Win_get_info). */
+  MPI_Info hints, used;
+  MPI_Info_create(&hints);
+  MPI_Info_set(hints, "accumulate_ordering", "none");
+  MPI_Win_set_info(win, hints);
+  MPI_Info_free(&hints);
+  MPI_Win_get_info(win, &used);
+  char ordering[32] = "";
+  int have_ordering = 0;
+  MPI_Info_get(used, "accumulate_ordering", sizeof ordering - 1, ordering, &have_ordering);
+  MPI_Info_free(&used);
 
   int* slots = calloc(4, sizeof *slots);
   int counter = 0;
@@ -80,8 +92,9 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_detach(win, &value);
 
-  printf("rank %d: flavor dynamic %d, slots %d %d %d %d, left value %.1f\n", rank,
-         flavor == MPI_WIN_FLAVOR_DYNAMIC, slots[0], slots[1], slots[2], slots[3], got);
+  printf("rank %d: flavor dynamic %d, ordering %s, slots %d %d %d %d, left value %.1f\n", rank,
+         flavor == MPI_WIN_FLAVOR_DYNAMIC, have_ordering ? ordering : "(none)", slots[0], slots[1],
+         slots[2], slots[3], got);
   int sum = 0;
   MPI_Reduce(&ticket, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {
