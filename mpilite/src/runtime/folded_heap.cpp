@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -68,9 +69,9 @@ struct Site {
 /// that the virtual memory in use (and its page tables) does not grow with the rank count. A slot
 /// is never handed twice to the same holder, so the live blocks of one rank are distinct.
 struct Slot {
-  std::size_t length = 0;     ///< reserved bytes (page multiple)
-  bool pooled = false;        ///< one of its site's turns (kept when unused), or an extra one
-  std::map<int, int> holders; ///< holder -> live blocks it holds here (none: unused)
+  std::size_t length = 0; ///< reserved bytes (page multiple)
+  bool pooled = false;    ///< one of its site's turns (kept when unused), or an extra one
+  std::set<int> holders;  ///< who holds a live block here (none: unused)
 };
 
 /// The slots of one site for one block length, and whose turn is next.
@@ -237,7 +238,7 @@ std::uintptr_t choose_slot(Heap& h, Site& s, std::uint64_t site, std::size_t len
     const std::size_t turn = (t.next + i) % ways;
     std::uintptr_t& start = t.slots[turn];
     if (!start && !(start = make_slot(h, s, length, true, bytes))) return 0;
-    if (h.slots.at(start).holders.count(holder)) continue;
+    if (h.slots.at(start).holders.contains(holder)) continue;
     t.next = turn + 1;
     return start;
   }
@@ -264,7 +265,7 @@ void* fold_allocate(std::size_t bytes, std::uint64_t site, int holder) {
   const std::uintptr_t start = choose_slot(h, *s, site, length, holder, bytes);
   if (!start) return nullptr;
   Slot& slot = h.slots.at(start);
-  ++slot.holders[holder];
+  slot.holders.insert(holder);
   ++h.stats.blocks;
   h.live_bytes += length;
   h.stats.peak_bytes = std::max(h.stats.peak_bytes, h.live_bytes);
@@ -307,9 +308,7 @@ bool fold_release(void* p, int holder) {
   const auto it = h.slots.find(reinterpret_cast<std::uintptr_t>(p));
   if (it == h.slots.end()) return false;
   Slot& slot = it->second;
-  const auto held = slot.holders.find(holder);
-  if (held == slot.holders.end()) return false;
-  if (--held->second == 0) slot.holders.erase(held);
+  if (slot.holders.erase(holder) == 0) return false;
   h.live_bytes -= slot.length;
   // A slot of the site's turns stays mapped for the next block (its pages are shared anyway);
   // an extra one goes.
