@@ -143,8 +143,25 @@ bool RunControl::handle(mpilite::Rank* rank) {
     world_.stop(mpilite::EndReason::Limit, code, std::move(message));
   }
   world_.stop_when_idle(mpilite::EndReason::Limit, code,
-                        why + "; every rank of this host process was waiting");
+                        why + "; every rank of this host process was waiting" + waiting_calls());
   return false;
+}
+
+std::string RunControl::waiting_calls() const {
+  // A rank that polls (MPI_Test in a loop) waits in the idle loop too: say where each one is, so
+  // the message names the same call whichever side of a poll the limit fell on.
+  constexpr int kNamed = 4;
+  std::string list;
+  int named = 0;
+  for (const auto& r : world_.ranks()) {
+    if (r->task.state == mpilite::TaskState::Done || !r->call.name) continue;
+    if (named++ == kNamed) {
+      list += ", ...";
+      break;
+    }
+    list += fmt::format("{}rank {} in {}", list.empty() ? "" : ", ", r->id, r->call.name);
+  }
+  return list.empty() ? list : " (" + list + ")";
 }
 
 std::string RunControl::progress_line() const {

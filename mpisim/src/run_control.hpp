@@ -48,6 +48,8 @@ private:
   [[noreturn]] void end_without_rank_returning();
   std::string stop_reason() const;
   std::string progress_line() const;
+  // " (rank R in CALL, ...)" for the ranks of this host process that wait inside an MPI call.
+  std::string waiting_calls() const;
 
   const Config& config_;
   mpilite::World& world_;
