@@ -47,8 +47,9 @@ std::vector<Script> permutation_rounds(int lps, int rounds, unsigned seed) {
 }
 
 struct Result {
-  std::vector<Synchronizer::Outcome> outcomes; ///< per host
-  std::vector<SimTime> clocks;                 ///< per LP
+  std::vector<Synchronizer::Outcome> outcomes;     ///< per host
+  std::vector<mpisim::protocols::SyncStats> stats; ///< per host
+  std::vector<SimTime> clocks;                     ///< per LP
   std::vector<std::string> violations;
 };
 
@@ -57,6 +58,7 @@ Result simulate(const std::vector<Script>& scripts, int hosts, ProtocolKind prot
   test::FakeNetwork net(hosts, seed);
   Result r;
   r.outcomes.resize(static_cast<std::size_t>(hosts));
+  r.stats.resize(static_cast<std::size_t>(hosts));
   r.clocks.assign(scripts.size(), -1);
   std::vector<std::unique_ptr<test::ScriptedHost>> lps;
   for (int h = 0; h < hosts; ++h)
@@ -70,6 +72,7 @@ Result simulate(const std::vector<Script>& scripts, int hosts, ProtocolKind prot
       o.lookahead = kLatency;
       Synchronizer sync(t, o);
       r.outcomes[static_cast<std::size_t>(h)] = lps[static_cast<std::size_t>(h)]->run(sync);
+      r.stats[static_cast<std::size_t>(h)] = sync.stats();
     });
   for (auto& t : threads)
     t.join();
@@ -123,6 +126,26 @@ TEST_P(EveryProtocol, FindsADeadlockOnEveryHost) {
       EXPECT_GT(r.clocks[static_cast<std::size_t>(i)], 0) << "LP " << i << " finished";
     EXPECT_EQ(r.clocks[0], -1);
     EXPECT_EQ(r.clocks[1], -1);
+  }
+}
+
+TEST(NmpCep, NullMessagesOnTwoHostsGlobalRoundsBeyond) {
+  // On two hosts a peer's promise depends on this host's alone: one exchange of null messages
+  // gives the bound, and global rounds serve only to end the run. With a third host a bound
+  // would wait on a chain of exchanges: every bound comes from a global round instead.
+  const auto scripts = permutation_rounds(12, 20, 7u);
+  const Result two = simulate(scripts, 2, ProtocolKind::NmpCep, false, 11u);
+  for (const auto& s : two.stats) {
+    EXPECT_GT(s.null_rounds, 0u);
+    EXPECT_EQ(s.cep_rounds, 0u);
+  }
+  for (int hosts : {3, 4}) {
+    const Result r = simulate(scripts, hosts, ProtocolKind::NmpCep, false, 13u);
+    EXPECT_EQ(r.clocks, two.clocks);
+    for (const auto& s : r.stats) {
+      EXPECT_EQ(s.null_rounds, 0u) << hosts << " hosts";
+      EXPECT_GT(s.cep_rounds, 0u) << hosts << " hosts";
+    }
   }
 }
 

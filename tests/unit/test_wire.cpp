@@ -41,10 +41,11 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
 }
 
 TEST(Wire, ProtocolFramesRoundTrip) {
-  const NullFrame n{123456789, true};
+  const NullFrame n{123456789, true, 42};
   const auto nb = decode_null(encode(n));
   EXPECT_EQ(nb.value, 123456789);
   EXPECT_TRUE(nb.wants);
+  EXPECT_EQ(nb.round, 42u);
 
   ReportFrame r;
   r.epoch = 4;
@@ -82,7 +83,7 @@ TEST(Wire, ShortLongAndBadFramesAreRefused) {
   body.push_back(std::byte{0});
   EXPECT_THROW(decode_null(body), WireError);
   body = encode(NullFrame{1, false});
-  body.back() = std::byte{2};
+  body[8] = std::byte{2}; // the flag after the 8-byte value: neither false nor true
   EXPECT_THROW(decode_null(body), WireError);
   Decision d;
   auto db = encode(d);

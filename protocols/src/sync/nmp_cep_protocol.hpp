@@ -1,5 +1,9 @@
-// NMP+CEP, the composite of the MPI-SIM paper: null messages normally, a global round when null
-// messages stop making progress. Built from the two protocols, not a third implementation.
+// NMP+CEP, the composite of the MPI-SIM paper: null messages where one exchange gives the bound,
+// a global round where a chain of exchanges would. A peer's promise is bounded by what its own
+// peers promised it, so a bound needed from a peer comes in one exchange only when no third host
+// exists (two hosts); otherwise the host asks every host for a global round (the request rides on
+// null messages), all join it, and one round gives every host the bound of the whole snapshot.
+// Built from the two protocols, not a third implementation.
 #pragma once
 
 #include "cep_protocol.hpp"
@@ -9,24 +13,21 @@ namespace mpisim::protocols {
 
 class NmpCepProtocol final : public SyncProtocol {
 public:
-  explicit NmpCepProtocol(const ProtocolContext& c) : nmp_(c), cep_(c) {}
+  explicit NmpCepProtocol(const ProtocolContext& c)
+      : nmp_(c), cep_(c), host_(c.transport.host()), hosts_(c.transport.hosts()) {}
   SimTime remote_bound(HostSet hosts) const override;
   void on_null(int from, const NullFrame& f) override { nmp_.on_null(from, f); }
   bool on_idle(const IdleState& s) override;
   void on_decision(const Decision& d) override;
-  void on_progress() override {
-    stalled_passes_ = 0;
-    awaiting_round_ = false;
-  }
   SimTime promised(int host) const override { return nmp_.promised(host); }
 
 private:
+  /// Whether the bounds of `needed` depend on hosts other than this one and the needed ones.
+  bool depends_on_third_hosts(HostSet needed) const;
+
   NmpProtocol nmp_;
   CepProtocol cep_;
-  int stalled_passes_ = 0; ///< idle passes in a row in which null messages made no progress
-  /// This host asked for a global round: null messages wait for its decision (every idle peer
-  /// then stalls and reports too, so the round completes).
-  bool awaiting_round_ = false;
+  int host_, hosts_;
 };
 
 } // namespace mpisim::protocols

@@ -25,18 +25,38 @@ void NmpProtocol::on_null(int from, const NullFrame& f) {
     grown_ = true;
   }
   peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
+  round_asked_ = std::max(round_asked_, f.round);
 }
 
 void NmpProtocol::on_decision(const Decision& d) {
   if (d.kind == Decision::Kind::Bound) floor_ = std::max(floor_, d.g);
+  decisions_ = std::max(decisions_, d.epoch);
 }
 
-bool NmpProtocol::on_idle(const IdleState& s) {
+HostSet NmpProtocol::needed(HostSet wanted) const {
   // A host whose bound a peer needs needs all its own peers' bounds to compute it; otherwise it
   // asks only the hosts of its receives' potential sources.
   const bool asked =
       std::any_of(peer_wants_.begin(), peer_wants_.end(), [](char w) { return w != 0; });
-  const HostSet wanted = asked ? kAllHosts : s.wanted;
+  return asked ? kAllHosts : wanted;
+}
+
+void NmpProtocol::ask_round() {
+  // The values repeat promises already made: a request carries no bound of its own. The round
+  // gives this host its bounds, so it withdraws what it asked of its peers.
+  for (int h = 0; h < t_.hosts(); ++h) {
+    const auto i = static_cast<std::size_t>(h);
+    if (h == t_.host()) continue;
+    t_.send(h, FrameKind::Null,
+            encode(NullFrame{std::max<SimTime>(null_sent_[i], 0), false, decisions_ + 1}));
+    ++stats_.null_messages; // a null batch, but counted in the round it asks for
+    wants_sent_[i] = 0;
+  }
+  round_asked_ = std::max(round_asked_, decisions_ + 1);
+}
+
+bool NmpProtocol::on_idle(const IdleState& s) {
+  const HostSet wanted = needed(s.wanted);
   bool any = false;
   SimTime lowest = -1;
   for (int h = 0; h < t_.hosts(); ++h) {
@@ -57,7 +77,6 @@ bool NmpProtocol::on_idle(const IdleState& s) {
     any = true;
   }
   if (any) ++stats_.null_rounds;
-  stalled_ = !any && !grown_;
   grown_ = false;
   return s.summary.k_min >= kTimeInfinity;
 }

@@ -23,9 +23,13 @@ public:
   void on_decision(const Decision& d) override;
   SimTime promised(int host) const override { return null_sent_[static_cast<std::size_t>(host)]; }
 
-  /// Whether the last on_idle found no null message to send and no channel has grown since:
-  /// null messages alone make no more progress.
-  bool stalled() const { return stalled_; }
+  /// The hosts whose bounds this host needs when its LPs need `wanted`'s: all of them once a
+  /// peer asked for this host's own bounds, which depend on every host's.
+  HostSet needed(HostSet wanted) const;
+  /// Asks every peer to join the global round that follows the last decision seen.
+  void ask_round();
+  /// A global round asked for by this host or a peer has not been decided yet.
+  bool round_asked() const { return round_asked_ > decisions_; }
 
 private:
   Transport& t_;
@@ -36,7 +40,8 @@ private:
   std::vector<char> wants_sent_;   ///< what this host last told each peer it wants
   SimTime floor_ = 0;              ///< the last global bound (rounds that found a passive host)
   bool grown_ = false;             ///< a channel grew since the last on_idle
-  bool stalled_ = false;
+  std::uint64_t decisions_ = 0;    ///< decisions applied (the epoch of the last)
+  std::uint64_t round_asked_ = 0;  ///< the latest epoch a round was asked for
 };
 
 } // namespace mpisim::protocols

@@ -7,6 +7,7 @@ std::vector<std::byte> encode(const NullFrame& f) {
   WireWriter w(out);
   w.i64(f.value);
   w.boolean(f.wants);
+  w.u64(f.round);
   return out;
 }
 
@@ -15,6 +16,7 @@ NullFrame decode_null(std::span<const std::byte> body) {
   NullFrame f;
   f.value = r.i64();
   f.wants = r.boolean();
+  f.round = r.u64();
   r.finish();
   return f;
 }

@@ -28,6 +28,9 @@ inline constexpr bool contains(HostSet s, int h) {
 struct NullFrame {
   SimTime value = 0;
   bool wants = false; ///< the sender needs bounds from the receiver
+  /// NMP+CEP: null messages make no more progress for the sender, which asks every host to join
+  /// the global round of this epoch (decisions it has seen + 1; 0: no request).
+  std::uint64_t round = 0;
 };
 
 /// A host's state when none of its LPs can run.
