@@ -25,6 +25,8 @@ extern size_t __mpisim_off_mpisimf2_ __attribute__((weak));
 extern size_t __mpisim_off_mpisimf3_ __attribute__((weak));
 extern size_t __mpisim_off_mpisimf4_ __attribute__((weak));
 extern size_t __mpisim_off_mpisimf5_ __attribute__((weak));
+extern size_t __mpisim_off_mpisimf6_ __attribute__((weak));
+extern size_t __mpisim_off_mpisimf7_ __attribute__((weak));
 extern char* mpisim_priv_base;
 
 /* Whether `p` is the block `shared` or the current rank's privatized copy of it. */
@@ -47,6 +49,12 @@ MPI_Status* mpisim_f_status(MPI_Fint* f) {
 
 int* mpisim_f_errcodes(MPI_Fint* f) {
   return is_block(f, &mpisimf5_, &__mpisim_off_mpisimf5_) ? MPI_ERRCODES_IGNORE : f;
+}
+
+int* mpisim_f_weights(MPI_Fint* f) {
+  if (is_block(f, &mpisimf6_, &__mpisim_off_mpisimf6_)) return MPI_UNWEIGHTED;
+  if (is_block(f, &mpisimf7_, &__mpisim_off_mpisimf7_)) return MPI_WEIGHTS_EMPTY;
+  return f;
 }
 
 void mpisim_f_string_out(const char* c, char* f, unsigned len) {

@@ -16,6 +16,9 @@ MPI_Status* mpisim_f_status(MPI_Fint* fortran);
 /** An array of error codes (MPI_ERRCODES_IGNORE becomes C's). */
 int* mpisim_f_errcodes(MPI_Fint* fortran);
 
+/** An array of edge weights (MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's). */
+int* mpisim_f_weights(MPI_Fint* fortran);
+
 /** Copies the C string `c` into the Fortran CHARACTER `f` of length `len`, blank padded. */
 void mpisim_f_string_out(const char* c, char* f, unsigned len);
 

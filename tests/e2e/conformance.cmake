@@ -253,3 +253,18 @@ conformance_vs_mpich(cart_sub_zero 4 "rank 1: sub of 2-D: MPI_COMM_NULL")
 conformance_vs_mpich(keyval_double_free 2 "keyval_double_free: 0 errors, 1 delete callbacks")
 conformance_vs_mpich(persistent_derived 4 "persistent_derived: 4 ranks, 0 failed checks")
 conformance_vs_mpich(bottom_absolute 4 "bottom_absolute: 4 ranks, 0 failed checks")
+
+# Process topologies of the distributed-graph kind and the neighbourhood collectives on
+# Cartesian and distributed graphs: halo exchanges on a periodic and an open 4x3 grid (alltoall,
+# alltoallw of ghost rows and columns, allgather, Ialltoall overlapped with compute, a duplicate
+# keeps the topology); a graph (MPI_Graph_create), adjacent and general distributed graphs with
+# weights queried back, and the v and w variants with displacements (6 ranks). Without a
+# topology, a neighbourhood collective is an MPI error.
+foreach(program neighbor_halo dist_graph neighbor_no_topology)
+  e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
+endforeach()
+conformance_vs_mpich(neighbor_halo 12 "neighbor_halo: 12 ranks on a 4x3 grid, 0 failed checks")
+conformance_vs_mpich(dist_graph 6 "dist_graph: 6 ranks, 0 failed checks")
+add_test(NAME conformance.neighbor_collective_needs_a_topology COMMAND ${EXPECT} 1
+  -m "MPI_Neighbor_allgather: MPI_ERR_TOPOLOGY: MPI_COMM_WORLD has no process topology"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/neighbor_no_topology)

@@ -15,12 +15,12 @@ int CollectiveCall::begin() {
   return MPI_SUCCESS;
 }
 
-int CollectiveCall::counts(const int* counts, const char* what, long& total) {
+int CollectiveCall::counts(const int* counts, const char* what, long& total, int entries) {
   total = 0;
-  if (!counts)
-    return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
-                   comm_->size);
-  for (int i = 0; i < comm_->size; ++i) {
+  if (entries < 0) entries = comm_->size;
+  if (!counts && entries > 0)
+    return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what, entries);
+  for (int i = 0; i < entries; ++i) {
     if (counts[i] < 0)
       return c.error(handle_, MPI_ERR_COUNT, "invalid count {} in {}[{}] (must be >= 0)", counts[i],
                      what, i);
@@ -29,9 +29,10 @@ int CollectiveCall::counts(const int* counts, const char* what, long& total) {
   return MPI_SUCCESS;
 }
 
-int CollectiveCall::displacements(const int* displs, const char* what, long total) {
+int CollectiveCall::displacements(const void* displs, const char* what, long total, int entries) {
   if (displs || total == 0) return MPI_SUCCESS;
-  return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what, comm_->size);
+  return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
+                 entries < 0 ? comm_->size : entries);
 }
 
 int CollectiveCall::not_in_place(const void* buf, const char* what) {

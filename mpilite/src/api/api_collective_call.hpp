@@ -3,11 +3,19 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "api_call.hpp"
 #include "collective_schedule.hpp"
 
 namespace mpilite {
+
+/// One of `types` that MPI_BOTTOM may go with (one of absolute addresses), or null.
+inline const Datatype* absolute_one(const std::vector<const Datatype*>& types) {
+  for (const Datatype* t : types)
+    if (null_buffer_allowed(1, t)) return t;
+  return nullptr;
+}
 
 class CollectiveCall {
 public:
@@ -37,10 +45,11 @@ public:
   int buffer(const void* buf, long n, const Datatype* type = nullptr) {
     return c.check_buffer(*comm_, buf, n, type);
   }
-  /// An array of one count per rank: present, none negative. Sets `total` to their sum.
-  int counts(const int* counts, const char* what, long& total);
-  /// An array of one displacement per rank (when some count is not zero).
-  int displacements(const int* displs, const char* what, long total);
+  /// An array of one count per rank (or `entries` counts): present, none negative. Sets `total`
+  /// to their sum.
+  int counts(const int* counts, const char* what, long& total, int entries = -1);
+  /// An array of one displacement per rank, or `entries` (when some count is not zero).
+  int displacements(const void* displs, const char* what, long total, int entries = -1);
   /// MPI_IN_PLACE where MPI does not allow it.
   int not_in_place(const void* buf, const char* what);
   /// The same buffer passed as input and output (MPI_IN_PLACE is the way to say that).

@@ -193,13 +193,6 @@ int checked_types(CollectiveCall& k, const MPI_Datatype* handles, const char* wh
   return MPI_SUCCESS;
 }
 
-/// One of `types` that MPI_BOTTOM may go with (one of absolute addresses), or null.
-const Datatype* absolute_one(const std::vector<const Datatype*>& types) {
-  for (const Datatype* t : types)
-    if (null_buffer_allowed(1, t)) return t;
-  return nullptr;
-}
-
 int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
                    const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
                    const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {

@@ -20,7 +20,7 @@ int check_topology(ApiCall& c, MPI_Comm comm, int kind, Comm*& cm, const Topolog
   t = cm->topology.get();
   if (t && t->kind == kind) return MPI_SUCCESS;
   return c.error(comm, MPI_ERR_TOPOLOGY, "{} has no {} topology", cm->label(),
-                 kind == MPI_CART ? "Cartesian" : "graph");
+                 kind == MPI_CART ? "Cartesian" : "graph (MPI_Graph_create)");
 }
 
 /// Checks a grid's dims and periods, and that it fits in `cm`; `nodes` gets its size.

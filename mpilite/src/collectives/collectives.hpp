@@ -93,6 +93,22 @@ CollTask build_scan(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t
 CollTask build_exscan(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t count,
                       const Datatype& type);
 
+/// One block of a neighbourhood collective: `count` elements of `type` at `buf`, sent to or
+/// received from rank `peer` (MPI_PROC_NULL: nothing moves).
+struct NeighborBlock {
+  int peer;
+  void* buf;
+  std::size_t count;
+  const Datatype* type;
+};
+
+/// The neighbourhood collectives: every send, in order, then every receive, waited for together
+/// (MPICH's linear schedule). A peer that is a neighbour several times gets its blocks in slot
+/// order, and messages between two ranks do not overtake, so the k-th block sent meets the k-th
+/// receive.
+CollTask build_neighbor_exchange(Schedule& s, std::vector<NeighborBlock> sends,
+                                 std::vector<NeighborBlock> recvs);
+
 // ---- blocking collectives for mpilite's own use ------------------------------------------
 
 /// MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce of rank `r` on `c`, run to completion.

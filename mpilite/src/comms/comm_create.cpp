@@ -55,7 +55,9 @@ MPI_Comm enter(ApiCall& c, const Comm& parent, int context, Comm& made,
   // MPI-3.1 section 8.3: a new communicator inherits the error handler of its parent.
   const MPI_Errhandler handler = c.r.comms.errhandler(parent.handle);
   c.w.errhandlers().retain(handler);
-  c.r.comms.at(made.handle) = CommLocal{handler, false, {}, {}};
+  CommLocal& local = c.r.comms.at(made.handle);
+  local = CommLocal{};
+  local.errhandler = handler;
   return made.handle;
 }
 
@@ -85,6 +87,8 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
   };
   Comm& made = c.w.comms().join(context, members_of(parent, c.r), count);
   const MPI_Comm h = enter(c, parent, context, made, parent.topology);
+  if (const CommLocal* l = c.r.comms.find(parent.handle))
+    c.r.comms.at(h).dist_graph = l->dist_graph; // the member's own part of the topology
   if (int e = copy_attributes(c, parent, *c.w.comm(h))) {
     free_comm(c, *c.w.comm(h));
     return e;

@@ -5,11 +5,13 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "mpi.h"
+#include "topology.hpp"
 
 namespace mpilite {
 
@@ -38,7 +40,8 @@ struct CommLocal {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   bool named = false; ///< the rank gave it a name with MPI_Comm_set_name
   std::string name;
-  std::vector<Attribute> attributes; ///< one per keyval, in the order set
+  std::vector<Attribute> attributes;                ///< one per keyval, in the order set
+  std::shared_ptr<const DistGraphEdges> dist_graph; ///< this member's edges, if a distributed graph
 };
 
 struct RankComms {

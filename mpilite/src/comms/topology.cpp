@@ -47,6 +47,24 @@ int Topology::cart_neighbor(int rank, int direction, long long disp) const {
   return cart_rank(coords.data());
 }
 
+Neighborhood neighborhood_of(const Topology& t, int rank, const DistGraphEdges* edges) {
+  Neighborhood n;
+  if (t.kind == MPI_CART) {
+    for (int d = 0; d < t.ndims(); ++d)
+      for (int disp : {-1, 1})
+        n.sources.push_back(t.cart_neighbor(rank, d, disp));
+    n.destinations = n.sources;
+  } else if (t.kind == MPI_GRAPH) {
+    const auto first = t.edges.begin() + t.graph_first(rank);
+    n.sources.assign(first, first + t.graph_degree(rank));
+    n.destinations = n.sources;
+  } else if (edges) {
+    n.sources = edges->sources;
+    n.destinations = edges->destinations;
+  }
+  return n;
+}
+
 namespace {
 
 /// Search for the most balanced factorization: d[0] >= d[1] >= ... with product n, smallest

@@ -1,4 +1,5 @@
-// Virtual topologies of communicators: Cartesian grids and general graphs (MPI-3.1 chapter 7).
+// Virtual topologies of communicators: Cartesian grids, general graphs and distributed graphs
+// (MPI-3.1 chapter 7).
 #pragma once
 
 #include <vector>
@@ -9,7 +10,9 @@ namespace mpilite {
 
 /// The topology attached to a communicator, shared by its members (it is immutable).
 struct Topology {
-  int kind = MPI_UNDEFINED; ///< MPI_CART or MPI_GRAPH
+  /// MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH (whose edges each member keeps for itself, in
+  /// DistGraphEdges: no member knows the whole graph)
+  int kind = MPI_UNDEFINED;
   // MPI_CART: extents and periodicity per dimension; ranks in row-major order (last dimension
   // varies fastest).
   std::vector<int> dims;
@@ -37,6 +40,23 @@ struct Topology {
     return index[static_cast<std::size_t>(rank)] - graph_first(rank);
   }
 };
+
+/// One member's edges of a distributed graph, in the order MPI_Dist_graph_neighbors returns them.
+struct DistGraphEdges {
+  std::vector<int> sources, destinations;
+  std::vector<int> source_weights, destination_weights; ///< empty when not weighted
+  bool weighted = false;
+};
+
+/// The peers of one member in a neighbourhood collective, by slot: it receives block i from
+/// sources[i] and sends block i to destinations[i]; MPI_PROC_NULL keeps its slot, moves nothing.
+struct Neighborhood {
+  std::vector<int> sources, destinations;
+};
+
+/// The neighbourhood of `rank` in `t`: for each dimension of a grid, the -1 then the +1
+/// neighbour; a graph node's neighbours both ways; a distributed graph's `edges` (that member's).
+Neighborhood neighborhood_of(const Topology& t, int rank, const DistGraphEdges* edges);
 
 /// MPI_Dims_create: fills the zero entries of dims[0..ndims) so that the product of all entries is
 /// `nnodes` and the filled ones are as close to each other as possible, in non-increasing order.
