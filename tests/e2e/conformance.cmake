@@ -253,3 +253,8 @@ conformance_vs_mpich(cart_sub_zero 4 "rank 1: sub of 2-D: MPI_COMM_NULL")
 conformance_vs_mpich(keyval_double_free 2 "keyval_double_free: 0 errors, 1 delete callbacks")
 conformance_vs_mpich(persistent_derived 4 "persistent_derived: 4 ranks, 0 failed checks")
 conformance_vs_mpich(bottom_absolute 4 "bottom_absolute: 4 ranks, 0 failed checks")
+
+# MPI_x_c2f / MPI_x_f2c of every handle kind and of statuses; the converted handles work.
+e2e_program(handle_conversion ${CONFORMANCE_PROGRAMS}/handle_conversion.c)
+conformance_vs_mpich(handle_conversion 3
+  "rank 1: got 100 from 0 tag 7 count 1, request null 1, message null 1")
