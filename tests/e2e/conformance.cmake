@@ -258,3 +258,6 @@ conformance_vs_mpich(bottom_absolute 4 "bottom_absolute: 4 ranks, 0 failed check
 e2e_program(handle_conversion ${CONFORMANCE_PROGRAMS}/handle_conversion.c)
 conformance_vs_mpich(handle_conversion 3
   "rank 1: got 100 from 0 tag 7 count 1, request null 1, message null 1")
+# MPI_Type_match_size and MPI_Type_create_f90_*: MPICH's kinds and error classes.
+e2e_program(type_match ${CONFORMANCE_PROGRAMS}/type_match.c)
+conformance_vs_mpich(type_match 2 "f90_integer r=19: MPI_ERR_OTHER")
