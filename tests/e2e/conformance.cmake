@@ -261,3 +261,9 @@ conformance_vs_mpich(handle_conversion 3
 # MPI_Type_match_size and MPI_Type_create_f90_*: MPICH's kinds and error classes.
 e2e_program(type_match ${CONFORMANCE_PROGRAMS}/type_match.c)
 conformance_vs_mpich(type_match 2 "f90_integer r=19: MPI_ERR_OTHER")
+# MPI_Type_create_darray: BLOCK, CYCLIC and NONE, default and explicit dargs, C and Fortran
+# order, as sends and as file views.
+e2e_program(darray ${CONFORMANCE_PROGRAMS}/darray.c)
+conformance_vs_mpich(darray 4
+  "rank 3: C 6x7 block x cyclic\\(2\\): 9 elements, lb 0 extent 168, combiner darray 1, 12 ints: 1023 1024 1027 1030 1031 1034 1037 1038 1041"
+  ${CMAKE_CURRENT_BINARY_DIR}/darray.dat)

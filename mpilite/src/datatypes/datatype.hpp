@@ -130,4 +130,18 @@ Datatype make_resized(const Datatype& old, MPI_Aint lb, MPI_Aint extent);
 Datatype make_subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                        const std::vector<int>& starts, bool c_order, const Datatype& old);
 
+/// One dimension of a distributed array: `gsize` elements dealt to `psize` processes in blocks
+/// of `block` elements, round robin (MPI_DISTRIBUTE_BLOCK, _NONE and DFLT_DARG resolved into
+/// `block` by the caller), of which this process, at `coord`, keeps its blocks.
+struct DarrayDim {
+  int gsize;
+  int psize;
+  int coord;
+  int block;
+};
+/// The part of a global array of `dims` (C order: last dimension fastest; else Fortran order)
+/// that one process keeps, in memory order, with lower bound 0 and the whole array's extent.
+/// The arguments must be valid (0 < gsize, 0 <= coord < psize, 0 < block).
+Datatype make_darray(const std::vector<DarrayDim>& dims, bool c_order, const Datatype& old);
+
 } // namespace mpilite
