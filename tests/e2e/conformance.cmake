@@ -267,3 +267,8 @@ e2e_program(darray ${CONFORMANCE_PROGRAMS}/darray.c)
 conformance_vs_mpich(darray 4
   "rank 3: C 6x7 block x cyclic\\(2\\): 9 elements, lb 0 extent 168, combiner darray 1, 12 ints: 1023 1024 1027 1030 1031 1034 1037 1038 1041"
   ${CMAKE_CURRENT_BINARY_DIR}/darray.dat)
+# MPI_Pack_external in external32: big-endian bytes of the standard's sizes (long: 4 bytes,
+# long double: IEEE quad), unpacked on another rank.
+e2e_program(pack_external ${CONFORMANCE_PROGRAMS}/pack_external.c)
+conformance_vs_mpich(pack_external 2
+  "item 4 \\(16 bytes\\): 3f ff 80 00 00 00 00 00 00 00 00 00 00 00 00 00")

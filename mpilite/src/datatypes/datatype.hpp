@@ -26,6 +26,8 @@ struct Node {
   std::size_t elements = 0;    ///< basic elements in one copy of the body
   std::uint32_t skip = 1;      ///< nodes in this subtree, itself included (1: a leaf)
   std::uint32_t elem_size = 0; ///< leaves: bytes of one basic element
+  /// Leaves: the predefined type of the elements (external32 converts each by its type).
+  MPI_Datatype elem_type = MPI_DATATYPE_NULL;
 
   bool leaf() const { return skip == 1; }
 };
@@ -90,6 +92,11 @@ inline void retain(const Datatype& type) {
 void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* out);
 /// Unpacks `bytes` packed bytes into elements at `buf` (a partial trailing element is allowed).
 void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* buf);
+
+/// Calls leaf(address, node) for every copy of every leaf of `count` elements of `type` at
+/// `buf`, in type-map order (a copy holds node.size bytes of elements of node.elem_type).
+void for_each_leaf(const void* buf, std::size_t count, const Datatype& type,
+                   const std::function<void(MPI_Aint, const Node&)>& leaf);
 
 /// Calls run(offset, n) for the runs of bytes that hold packed bytes [skip, skip + bytes) of a
 /// sequence of elements of `type` (offsets from the first element's origin, each element
