@@ -3,6 +3,7 @@
 // The answers are those of MPICH with gfortran: INTEGER(KIND=1..8), REAL(KIND=4, 8) and
 // COMPLEX(KIND=8, 16) exist; REAL(KIND=16) is not a type of mpisim.
 #include <array>
+#include <span>
 
 #include "api_datatype.hpp"
 
@@ -52,26 +53,25 @@ extern "C" {
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
   ApiCall c("MPI_Type_match_size");
   if (int e = check_pointer(c, datatype, "datatype")) return e;
-  const Kind* first = nullptr;
-  const Kind* last = nullptr;
+  std::span<const Kind> kinds;
   switch (typeclass) {
   case MPI_TYPECLASS_INTEGER:
-    first = kIntegers.begin(), last = kIntegers.end();
+    kinds = kIntegers;
     break;
   case MPI_TYPECLASS_REAL:
-    first = kReals.begin(), last = kReals.end();
+    kinds = kReals;
     break;
   case MPI_TYPECLASS_COMPLEX:
-    first = kComplexes.begin(), last = kComplexes.end();
+    kinds = kComplexes;
     break;
   default:
     return c.error(MPI_COMM_WORLD, MPI_ERR_ARG,
                    "invalid typeclass {} (must be MPI_TYPECLASS_INTEGER, _REAL or _COMPLEX)",
                    typeclass);
   }
-  for (const Kind* k = first; k != last; ++k)
-    if (builtin_datatype(k->type)->size == static_cast<std::size_t>(size)) {
-      *datatype = k->type;
+  for (const Kind& k : kinds)
+    if (builtin_datatype(k.type)->size == static_cast<std::size_t>(size)) {
+      *datatype = k.type;
       return MPI_SUCCESS;
     }
   return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "no predefined type of typeclass {} has {} bytes",
