@@ -268,3 +268,21 @@ conformance_vs_mpich(dist_graph 6 "dist_graph: 6 ranks, 0 failed checks")
 add_test(NAME conformance.neighbor_collective_needs_a_topology COMMAND ${EXPECT} 1
   -m "MPI_Neighbor_allgather: MPI_ERR_TOPOLOGY: MPI_COMM_WORLD has no process topology"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/neighbor_no_topology)
+# MPI_x_c2f / MPI_x_f2c of every handle kind and of statuses; the converted handles work.
+e2e_program(handle_conversion ${CONFORMANCE_PROGRAMS}/handle_conversion.c)
+conformance_vs_mpich(handle_conversion 3
+  "rank 1: got 100 from 0 tag 7 count 1, request null 1, message null 1")
+# MPI_Type_match_size and MPI_Type_create_f90_*: MPICH's kinds and error classes.
+e2e_program(type_match ${CONFORMANCE_PROGRAMS}/type_match.c)
+conformance_vs_mpich(type_match 2 "f90_integer r=19: MPI_ERR_OTHER")
+# MPI_Type_create_darray: BLOCK, CYCLIC and NONE, default and explicit dargs, C and Fortran
+# order, as sends and as file views.
+e2e_program(darray ${CONFORMANCE_PROGRAMS}/darray.c)
+conformance_vs_mpich(darray 4
+  "rank 3: C 6x7 block x cyclic\\(2\\): 9 elements, lb 0 extent 168, combiner darray 1, 12 ints: 1023 1024 1027 1030 1031 1034 1037 1038 1041"
+  ${CMAKE_CURRENT_BINARY_DIR}/darray.dat)
+# MPI_Pack_external in external32: big-endian bytes of the standard's sizes (long: 4 bytes,
+# long double: IEEE quad), unpacked on another rank.
+e2e_program(pack_external ${CONFORMANCE_PROGRAMS}/pack_external.c)
+conformance_vs_mpich(pack_external 2
+  "item 4 \\(16 bytes\\): 3f ff 80 00 00 00 00 00 00 00 00 00 00 00 00 00")

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "one_rank.hpp"
 #include "sim_harness.hpp"
 #include "world.hpp"
 
@@ -93,16 +94,7 @@ Shape shape(MPI_Datatype t) {
   return s;
 }
 
-/// Runs `body` on one rank between MPI_Init and MPI_Finalize.
-void on_one_rank(const std::function<void()>& body) {
-  auto r = test::simulate(test::config(1), [&](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    body();
-    MPI_Finalize();
-    return 0;
-  });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
-}
+using test::on_one_rank;
 
 /// The ints of `count` elements of `type` at `buf`, in type-map order (through MPI_Pack).
 std::vector<int> packed_ints(const int* buf, int count, MPI_Datatype type) {

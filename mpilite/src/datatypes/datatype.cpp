@@ -28,6 +28,7 @@ Datatype scalar(MPI_Datatype h, std::size_t size, std::size_t align) {
   leaf.size = size;
   leaf.elements = 1;
   leaf.elem_size = static_cast<std::uint32_t>(size);
+  leaf.elem_type = h;
   t.map = std::make_shared<const TypeMap>(TypeMap{leaf});
   t.basic = h;
   return t;
@@ -139,13 +140,13 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
   return table;
 }
 
-/// Calls run(address, bytes) for every run of the nodes [first, last) of one copy whose
-/// origin is `origin`, in type-map order, until run returns false.
+/// Calls run(address, leaf) for every copy of a leaf of the nodes [first, last) of one copy
+/// whose origin is `origin`, in type-map order, until run returns false.
 template <class Run> bool walk(const Node* first, const Node* last, MPI_Aint origin, Run& run) {
   for (const Node* n = first; n != last; n += n->skip) {
     MPI_Aint at = origin + n->offset;
     for (std::size_t k = 0; k < n->count; ++k, at += n->stride)
-      if (n->leaf() ? !run(at, n->size) : !walk(n + 1, n + n->skip, at, run)) return false;
+      if (n->leaf() ? !run(at, *n) : !walk(n + 1, n + n->skip, at, run)) return false;
   }
   return true;
 }
@@ -163,7 +164,8 @@ void merged_runs(const Datatype& type, MPI_Aint base, std::size_t skip, std::siz
   }
   MPI_Aint pending = 0;
   std::size_t pending_bytes = 0;
-  auto run = [&](MPI_Aint at, std::size_t n) {
+  auto run = [&](MPI_Aint at, const Node& leaf) {
+    std::size_t n = leaf.size;
     if (skip >= n) {
       skip -= n;
       return true;
@@ -239,6 +241,18 @@ void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* 
 void for_each_run(const Datatype& type, std::size_t skip, std::size_t bytes,
                   const std::function<void(MPI_Aint, std::size_t)>& run) {
   merged_runs(type, 0, skip, bytes, run);
+}
+
+void for_each_leaf(const void* buf, std::size_t count, const Datatype& type,
+                   const std::function<void(MPI_Aint, const Node&)>& leaf) {
+  auto run = [&](MPI_Aint at, const Node& n) {
+    leaf(at, n);
+    return true;
+  };
+  const TypeMap& map = *type.map;
+  for (std::size_t i = 0; i < count; ++i)
+    walk(map.data(), map.data() + map.size(),
+         reinterpret_cast<MPI_Aint>(buf) + static_cast<MPI_Aint>(i) * type.extent, run);
 }
 
 long long elements_in(const Datatype& type, std::size_t bytes) {

@@ -26,6 +26,8 @@ struct Node {
   std::size_t elements = 0;    ///< basic elements in one copy of the body
   std::uint32_t skip = 1;      ///< nodes in this subtree, itself included (1: a leaf)
   std::uint32_t elem_size = 0; ///< leaves: bytes of one basic element
+  /// Leaves: the predefined type of the elements (external32 converts each by its type).
+  MPI_Datatype elem_type = MPI_DATATYPE_NULL;
 
   bool leaf() const { return skip == 1; }
 };
@@ -91,6 +93,11 @@ void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* o
 /// Unpacks `bytes` packed bytes into elements at `buf` (a partial trailing element is allowed).
 void unpack(const std::byte* in, std::size_t bytes, const Datatype& type, void* buf);
 
+/// Calls leaf(address, node) for every copy of every leaf of `count` elements of `type` at
+/// `buf`, in type-map order (a copy holds node.size bytes of elements of node.elem_type).
+void for_each_leaf(const void* buf, std::size_t count, const Datatype& type,
+                   const std::function<void(MPI_Aint, const Node&)>& leaf);
+
 /// Calls run(offset, n) for the runs of bytes that hold packed bytes [skip, skip + bytes) of a
 /// sequence of elements of `type` (offsets from the first element's origin, each element
 /// `extent` after the previous one), in type-map order, adjacent runs merged: where a file view
@@ -129,5 +136,19 @@ Datatype make_resized(const Datatype& old, MPI_Aint lb, MPI_Aint extent);
 /// The arguments must be valid (0 < subsizes <= sizes, 0 <= starts <= sizes - subsizes).
 Datatype make_subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                        const std::vector<int>& starts, bool c_order, const Datatype& old);
+
+/// One dimension of a distributed array: `gsize` elements dealt to `psize` processes in blocks
+/// of `block` elements, round robin (MPI_DISTRIBUTE_BLOCK, _NONE and DFLT_DARG resolved into
+/// `block` by the caller), of which this process, at `coord`, keeps its blocks.
+struct DarrayDim {
+  int gsize;
+  int psize;
+  int coord;
+  int block;
+};
+/// The part of a global array of `dims` (C order: last dimension fastest; else Fortran order)
+/// that one process keeps, in memory order, with lower bound 0 and the whole array's extent.
+/// The arguments must be valid (0 < gsize, 0 <= coord < psize, 0 < block).
+Datatype make_darray(const std::vector<DarrayDim>& dims, bool c_order, const Datatype& old);
 
 } // namespace mpilite

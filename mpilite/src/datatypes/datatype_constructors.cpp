@@ -82,7 +82,7 @@ private:
   bool merge(const Node& n) {
     if (last_ == kNone || n.count != 1) return false;
     Node& p = map_[last_];
-    if (!p.leaf() || p.elem_size != n.elem_size) return false;
+    if (!p.leaf() || p.elem_size != n.elem_size || p.elem_type != n.elem_type) return false;
     if (p.count == 1 && p.offset + static_cast<MPI_Aint>(p.size) == n.offset) {
       p.size += n.size;
       p.elements += n.elements;
@@ -128,7 +128,7 @@ bool is_array_of(const Datatype& t, const Datatype& unit) {
   const TypeMap& b = *t.map;
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Node& x, const Node& y) {
     return x.offset == y.offset && x.stride == y.stride && x.count == y.count && x.size == y.size &&
-           x.skip == y.skip && x.elem_size == y.elem_size;
+           x.skip == y.skip && x.elem_size == y.elem_size && x.elem_type == y.elem_type;
   });
 }
 
