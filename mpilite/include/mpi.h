@@ -204,8 +204,12 @@ typedef struct mpisim_t_pvar_session* MPI_T_pvar_session;
 #define MPI_F08_STATUSES_IGNORE ((MPI_F08_status*)1)
 #define MPI_IN_PLACE ((void*)-1)
 #define MPI_BOTTOM ((void*)0)
-#define MPI_UNWEIGHTED ((int*)2)
-#define MPI_WEIGHTS_EMPTY ((int*)3)
+/* Objects of the library, not small integers cast to pointers: a compiler that checks array
+   arguments (GCC's -Wstringop-overread) would warn on every call that passes them as weights. */
+extern int mpisim_unweighted[];
+extern int mpisim_weights_empty[];
+#define MPI_UNWEIGHTED (mpisim_unweighted)
+#define MPI_WEIGHTS_EMPTY (mpisim_weights_empty)
 #define MPI_ARGV_NULL ((char**)0)
 #define MPI_ARGVS_NULL ((char***)0)
 #define MPI_ERRCODES_IGNORE ((int*)0)

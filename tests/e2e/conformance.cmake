@@ -286,3 +286,24 @@ conformance_vs_mpich(darray 4
 e2e_program(pack_external ${CONFORMANCE_PROGRAMS}/pack_external.c)
 conformance_vs_mpich(pack_external 2
   "item 4 \\(16 bytes\\): 3f ff 80 00 00 00 00 00 00 00 00 00 00 00 00 00")
+# Intercommunicators (docs/model.md): a coupled "atmosphere" and "ocean" exchange boundary data
+# with wildcard receives, probe, broadcast across with MPI_ROOT / MPI_PROC_NULL, reduce, dup and
+# merge; a master (local group MPI_COMM_SELF) serves workers with MPI_ANY_SOURCE. Both groups
+# span the two host processes.
+e2e_program(intercomm_coupled ${CONFORMANCE_PROGRAMS}/intercomm_coupled.c)
+conformance_vs_mpich(intercomm_coupled 6 "rank 3: merged rank 5 of 6 inter 0 check 40")
+e2e_program(intercomm_master_worker ${CONFORMANCE_PROGRAMS}/intercomm_master_worker.c)
+conformance_vs_mpich(intercomm_master_worker 5
+  "master: 4 workers, 20 results, sum of squares 2870, mismatches 0")
+# What mpisim does not do on an intercommunicator ends the run naming the call.
+e2e_program(intercomm_unsupported ${CONFORMANCE_PROGRAMS}/intercomm_unsupported.c)
+foreach(call Gather Ibarrier Comm_split)
+  string(TOLOWER ${call} arg)
+  string(REPLACE "comm_" "" arg ${arg})
+  add_test(NAME conformance.intercomm_${arg}_is_refused COMMAND ${EXPECT} 1
+    -m "MPI_${call}: MPI_ERR_COMM: MPI_${call} on an intercommunicator is not supported by mpisim"
+    -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/intercomm_unsupported ${arg})
+endforeach()
+add_test(NAME conformance.intercomm_cart_is_refused COMMAND ${EXPECT} 1
+  -m "MPI_Cart_create: MPI_ERR_COMM: MPI_Cart_create on an intercommunicator is not supported"
+  -- env MPISIM_CPU=off ${RUN} -np 4 ${E2E_BIN}/intercomm_unsupported cart)

@@ -68,11 +68,21 @@ int ApiCall::check_comm(MPI_Comm h, Comm*& out) {
 }
 
 int ApiCall::check_rank(const Comm& c, int rank, bool allow_any, const char* what) {
-  if ((rank >= 0 && rank < c.size) || rank == MPI_PROC_NULL ||
+  if ((rank >= 0 && rank < c.peer_count()) || rank == MPI_PROC_NULL ||
       (allow_any && rank == MPI_ANY_SOURCE))
     return MPI_SUCCESS;
-  return error(c.handle, MPI_ERR_RANK, "invalid {} rank {} ({} has {} ranks)", what, rank,
-               c.label(), c.size);
+  return error(c.handle, MPI_ERR_RANK, "invalid {} rank {} ({} has {} ranks{})", what, rank,
+               c.label(), c.peer_count(), c.inter() ? " in its remote group" : "");
+}
+
+int ApiCall::check_intracomm(MPI_Comm h, Comm*& out) {
+  if (int e = check_comm(h, out)) return e;
+  return out->inter() ? refuse_intercomm(*out) : MPI_SUCCESS;
+}
+
+int ApiCall::refuse_intercomm(const Comm& c) {
+  return error(c.handle, MPI_ERR_COMM, "{} on an intercommunicator is not supported by mpisim",
+               name);
 }
 
 int ApiCall::check_tag(const Comm& c, int tag, bool allow_any) {

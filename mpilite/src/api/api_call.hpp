@@ -40,6 +40,11 @@ public:
   // Argument checks: each returns MPI_SUCCESS or the result of error().
   int check_init();
   int check_comm(MPI_Comm h, Comm*& out);
+  /// check_comm, and refuses an intercommunicator: for calls mpisim implements on
+  /// intracommunicators only.
+  int check_intracomm(MPI_Comm h, Comm*& out);
+  int refuse_intercomm(const Comm& c);
+  /// A point-to-point rank: of the remote group on an intercommunicator.
   int check_rank(const Comm& c, int rank, bool allow_any, const char* what);
   int check_tag(const Comm& c, int tag, bool allow_any);
   int check_count(const Comm& c, long count);

@@ -5,31 +5,40 @@
 
 #include "api_collective_call.hpp"
 #include "collectives.hpp"
+#include "collectives_inter.hpp"
 
 using namespace mpilite;
 
 namespace {
 
 int barrier_call(CollectiveCall& k) {
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
+  if (k.inter()) {
+    inter_barrier(k.c.w, k.c.r, k.comm());
+    return MPI_SUCCESS;
+  }
   return k.finish(build_barrier(k.schedule()));
 }
 
 int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype, int root) {
   const Datatype* type;
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
   if (int e = k.count(count)) return e;
   if (int e = k.type(datatype, type)) return e;
-  if (int e = k.root(root)) return e;
+  if (int e = k.inter() ? k.inter_root(root) : k.root(root)) return e;
   if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
   if (int e = k.buffer(buffer, count, type)) return e;
+  if (k.inter()) {
+    inter_bcast(k.c.w, k.c.r, buffer, static_cast<std::size_t>(count), *type, root, k.comm());
+    return MPI_SUCCESS;
+  }
   return k.finish(build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }
 
 /// Checks shared by the reductions: count, type, op; and the receive buffer is not in place.
 int reduction_args(CollectiveCall& k, int count, MPI_Datatype datatype, MPI_Op op,
-                   const Datatype*& type, const Op*& o) {
-  if (int e = k.begin()) return e;
+                   const Datatype*& type, const Op*& o, bool inter_ok = false) {
+  if (int e = k.begin(inter_ok)) return e;
   if (int e = k.count(count)) return e;
   if (int e = k.type(datatype, type)) return e;
   return k.op(op, *type, o);
@@ -61,12 +70,16 @@ int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf
              MPI_Datatype datatype, MPI_Op op) {
   const Datatype* type;
   const Op* o;
-  if (int e = reduction_args(k, count, datatype, op, type, o)) return e;
+  if (int e = reduction_args(k, count, datatype, op, type, o, kind == AllKind::Allreduce)) return e;
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = k.buffer(recvbuf, count)) return e;
+  // MPI: an intercommunicator's Allreduce has no in-place form.
+  if (k.inter())
+    if (int e = k.not_in_place(sendbuf, "the send buffer on an intercommunicator")) return e;
   if (int e = k.buffer(sendbuf, count)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
   const auto n = static_cast<std::size_t>(count);
+  if (k.inter()) return inter_allreduce(k.c.w, k.c.r, sendbuf, recvbuf, n, *type, *o, k.comm());
   switch (kind) {
   case AllKind::Allreduce:
     return k.finish(build_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));

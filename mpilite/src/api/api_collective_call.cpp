@@ -7,8 +7,9 @@ CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm) : c(name), handl
 CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request)
     : c(name), handle_(comm), request_(request), nonblocking_(true) {}
 
-int CollectiveCall::begin() {
+int CollectiveCall::begin(bool inter_ok) {
   if (int e = c.check_comm(handle_, comm_)) return e;
+  if (comm_->inter() && (!inter_ok || nonblocking_)) return c.refuse_intercomm(*comm_);
   c.collective(handle_);
   if (nonblocking_ && !request_)
     return c.error(handle_, MPI_ERR_ARG, "null pointer for the request (MPI_Request*)");
@@ -33,6 +34,15 @@ int CollectiveCall::displacements(const void* displs, const char* what, long tot
   if (displs || total == 0) return MPI_SUCCESS;
   return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
                  entries < 0 ? comm_->size : entries);
+}
+
+int CollectiveCall::inter_root(int r) {
+  if (r == MPI_ROOT || r == MPI_PROC_NULL || (r >= 0 && r < comm_->peer_count()))
+    return MPI_SUCCESS;
+  return c.error(handle_, MPI_ERR_ROOT,
+                 "invalid root {} on intercommunicator {} (MPI_ROOT, MPI_PROC_NULL or a rank of "
+                 "its remote group of {})",
+                 r, comm_->label(), comm_->peer_count());
 }
 
 int CollectiveCall::not_in_place(const void* buf, const char* what) {

@@ -26,8 +26,10 @@ public:
 
   ApiCall c;
 
-  /// Checks the communicator (and the request pointer); the other checks need it.
-  int begin();
+  /// Checks the communicator (and the request pointer); the other checks need it. An
+  /// intercommunicator is refused unless the call runs on one (`inter_ok`) and is blocking.
+  int begin(bool inter_ok = false);
+  bool inter() const { return comm_->inter(); }
   const Comm& comm() const { return *comm_; }
   int rank() const { return comm_->rank_of(c.r.id); }
 
@@ -35,6 +37,9 @@ public:
   int count(long n) { return c.check_count(*comm_, n); }
   int type(MPI_Datatype h, const Datatype*& out) { return c.check_type(*comm_, h, out); }
   int root(int r) { return c.check_root(*comm_, r); }
+  /// The root of a rooted collective on an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank
+  /// of the remote group.
+  int inter_root(int r);
   /// Checks the op of a reduction; the schedule will apply it.
   int op(MPI_Op h, const Datatype& type, const Op*& out) {
     if (int e = c.check_op(*comm_, h, type, out)) return e;

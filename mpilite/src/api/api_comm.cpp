@@ -79,7 +79,7 @@ MPISIM_WEAK_ALIAS(Comm_idup_with_info)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_split");
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
   if (color < 0 && color != MPI_UNDEFINED)
     return c.error(comm, MPI_ERR_ARG, "invalid color {} (must be >= 0 or MPI_UNDEFINED)", color);
@@ -94,7 +94,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
   ApiCall c("MPI_Comm_split_type");
   Comm* cm;
   InfoEntries* entries;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_info(c, info, entries, true, comm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
@@ -110,7 +110,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_create");
   Comm* cm;
   std::shared_ptr<const RankList> g;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_group(c, group, g, comm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
   for (int i = 0; i < g->size(); ++i)
@@ -126,7 +126,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* ne
   ApiCall c("MPI_Comm_create_group");
   Comm* cm;
   std::shared_ptr<const RankList> g;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_group(c, group, g, comm)) return e;
   if (int e = c.check_tag(*cm, tag, false)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
@@ -166,10 +166,14 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   if (int e = c.check_comm(comm2, b)) return e;
   if (int e = check_out(c, comm1, result, "result")) return e;
   const auto ga = members_of(*a, c.r), gb = members_of(*b, c.r);
-  *result = a == b                ? MPI_IDENT
-            : ga->same_order(*gb) ? MPI_CONGRUENT
-            : ga->same_set(*gb)   ? MPI_SIMILAR
-                                  : MPI_UNEQUAL;
+  // Intercommunicators compare their local and their remote groups alike.
+  const auto ra = a->remote ? a->remote : RankList::of({}),
+             rb = b->remote ? b->remote : RankList::of({});
+  *result = a == b                                           ? MPI_IDENT
+            : a->inter() != b->inter() || !ra->same_set(*rb) ? MPI_UNEQUAL
+            : ga->same_order(*gb) && ra->same_order(*rb)     ? MPI_CONGRUENT
+            : ga->same_set(*gb)                              ? MPI_SIMILAR
+                                                             : MPI_UNEQUAL;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Comm_compare)
@@ -218,7 +222,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   Comm* cm;
   if (int e = c.check_comm(comm, cm)) return e;
   if (int e = check_out(c, comm, flag, "flag")) return e;
-  *flag = 0; // mpisim has no intercommunicators
+  *flag = cm->inter() ? 1 : 0;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Comm_test_inter)

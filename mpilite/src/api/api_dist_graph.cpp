@@ -11,6 +11,12 @@
 
 using namespace mpilite;
 
+// The addresses are the markers; nothing reads or writes them.
+extern "C" {
+int mpisim_unweighted[1];
+int mpisim_weights_empty[1];
+}
+
 namespace {
 
 int arg_error(ApiCall& c, MPI_Comm comm, const char* what) {

@@ -117,7 +117,7 @@ extern "C" {
 int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
   ApiCall c("MPI_File_open");
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   c.collective(comm);
   if (!filename || !fh) return file_error(c, MPI_FILE_NULL, MPI_ERR_ARG, "null argument");
   if (const char* problem = amode_problem(amode))

@@ -58,8 +58,8 @@ int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out) {
                      bytes, bytes + MPI_BSEND_OVERHEAD,
                      c.r.bsend_capacity - std::min(used, c.r.bsend_capacity), c.r.bsend_capacity);
   }
-  out = start_send(c.w, c.r, mode, a.buf, a.count, *a.type, a.comm->world_of(a.peer, c.r.id), a.tag,
-                   a.comm->context);
+  out = start_send(c.w, c.r, mode, a.buf, a.count, *a.type, a.comm->peer_world(a.peer, c.r.id),
+                   a.tag, a.comm->context);
   return MPI_SUCCESS;
 }
 
@@ -80,7 +80,7 @@ void send_packed(P2pArgs& send, std::vector<std::byte>& packed) {
 
 Request* begin_receive(ApiCall& c, const P2pArgs& a) {
   if (a.peer == MPI_PROC_NULL) return completed_request(c.w, c.r, RequestKind::Recv);
-  const int source = a.peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : a.comm->world_of(a.peer, c.r.id);
+  const int source = a.peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : a.comm->peer_world(a.peer, c.r.id);
   return start_receive(c.w, c.r, a.buf, a.count, *a.type, source, a.tag, a.comm->context, *a.comm);
 }
 

@@ -23,7 +23,7 @@ int check_probe(ApiCall& c, int source, int tag, MPI_Comm comm, Comm*& cm, int& 
   if (int e = c.check_rank(*cm, source, true, "source")) return e;
   if (int e = c.check_tag(*cm, tag, true)) return e;
   c.peer(source, tag, comm);
-  world_source = source < 0 ? source : cm->world_of(source, c.r.id);
+  world_source = source < 0 ? source : cm->peer_world(source, c.r.id);
   return MPI_SUCCESS;
 }
 

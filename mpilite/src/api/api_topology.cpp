@@ -16,7 +16,7 @@ int arg_error(ApiCall& c, MPI_Comm comm, const char* what) {
 
 /// `comm` and its topology, which must be of `kind`.
 int check_topology(ApiCall& c, MPI_Comm comm, int kind, Comm*& cm, const Topology*& t) {
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   t = cm->topology.get();
   if (t && t->kind == kind) return MPI_SUCCESS;
   return c.error(comm, MPI_ERR_TOPOLOGY, "{} has no {} topology", cm->label(),
@@ -103,7 +103,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
   ApiCall c("MPI_Cart_create");
   Comm* cm;
   int nodes;
-  if (int e = c.check_comm(comm_old, cm)) return e;
+  if (int e = c.check_intracomm(comm_old, cm)) return e;
   if (int e = check_grid(c, comm_old, *cm, ndims, dims, periods, nodes)) return e;
   if (!comm_cart) return arg_error(c, comm_old, "null comm_cart");
   c.collective(comm_old);
@@ -236,7 +236,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
   ApiCall c("MPI_Cart_map");
   Comm* cm;
   int nodes;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_grid(c, comm, *cm, ndims, dims, periods, nodes)) return e;
   if (!newrank) return arg_error(c, comm, "null newrank");
   const int me = my_rank(c, *cm);
@@ -248,7 +248,7 @@ MPISIM_WEAK_ALIAS(Cart_map)
 int PMPI_Topo_test(MPI_Comm comm, int* status) {
   ApiCall c("MPI_Topo_test");
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (!status) return arg_error(c, comm, "null status");
   *status = cm->topology ? cm->topology->kind : MPI_UNDEFINED;
   return MPI_SUCCESS;
@@ -259,7 +259,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
                       int /*reorder*/, MPI_Comm* comm_graph) {
   ApiCall c("MPI_Graph_create");
   Comm* cm;
-  if (int e = c.check_comm(comm_old, cm)) return e;
+  if (int e = c.check_intracomm(comm_old, cm)) return e;
   if (int e = check_graph(c, comm_old, *cm, nnodes, index, edges)) return e;
   if (!comm_graph) return arg_error(c, comm_old, "null comm_graph");
   c.collective(comm_old);
@@ -333,7 +333,7 @@ MPISIM_WEAK_ALIAS(Graph_neighbors)
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   ApiCall c("MPI_Graph_map");
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (int e = check_graph(c, comm, *cm, nnodes, index, edges)) return e;
   if (!newrank) return arg_error(c, comm, "null newrank");
   const int me = my_rank(c, *cm);

@@ -36,7 +36,7 @@ bool no_locks(MPI_Info info) {
 int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                 int flavor, MPI_Win* win) {
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   c.collective(comm);
   if (!win) return c.error(comm, MPI_ERR_ARG, "null window argument");
   if (size < 0) return c.error(comm, MPI_ERR_SIZE, "negative window size {}", size);
@@ -111,7 +111,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
                              void* baseptr, MPI_Win* win) {
   ApiCall c("MPI_Win_allocate_shared");
   Comm* cm;
-  if (int e = c.check_comm(comm, cm)) return e;
+  if (int e = c.check_intracomm(comm, cm)) return e;
   if (!baseptr) return c.error(comm, MPI_ERR_ARG, "null baseptr argument");
   if (size < 0) return c.error(comm, MPI_ERR_SIZE, "negative window size {}", size);
   // Ranks share memory only within their host process: every rank of the communicator sees

@@ -26,6 +26,10 @@ struct Comm {
   bool self = false;                     ///< MPI_COMM_SELF: the one member is the caller
   std::string name; ///< predefined name, else the name a member gave it last (for messages)
   std::shared_ptr<const Topology> topology; ///< null if none
+  /// An intercommunicator's remote group, null for an intracommunicator. `group` is then the
+  /// local group: what MPI_Comm_size/rank/group report, while point-to-point ranks name `remote`.
+  /// The two groups' objects share the context id (their members are disjoint).
+  std::shared_ptr<const RankList> remote;
 
   // Sharing by the local members (comm_table.cpp).
   int local_members = 0; ///< members in this host process
@@ -39,6 +43,15 @@ struct Comm {
   int world_of(int r, int caller) const { return self ? caller : group->world(r); }
   /// Comm rank of world rank `w`, or MPI_UNDEFINED if it is not a member.
   int rank_of(int w) const { return self ? 0 : group->rank(w); }
+  bool inter() const { return remote != nullptr; }
+  /// How many ranks a point-to-point rank may name: the remote group's size for an intercomm.
+  int peer_count() const { return remote ? remote->size() : size; }
+  /// World rank of point-to-point rank `r` (a rank of the remote group for an intercomm).
+  int peer_world(int r, int caller) const {
+    return remote ? remote->world(r) : world_of(r, caller);
+  }
+  /// Point-to-point rank of world rank `w` (MPI_SOURCE of a message from `w`).
+  int peer_rank(int w) const { return remote ? remote->rank(w) : rank_of(w); }
   /// The name for messages: "MPI_COMM_WORLD", a name the program set, or the handle.
   std::string label() const;
 };

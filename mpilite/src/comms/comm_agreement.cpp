@@ -16,16 +16,24 @@ constexpr int kColorKeyTag = 1000;
 
 } // namespace
 
-int agree_context(World& w, Rank& r, const Comm& over) {
-  std::array<std::uint64_t, ContextMask::kWords> free_blocks;
+ContextWords free_at_all(World& w, Rank& r, const Comm& over) {
+  ContextWords free_blocks;
   for (int i = 0; i < ContextMask::kWords; ++i)
     free_blocks[static_cast<std::size_t>(i)] = ~r.comms.contexts.used[static_cast<std::size_t>(i)];
   allreduce(w, r, MPI_IN_PLACE, free_blocks.data(), free_blocks.size(),
             *builtin_datatype(MPI_UINT64_T), *builtin_op(MPI_BAND), over);
+  return free_blocks;
+}
+
+int lowest_context(const ContextWords& free_blocks) {
   for (int i = 0; i < ContextMask::kWords; ++i)
     if (const std::uint64_t word = free_blocks[static_cast<std::size_t>(i)])
       return (i * 64 + std::countr_zero(word)) * kContextStride;
   return -1;
+}
+
+int agree_context(World& w, Rank& r, const Comm& over) {
+  return lowest_context(free_at_all(w, r, over));
 }
 
 void take_context(Rank& r, int context) {

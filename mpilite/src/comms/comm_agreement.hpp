@@ -3,6 +3,8 @@
 // cost of these messages, as in MPICH.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "comm.hpp"
@@ -11,6 +13,13 @@
 namespace mpilite {
 
 class World;
+
+using ContextWords = std::array<std::uint64_t, ContextMask::kWords>;
+
+/// The context-id blocks free at every member of `over` (see agree_context).
+ContextWords free_at_all(World& w, Rank& r, const Comm& over);
+/// The first context id of the lowest block set in `free_blocks`, or -1 if none is.
+int lowest_context(const ContextWords& free_blocks);
 
 /// The lowest context-id block free at every member of `over`, found with an Allreduce
 /// (MPI_BAND over the members' masks of free blocks, 64 bytes) on over's collective context.

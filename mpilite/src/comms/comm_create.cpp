@@ -6,6 +6,7 @@
 #include "api_call.hpp"
 #include "attributes.hpp"
 #include "comm_agreement.hpp"
+#include "intercomm.hpp"
 
 namespace mpilite {
 namespace {
@@ -66,8 +67,10 @@ CommTable::CountLocal local_counter(World& w) {
 }
 
 int agree_or_fail(ApiCall& c, const Comm& over, int& context) {
-  context = agree_context(c.w, c.r, over);
-  return context < 0 ? no_context(c, over) : MPI_SUCCESS;
+  // An intercommunicator's new context must be free at the members of both groups.
+  context = over.inter() ? agree_context_across(c.w, c.r, leader_link(over))
+                         : agree_context(c.w, c.r, over);
+  return new_context(c, over, context);
 }
 
 } // namespace
@@ -86,6 +89,7 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
     return parent.handle == MPI_COMM_WORLD ? count_local(c.w, g) : parent.local_members;
   };
   Comm& made = c.w.comms().join(context, members_of(parent, c.r), count);
+  made.remote = parent.remote;
   const MPI_Comm h = enter(c, parent, context, made, parent.topology);
   if (const CommLocal* l = c.r.comms.find(parent.handle))
     c.r.comms.at(h).dist_graph = l->dist_graph; // the member's own part of the topology
@@ -95,6 +99,17 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
   }
   *out = h;
   return MPI_SUCCESS;
+}
+
+MPI_Comm join_new(ApiCall& c, const Comm& parent, int context,
+                  std::shared_ptr<const RankList> group, std::shared_ptr<const RankList> remote) {
+  Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));
+  made.remote = std::move(remote);
+  return enter(c, parent, context, made, nullptr);
+}
+
+int new_context(ApiCall& c, const Comm& over, int context) {
+  return context < 0 ? no_context(c, over) : MPI_SUCCESS;
 }
 
 int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,

@@ -22,6 +22,14 @@ std::shared_ptr<const RankList> members_of(const Comm& c, const Rank& r);
 /// the caller's error handler of `parent` and the attributes its copy callbacks copy.
 int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out);
 
+/// Makes the caller a member of the communicator of `group` (and `remote`, for an
+/// intercommunicator) whose context its members agreed on, with the error handler it has for
+/// `parent`; returns its handle.
+MPI_Comm join_new(ApiCall& c, const Comm& parent, int context,
+                  std::shared_ptr<const RankList> group, std::shared_ptr<const RankList> remote);
+/// MPI_SUCCESS, or the error that no context id (`context` < 0) is free at every member of `over`.
+int new_context(ApiCall& c, const Comm& over, int context);
+
 /// Collective over `parent`: the members agree on a context; a caller in `group` (which the
 /// caller checked to be part of parent) gets a communicator of `group` with topology `topo`,
 /// the others MPI_COMM_NULL.

@@ -26,7 +26,7 @@ bool could_take(const std::vector<const Request*>& receives, const Message& m) {
 }
 
 void describe_message(MPI_Status& s, const Comm& comm, const Message& m) {
-  s.MPI_SOURCE = comm.rank_of(m.src);
+  s.MPI_SOURCE = comm.peer_rank(m.src);
   s.MPI_TAG = m.tag;
   s.MPI_ERROR = MPI_SUCCESS;
   s.count_hi_and_cancelled = 0;
@@ -108,7 +108,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
   copy_payload(m, q, bytes);
-  q.status.MPI_SOURCE = q.comm->rank_of(m.src);
+  q.status.MPI_SOURCE = q.comm->peer_rank(m.src);
   q.status.MPI_TAG = m.tag;
   q.status.MPI_ERROR = m.bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
   set_status_bytes(q.status, bytes);

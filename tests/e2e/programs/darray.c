@@ -38,6 +38,19 @@ static MPI_Datatype darray(const Layout* l, int size, int rank) {
   return t;
 }
 
+/* Rank 0 prints every rank's line in rank order: long lines written by the processes of a
+   native run at once can reach the shared output interleaved. */
+static void print_from_rank_0(const char* line, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char* all = rank == 0 ? malloc((size_t)n * (size_t)size) : NULL;
+  MPI_Gather(line, n, MPI_CHAR, all, n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  for (int r = 0; rank == 0 && r < size; ++r)
+    printf("%s\n", all + (size_t)r * (size_t)n);
+  free(all);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -71,11 +84,15 @@ int main(int argc, char** argv) {
         MPI_Type_free(&theirs);
       }
     MPI_Wait(&req, MPI_STATUS_IGNORE);
-    printf("rank %d: %s: %d elements, lb %ld extent %ld, combiner darray %d, %d ints:", rank,
-           l->name, n, (long)lb, (long)extent, combiner == MPI_COMBINER_DARRAY, nints);
-    for (int i = 0; i < n; ++i)
-      printf(" %d", part[i]);
-    printf("\n");
+    /* One write per line: the processes of a native run share the output. */
+    char line[1024];
+    int at =
+        snprintf(line, sizeof line,
+                 "rank %d: %s: %d elements, lb %ld extent %ld, combiner darray %d, %d ints:", rank,
+                 l->name, n, (long)lb, (long)extent, combiner == MPI_COMBINER_DARRAY, nints);
+    for (int i = 0; i < n && at < (int)sizeof line - 16; ++i)
+      at += snprintf(line + at, sizeof line - (size_t)at, " %d", part[i]);
+    print_from_rank_0(line, sizeof line);
     /* Every rank writes its part through a view of its darray; rank 0 reads the whole file. */
     MPI_File fh;
     MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);

@@ -9,10 +9,12 @@
 #include <stdio.h>
 
 static void hex(const char* what, const unsigned char* b, MPI_Aint n) {
-  printf("%s (%ld bytes):", what, (long)n);
-  for (MPI_Aint i = 0; i < n; ++i)
-    printf(" %02x", b[i]);
-  printf("\n");
+  /* One write per line: the processes of a native run share the output. */
+  char line[1024];
+  int at = snprintf(line, sizeof line, "%s (%ld bytes):", what, (long)n);
+  for (MPI_Aint i = 0; i < n && at < (int)sizeof line - 4; ++i)
+    at += snprintf(line + at, sizeof line - (size_t)at, " %02x", b[i]);
+  printf("%s\n", line);
 }
 
 typedef struct {
@@ -56,6 +58,8 @@ static void transfer(int pack, Items* x, unsigned char* buf, MPI_Aint size, MPI_
 }
 
 int main(int argc, char** argv) {
+  /* Whole lines per write: the processes of a native run share one output. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   MPI_Init(&argc, &argv);
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -80,12 +84,14 @@ int main(int argc, char** argv) {
     MPI_Get_count(&st, MPI_BYTE, &n);
     Items x = {{0}};
     transfer(0, &x, buf, n, &position, column);
-    printf("unpacked: %d %d %d %ld %ld %.3Lf (%g, %g) %c%c%c, column", x.i[0], x.i[1], x.s, x.l[0],
-           x.l[1], x.q, crealf(x.z), cimagf(x.z), x.c[0], x.c[1], x.c[2]);
+    char line[1024];
+    int at = snprintf(line, sizeof line, "unpacked: %d %d %d %ld %ld %.3Lf (%g, %g) %c%c%c, column",
+                      x.i[0], x.i[1], x.s, x.l[0], x.l[1], x.q, crealf(x.z), cimagf(x.z), x.c[0],
+                      x.c[1], x.c[2]);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 4; ++j)
-        printf(" %g", x.matrix[i][j]);
-    printf("\nunpacked %ld of %d bytes\n", (long)position, n);
+        at += snprintf(line + at, sizeof line - (size_t)at, " %g", x.matrix[i][j]);
+    printf("%s\nunpacked %ld of %d bytes\n", line, (long)position, n);
   }
   MPI_Type_free(&column);
   MPI_Finalize();
