@@ -20,10 +20,7 @@ SimTime NmpProtocol::remote_bound(HostSet hosts) const {
 
 void NmpProtocol::on_null(int from, const NullFrame& f) {
   auto& c = channel_[static_cast<std::size_t>(from)];
-  if (f.value > c) {
-    c = f.value;
-    grown_ = true;
-  }
+  c = std::max(c, f.value);
   peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
   round_asked_ = std::max(round_asked_, f.round);
 }
@@ -77,7 +74,6 @@ bool NmpProtocol::on_idle(const IdleState& s) {
     any = true;
   }
   if (any) ++stats_.null_rounds;
-  grown_ = false;
   return s.summary.k_min >= kTimeInfinity;
 }
 

@@ -39,7 +39,6 @@ private:
   std::vector<char> peer_wants_;   ///< the peer's last null message asked for bounds
   std::vector<char> wants_sent_;   ///< what this host last told each peer it wants
   SimTime floor_ = 0;              ///< the last global bound (rounds that found a passive host)
-  bool grown_ = false;             ///< a channel grew since the last on_idle
   std::uint64_t decisions_ = 0;    ///< decisions applied (the epoch of the last)
   std::uint64_t round_asked_ = 0;  ///< the latest epoch a round was asked for
 };
