@@ -1,5 +1,6 @@
 #include "host_link.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "frames.hpp"
@@ -14,13 +15,25 @@ HostLink::HostLink(std::unique_ptr<protocols::Transport> transport)
     : transport_(std::move(transport)) {}
 
 void HostLink::attach(const Config& config, mpilite::World& world, const RankMap& map,
-                      SimTime lookahead) {
+                      const NetworkModel& network) {
   world_ = &world;
   map_ = &map;
   lps_ = std::make_unique<WorldLps>(world, map, host());
   protocols::SyncOptions o;
   o.protocol = config.protocol;
+  const SimTime lookahead = network.min_latency();
   o.lookahead = lookahead;
+  if (hosts() > 1) {
+    std::vector<std::vector<int>> ranks;
+    for (int h = 0; h < hosts(); ++h)
+      ranks.push_back(map.ranks_of(h));
+    o.lookahead_between.assign(ranks.size(), std::vector<SimTime>(ranks.size(), lookahead));
+    for (std::size_t a = 0; a < ranks.size(); ++a)
+      for (std::size_t b = 0; b < ranks.size(); ++b)
+        if (a != b)
+          o.lookahead_between[a][b] =
+              std::max(lookahead, network.min_latency_between(ranks[a], ranks[b]));
+  }
   o.quantum = config.quantum.value_or(lookahead);
   o.static_lookahead = config.lookahead == Lookahead::Static;
   sync_ = std::make_unique<protocols::Synchronizer>(*transport_, o);
@@ -32,24 +45,28 @@ void HostLink::send_message(mpilite::Message* m) {
                                 e.tag,   e.seq,      e.ts,
                                 e.bytes, e.reply_to, static_cast<std::uint8_t>(e.protocol)};
   const int to = map_->host_of(m->dst);
-  // A message below a promised bound would make the other host's decisions wrong: never send
-  // one silently.
-  if (m->ts < sync_->promised(to)) {
-    std::fprintf(
-        stderr,
-        "mpisim: internal error: host %d sends a message (rank %d to %d, ts %lld ps) below "
-        "the bound it promised host %d (%lld ps)\n",
-        host(), m->src, m->dst, static_cast<long long>(m->ts), to,
-        static_cast<long long>(sync_->promised(to)));
-    transport_->abort_all(70);
-  }
+  check_promise(to, m->ts, "a message", m->src, m->dst);
   sync_->send(to, FrameKind::Data, protocols::encode(h, mpilite::payload_of(*m)));
   world_->free_message(m);
 }
 
 void HostLink::send_reply(const mpilite::Reply& reply) {
-  sync_->send(map_->host_of(reply.to), FrameKind::Reply,
+  const int to = map_->host_of(reply.to);
+  check_promise(to, reply.ts, "a reply", -1, reply.to);
+  sync_->send(to, FrameKind::Reply,
               protocols::encode(protocols::ReplyFrame{reply.to, reply.request, reply.ts}));
+}
+
+void HostLink::check_promise(int to, SimTime ts, const char* what, int src, int dst) {
+  // A frame below a promised bound would make the other host's decisions wrong: never send one
+  // silently.
+  if (ts >= sync_->promised(to)) return;
+  std::fprintf(stderr,
+               "mpisim: internal error: host %d sends %s (rank %d to %d, ts %lld ps) below the "
+               "bound it promised host %d (%lld ps)\n",
+               host(), what, src, dst, static_cast<long long>(ts), to,
+               static_cast<long long>(sync_->promised(to)));
+  transport_->abort_all(70);
 }
 
 void HostLink::on_data(int, std::span<const std::byte> body) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "config.hpp"
+#include "network_model.hpp"
 #include "rank_map.hpp"
 #include "synchronizer.hpp"
 #include "transport.hpp"
@@ -25,8 +26,10 @@ public:
   int host() const { return transport_->host(); }
   int hosts() const { return transport_->hosts(); }
 
-  /// Starts serving `world` with `map`; `lookahead` is the smallest latency between two ranks.
-  void attach(const Config& config, mpilite::World& world, const RankMap& map, SimTime lookahead);
+  /// Starts serving `world` with `map`; the lookaheads (between any two ranks, and from this
+  /// host's ranks to each other host's) come from `network`.
+  void attach(const Config& config, mpilite::World& world, const RankMap& map,
+              const NetworkModel& network);
 
   void send_message(mpilite::Message* m);
   void send_reply(const mpilite::Reply& reply);
@@ -54,6 +57,9 @@ public:
   void on_reply(int from, std::span<const std::byte> body) override;
 
 private:
+  /// Ends the run if a frame toward `to` has a timestamp below what this host promised it.
+  void check_promise(int to, SimTime ts, const char* what, int src, int dst);
+
   std::unique_ptr<protocols::Transport> transport_;
   std::unique_ptr<protocols::Synchronizer> sync_;
   std::unique_ptr<WorldLps> lps_;

@@ -3,8 +3,10 @@
 rank's final clock are identical for 1, 2, 3 and 4 host processes, under every protocol with DET off and on (eight
 settings); the block and cyclic rank maps alternate over those 24 pairs.
 
-usage: invariant.py [--map block|cyclic] MPISIMRUN PROGRAM RANKS ARGS...
-(--map: that rank map only, for programs whose runs are long enough to count)
+usage: invariant.py [--map block|cyclic] [--ranks-per-node K] MPISIMRUN PROGRAM RANKS ARGS...
+(--map: that rank map only, for programs whose runs are long enough to count; --ranks-per-node:
+K ranks share a node, so that host pairs whose nodes are whole have a longer lookahead than
+ranks of one node)
 """
 import json
 import os
@@ -15,11 +17,14 @@ import tempfile
 SETTINGS = [(protocol, det) for protocol in ("quantum", "nmp", "cep", "nmp+cep") for det in ("0", "1")]
 
 
+NODE = []  # --ranks-per-node K, for every run
+
+
 def run(mpisimrun, program, ranks, args, hosts, protocol="nmp+cep", det="1", rank_map="block"):
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
         cmd = [mpisimrun, "-np", str(ranks), "-hosts", str(hosts), "--protocol", protocol, "--det", det,
-               "--map", rank_map, "--cpu", "off", "--report", report, program] + args
+               "--map", rank_map, "--cpu", "off", "--report", report, *NODE, program] + args
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
             sys.exit(f"FAIL: exit code {p.returncode}: {' '.join(cmd)}\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
@@ -35,6 +40,9 @@ def main():
     maps = ("block", "cyclic")
     if argv[0] == "--map":
         maps, argv = (argv[1],), argv[2:]
+    if argv[0] == "--ranks-per-node":
+        NODE.extend(argv[:2])
+        argv = argv[2:]
     mpisimrun, program, ranks, args = argv[0], argv[1], int(argv[2]), argv[3:]
     ref_lines, ref_clocks, _, _ = run(mpisimrun, program, ranks, args, 1)
     if len(ref_lines) != ranks:

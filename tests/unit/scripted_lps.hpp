@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct Step {
   int tag = 0;    ///< Send and Recv: receives match only messages of their tag
 };
 using Script = std::vector<Step>;
+/// The latency of a message from LP `src` to LP `dst`.
+using Latency = std::function<SimTime(int src, int dst)>;
 
 struct Msg {
   int src = 0;
@@ -37,8 +40,8 @@ struct Msg {
 /// The LPs of one host (LP i lives on host i % hosts) and what the test checks of them.
 class ScriptedHost final : public mpisim::protocols::LocalLps, public mpisim::protocols::FrameSink {
 public:
-  ScriptedHost(const std::vector<Script>& scripts, int host, int hosts, SimTime latency, bool det)
-      : scripts_(scripts), host_(host), hosts_(hosts), latency_(latency), det_(det) {
+  ScriptedHost(const std::vector<Script>& scripts, int host, int hosts, Latency latency, bool det)
+      : scripts_(scripts), host_(host), hosts_(hosts), latency_(std::move(latency)), det_(det) {
     for (int i = host; i < static_cast<int>(scripts.size()); i += hosts) {
       Lp lp;
       lp.id = i;
@@ -216,7 +219,7 @@ private:
         ++lp.pc;
         break;
       case Step::Kind::Send: {
-        const Msg m{lp.id, lp.seq++, lp.clock + latency_, st.tag};
+        const Msg m{lp.id, lp.seq++, lp.clock + latency_(lp.id, st.peer), st.tag};
         const int to = st.peer % hosts_;
         if (to == host_) {
           arrive(by_id(st.peer), m, host_);
@@ -245,7 +248,7 @@ private:
 
   const std::vector<Script>& scripts_;
   int host_, hosts_;
-  SimTime latency_;
+  Latency latency_;
   bool det_;
   std::vector<Lp> lps_;
   std::deque<int> ready_;

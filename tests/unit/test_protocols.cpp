@@ -4,6 +4,7 @@
 // a deadlocked program is found deadlocked on every host.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -53,8 +54,34 @@ struct Result {
   std::vector<std::string> violations;
 };
 
+/// Every pair of LPs at kLatency.
+SimTime uniform(int, int) {
+  return kLatency;
+}
+
+/// LPs of the same parity share a "node": 5x closer than LPs of different parity. On 2 and 4
+/// hosts (LP i on host i % hosts) no node spans two hosts, so some or all host pairs have the
+/// far latency as their lookahead.
+SimTime nodes_by_parity(int src, int dst) {
+  return src % 2 == dst % 2 ? kLatency / 5 : kLatency;
+}
+
 Result simulate(const std::vector<Script>& scripts, int hosts, ProtocolKind protocol, bool det,
-                unsigned seed) {
+                unsigned seed, const test::Latency& latency = uniform) {
+  // The lookaheads as the simulator derives them from its network model: the smallest latency
+  // between two LPs, and from each host's LPs to each other host's.
+  const int n = static_cast<int>(scripts.size());
+  SimTime lookahead = std::numeric_limits<SimTime>::max();
+  std::vector<std::vector<SimTime>> to(
+      static_cast<std::size_t>(hosts),
+      std::vector<SimTime>(static_cast<std::size_t>(hosts), std::numeric_limits<SimTime>::max()));
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      if (a == b) continue;
+      lookahead = std::min(lookahead, latency(a, b));
+      auto& l = to[static_cast<std::size_t>(a % hosts)][static_cast<std::size_t>(b % hosts)];
+      l = std::min(l, latency(a, b));
+    }
   test::FakeNetwork net(hosts, seed);
   Result r;
   r.outcomes.resize(static_cast<std::size_t>(hosts));
@@ -62,14 +89,15 @@ Result simulate(const std::vector<Script>& scripts, int hosts, ProtocolKind prot
   r.clocks.assign(scripts.size(), -1);
   std::vector<std::unique_ptr<test::ScriptedHost>> lps;
   for (int h = 0; h < hosts; ++h)
-    lps.push_back(std::make_unique<test::ScriptedHost>(scripts, h, hosts, kLatency, det));
+    lps.push_back(std::make_unique<test::ScriptedHost>(scripts, h, hosts, latency, det));
   std::vector<std::thread> threads;
   for (int h = 0; h < hosts; ++h)
     threads.emplace_back([&, h] {
       test::FakeTransport t(net, h);
       mpisim::protocols::SyncOptions o;
       o.protocol = protocol;
-      o.lookahead = kLatency;
+      o.lookahead = lookahead;
+      if (hosts > 1) o.lookahead_between = to;
       Synchronizer sync(t, o);
       r.outcomes[static_cast<std::size_t>(h)] = lps[static_cast<std::size_t>(h)]->run(sync);
       r.stats[static_cast<std::size_t>(h)] = sync.stats();
@@ -100,6 +128,24 @@ TEST_P(EveryProtocol, SafeEndsAndEqualsOneHost) {
       ASSERT_GT(c, 0) << "every LP finishes on one host";
     for (int hosts : {1, 2, 3, 4}) {
       const Result r = simulate(scripts, hosts, protocol, det, seed * 31 + hosts);
+      EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
+      for (auto o : r.outcomes)
+        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+      EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
+    }
+  }
+}
+
+TEST_P(EveryProtocol, PerHostPairLookaheadIsSafe) {
+  // Null messages promise each peer the lookahead toward it (5x the smallest latency on 2 hosts;
+  // on 4, hosts of the same parity keep the small one): still no message below a bound, and the
+  // clocks of one host.
+  const auto [protocol, det] = GetParam();
+  for (unsigned seed : {4u, 5u}) {
+    const auto scripts = permutation_rounds(12, 20, seed);
+    const Result one = simulate(scripts, 1, ProtocolKind::NmpCep, false, seed, nodes_by_parity);
+    for (int hosts : {2, 4}) {
+      const Result r = simulate(scripts, hosts, protocol, det, seed * 7 + hosts, nodes_by_parity);
       EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
       for (auto o : r.outcomes)
         EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;

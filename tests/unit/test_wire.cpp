@@ -62,7 +62,9 @@ TEST(Wire, ProtocolFramesRoundTrip) {
   d.g2 = 2;
   d.arg = 3;
   d.window = 77;
+  d.k_of_host = {5, kTimeInfinity, 8};
   const Decision e = decode_decision(encode(d));
+  EXPECT_EQ(e.k_of_host, d.k_of_host);
   EXPECT_EQ(e.kind, Decision::Kind::Window);
   EXPECT_EQ(e.epoch, 9u);
   EXPECT_EQ(e.window, 77);

@@ -4,8 +4,37 @@
 
 namespace mpisim::protocols {
 
+CepProtocol::CepProtocol(const ProtocolContext& c)
+    : lookaheads_(c.lookaheads), host_(c.transport.host()),
+      from_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
+
+SimTime CepProtocol::remote_bound(HostSet hosts) const {
+  SimTime b = kTimeInfinity;
+  for (std::size_t h = 0; h < from_.size(); ++h)
+    if (static_cast<int>(h) != host_ && contains(hosts, static_cast<int>(h)))
+      b = std::min(b, from_[h]);
+  return std::max(b, floor_);
+}
+
 void CepProtocol::on_decision(const Decision& d) {
-  if (d.kind == Decision::Kind::Bound) floor_ = std::max(floor_, d.g);
+  if (d.kind != Decision::Kind::Bound) return;
+  floor_ = std::max(floor_, d.g);
+  if (!lookaheads_.per_pair() || d.k_of_host.size() != from_.size()) return;
+  // Host j sends from an LP that acts no earlier than the snapshot's smallest K of some host k
+  // (less the lookahead K adds) plus the chain from k to j, and the message takes j's lookahead
+  // to this host. A later round's snapshot is later, so the bounds only grow.
+  const SimTime L = lookaheads_.smallest();
+  const int hosts = static_cast<int>(from_.size());
+  for (int j = 0; j < hosts; ++j) {
+    if (j == host_) continue;
+    SimTime act = kTimeInfinity;
+    for (int k = 0; k < hosts; ++k) {
+      const SimTime kk = d.k_of_host[static_cast<std::size_t>(k)];
+      if (kk < kTimeInfinity) act = std::min(act, plus(kk - L, lookaheads_.path(k, j)));
+    }
+    auto& f = from_[static_cast<std::size_t>(j)];
+    f = std::max(f, plus(act, lookaheads_.direct(j, host_)));
+  }
 }
 
 } // namespace mpisim::protocols

@@ -8,13 +8,18 @@ namespace mpisim::protocols {
 
 class CepProtocol final : public SyncProtocol {
 public:
-  explicit CepProtocol(const ProtocolContext&) {}
-  SimTime remote_bound(HostSet) const override { return floor_; }
+  explicit CepProtocol(const ProtocolContext& c);
+  SimTime remote_bound(HostSet hosts) const override;
   bool on_idle(const IdleState&) override { return true; }
   void on_decision(const Decision& d) override;
 
 private:
+  const HostLookaheads& lookaheads_;
+  int host_;
   SimTime floor_ = 0; ///< every future message has ts >= floor_ (the last global bound)
+  /// Per host: every future message from it has ts >= this (the last round, with the lookahead
+  /// between hosts; 0 when hosts are no farther apart than two LPs).
+  std::vector<SimTime> from_;
 };
 
 } // namespace mpisim::protocols

@@ -97,6 +97,8 @@ void GlobalRounds::decide() {
     d.g = g;
     d.g2 = g2;
     d.arg = arg;
+    for (const auto& r : reports_)
+      d.k_of_host.push_back(r->summary.k_min);
   }
   const auto body = encode(d);
   for (int h = 1; h < t_.hosts(); ++h)

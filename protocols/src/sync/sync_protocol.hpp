@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "frames.hpp"
+#include "host_lookaheads.hpp"
 #include "protocol_kind.hpp"
 #include "sync_stats.hpp"
 #include "transport.hpp"
@@ -32,6 +33,7 @@ struct ProtocolContext {
   Transport& transport;
   SyncStats& stats;
   SimTime quantum; ///< the quantum protocol's window
+  const HostLookaheads& lookaheads;
 };
 
 class SyncProtocol {

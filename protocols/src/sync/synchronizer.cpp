@@ -9,10 +9,11 @@
 namespace mpisim::protocols {
 
 Synchronizer::Synchronizer(Transport& transport, const SyncOptions& options)
-    : t_(transport), options_(options),
-      protocol_(make_protocol(
-          options.protocol,
-          {transport, stats_, options.quantum > 0 ? options.quantum : options.lookahead})),
+    : t_(transport), options_(options), lookaheads_(options.lookahead, options.lookahead_between),
+      protocol_(
+          make_protocol(options.protocol,
+                        {transport, stats_,
+                         options.quantum > 0 ? options.quantum : options.lookahead, lookaheads_})),
       rounds_(transport, stats_, protocol_->round_kind(),
               options.quantum > 0 ? options.quantum : options.lookahead) {}
 
@@ -49,7 +50,8 @@ void Synchronizer::poll(FrameSink& sink) {
 bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   protocol_->on_decision(d);
   if (d.kind != Decision::Kind::Bound) return false; // a window moves remote_bound()
-  // A quiescent snapshot of every host: the one-host formula, over all of them.
+  // A quiescent snapshot of every host: the one-host formula, over all of them. (The protocol
+  // also took the decision: what it says of each host bounds the LPs that wait on only some.)
   const LocalK k{d.g, d.g2, d.arg};
   return lps.raise(false, [&](std::int64_t id) {
     const SimTime b = local_eit(k, id, options_.lookahead, held);
@@ -57,10 +59,17 @@ bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   });
 }
 
-SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote) const {
+SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote, int to) const {
   if (lps.not_done() == 0) return kTimeInfinity;
-  if (!options_.static_lookahead) return std::min(k.g, plus(remote, options_.lookahead));
-  return plus(lps.earliest_action(), options_.lookahead);
+  const SimTime L = options_.lookahead;
+  const SimTime to_peer = lookaheads_.direct(t_.host(), to);
+  // Whatever chain of messages inside this host leads to a send toward `to`, its last hop is
+  // one of this host's LPs sending to one of `to`'s: it takes at least `to_peer` after the
+  // chain began (at an LP's earliest action, or at an arrival from another host).
+  const SimTime act = options_.static_lookahead ? lps.earliest_action()
+                      : k.g >= kTimeInfinity    ? kTimeInfinity
+                                                : k.g - L;
+  return plus(options_.static_lookahead ? act : std::min(act, remote), to_peer);
 }
 
 Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
@@ -106,7 +115,7 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
     IdleState s;
     s.summary = {k.g, k.arg, k.g2, lps.not_done(), k.g < kTimeInfinity};
     s.wanted = wanted;
-    s.eot_to = [&](int) { return eot(lps, k, remote); };
+    s.eot_to = [&](int to) { return eot(lps, k, remote, to); };
     s.min_clock = [&] { return lps.min_clock(); };
     if (protocol_->on_idle(s)) rounds_.report(s.summary);
     // Poll hard for a short while (a reply is often microseconds away), then let other host

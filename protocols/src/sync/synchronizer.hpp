@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "global_rounds.hpp"
 #include "local_bound.hpp"
@@ -24,7 +25,13 @@ public:
 struct SyncOptions {
   ProtocolKind protocol = ProtocolKind::NmpCep;
   SimTime lookahead = 1; ///< smallest latency between two LPs (> 0)
-  SimTime quantum = 0;   ///< the quantum protocol's window (0: the lookahead)
+  /// [a][b]: the smallest latency from an LP of host a to an LP of host b (>= lookahead; empty:
+  /// `lookahead` between every two hosts). Null messages to a peer, and the bounds of a global
+  /// round, add the lookahead from the host a message would come from, so nodes that never span
+  /// two hosts give a longer lookahead across hosts than the network's smallest latency (often
+  /// that of two ranks of one node).
+  std::vector<std::vector<SimTime>> lookahead_between;
+  SimTime quantum = 0; ///< the quantum protocol's window (0: the lookahead)
   bool static_lookahead = false;
 };
 
@@ -54,11 +61,13 @@ public:
 
 private:
   bool apply(const Decision& d, LocalLps& lps, SimTime held);
-  SimTime eot(LocalLps& lps, const LocalK& k, SimTime remote) const;
+  /// A lower bound on the recv timestamp of anything this host may still send to host `to`.
+  SimTime eot(LocalLps& lps, const LocalK& k, SimTime remote, int to) const;
 
   Transport& t_;
   SyncOptions options_;
   SyncStats stats_;
+  HostLookaheads lookaheads_;
   std::unique_ptr<SyncProtocol> protocol_;
   GlobalRounds rounds_;
 };

@@ -67,6 +67,9 @@ std::vector<std::byte> encode(const Decision& f) {
   w.i64(f.g2);
   w.i64(f.arg);
   w.i64(f.window);
+  w.u32(static_cast<std::uint32_t>(f.k_of_host.size()));
+  for (SimTime k : f.k_of_host)
+    w.i64(k);
   return out;
 }
 
@@ -82,6 +85,9 @@ Decision decode_decision(std::span<const std::byte> body) {
   f.g2 = r.i64();
   f.arg = r.i64();
   f.window = r.i64();
+  const auto n = r.u32();
+  for (std::uint32_t i = 0; i < n; ++i)
+    f.k_of_host.push_back(r.i64());
   r.finish();
   return f;
 }

@@ -61,6 +61,9 @@ struct Decision {
   SimTime g = 0, g2 = 0; ///< Bound: global smallest and second smallest K
   std::int64_t arg = -1; ///< Bound: the LP of the smallest
   SimTime window = 0;    ///< Window (quantum): every future message has ts >= window
+  /// Bound: each host's smallest K, so that a host can add the lookahead from each other host
+  /// rather than the network's smallest latency.
+  std::vector<SimTime> k_of_host;
 };
 
 /// The envelope and timing of a simulated message between hosts; the payload follows it.
