@@ -7,14 +7,15 @@
  * the checksums of all ranks (in MPI_COMM_WORLD order). */
 #include <mpi.h>
 #include <stdio.h>
-#include <string.h>
+
+#include "intercomm_pair.h"
 
 #define MAXN 64
 #define TOTAL 6 /* elements each group reduces and scatters: 2 x 3 */
 
-static int nb;                /* run the non-blocking forms */
-static const char* layout;    /* how the groups were made */
-static int g, lr, L, R;       /* group (0 or 1), local rank, local and remote size */
+static int nb;             /* run the non-blocking forms */
+static const char* layout; /* how the groups were made */
+static int g, lr, L, R;    /* group (0 or 1), local rank, local and remote size */
 
 /* A checksum of n ints: position-sensitive, -1 (never written) included. */
 static long long checksum(const int* b, int n) {
@@ -57,15 +58,15 @@ static void wait(MPI_Request* q) {
 }
 
 /* One call, blocking or not, on the arguments that follow. */
-#define COLL(BLOCKING, NONBLOCKING, ...)                                                         \
-  do {                                                                                           \
-    if (nb) {                                                                                    \
-      MPI_Request q_;                                                                            \
-      NONBLOCKING(__VA_ARGS__, &q_);                                                             \
-      wait(&q_);                                                                                 \
-    } else {                                                                                     \
-      BLOCKING(__VA_ARGS__);                                                                     \
-    }                                                                                            \
+#define COLL(BLOCKING, NONBLOCKING, ...)                                                           \
+  do {                                                                                             \
+    if (nb) {                                                                                      \
+      MPI_Request q_;                                                                              \
+      NONBLOCKING(__VA_ARGS__, &q_);                                                               \
+      wait(&q_);                                                                                   \
+    } else {                                                                                       \
+      BLOCKING(__VA_ARGS__);                                                                       \
+    }                                                                                              \
   } while (0)
 
 /* The root argument when the root is rank k of group rg. */
@@ -246,27 +247,13 @@ static void run(MPI_Comm inter) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int wrank, wsize;
-  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-  if (wsize != 5) {
-    if (wrank == 0) printf("needs 5 ranks\n");
-    MPI_Finalize();
-    return 0;
-  }
-  for (int interleaved = 0; interleaved < 2; ++interleaved) {
+  for (int interleaved = 0; interleaved < 2 && world_has(5); ++interleaved) {
     /* Contiguous: {0,1} and {2,3,4}; interleaved: {0,2,4} and {1,3}. */
-    g = interleaved ? wrank % 2 : wrank >= 2;
     layout = interleaved ? "interleaved" : "contiguous";
-    MPI_Comm local, inter;
-    MPI_Comm_split(MPI_COMM_WORLD, g, wrank, &local);
-    const int remote_leader = interleaved ? 1 - g : (g ? 0 : 2);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, remote_leader, 7, &inter);
+    MPI_Comm local, inter = intercomm_pair(interleaved, 2, &g, &local);
     run(inter);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
   }
-  if (wrank == 0) printf("done\n");
-  MPI_Finalize();
-  return 0;
+  return done();
 }
