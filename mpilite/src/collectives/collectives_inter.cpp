@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "collective_buffers.hpp"
+#include "collective_thresholds.hpp"
 
 namespace mpilite {
 namespace {
@@ -79,6 +80,38 @@ CollTask blocks_across(Schedule& s, bool send, const void* buf, const int* count
   co_await s.wait();
 }
 
+/// Gather (`gather`) or scatter across: `all` is the root's buffer of a block of `all_count`
+/// elements of `all_type` per rank of the other group, `own` a member's block. Below MPICH's
+/// threshold the other group gathers to (or scatters from) its leader, which exchanges all the
+/// blocks with the root; above it, each member exchanges its block with the root, which takes them
+/// in rank order.
+CollTask rooted_blocks(Schedule& s, bool gather, const void* all, std::size_t all_count,
+                       const Datatype& all_type_in, const void* own, std::size_t own_count,
+                       const Datatype& own_type_in, int root) {
+  const Datatype& all_type = s.keep(all_type_in);
+  const Datatype& own_type = s.keep(own_type_in);
+  if (root == MPI_PROC_NULL) co_return;
+  const bool at_root = root == MPI_ROOT;
+  const std::size_t count = at_root ? all_count : own_count;
+  const Datatype& type = at_root ? all_type : own_type;
+  const std::size_t n = count * static_cast<std::size_t>(at_root ? s.remote_size() : s.size());
+  const std::size_t limit = gather ? thresholds::kGatherInterShort : thresholds::kScatterInterShort;
+  if (n * type.size >= limit) {
+    if (!at_root) co_await across(s, gather, own, count, type, root);
+    for (int i = 0; at_root && i < s.remote_size(); ++i)
+      co_await across(s, !gather, element(all, i * static_cast<MPI_Aint>(count), type), count, type,
+                      i);
+  } else if (at_root) {
+    co_await across(s, !gather, all, n, type, 0);
+  } else {
+    void* blocks = leads(s) ? s.scratch(n, type) : nullptr;
+    if (gather && n > 0) co_await build_gather(s, own, count, type, blocks, count, type, 0);
+    if (leads(s)) co_await across(s, gather, blocks, n, type, root);
+    if (!gather && n > 0)
+      co_await build_scatter(s, blocks, count, type, const_cast<void*>(own), count, type, 0);
+  }
+}
+
 } // namespace
 
 CollTask build_inter_barrier(Schedule& s) {
@@ -121,31 +154,15 @@ CollTask build_inter_allreduce(Schedule& s, const void* sendbuf, void* recvbuf, 
 }
 
 CollTask build_inter_gather(Schedule& s, const void* sendbuf, std::size_t scount,
-                            const Datatype& stype_in, void* recvbuf, std::size_t rcount,
-                            const Datatype& rtype_in, int root) {
-  const Datatype& stype = s.keep(stype_in);
-  const Datatype& rtype = s.keep(rtype_in);
-  const auto remote = static_cast<std::size_t>(s.remote_size());
-  if (root == MPI_ROOT) co_await across(s, false, recvbuf, rcount * remote, rtype, 0);
-  if (root < 0) co_return;
-  const std::size_t n = scount * static_cast<std::size_t>(s.size());
-  void* blocks = leads(s) ? s.scratch(n, stype) : nullptr;
-  if (!empty(n, stype)) co_await build_gather(s, sendbuf, scount, stype, blocks, scount, stype, 0);
-  if (leads(s)) co_await across(s, true, blocks, n, stype, root);
+                            const Datatype& stype, void* recvbuf, std::size_t rcount,
+                            const Datatype& rtype, int root) {
+  return rooted_blocks(s, true, recvbuf, rcount, rtype, sendbuf, scount, stype, root);
 }
 
 CollTask build_inter_scatter(Schedule& s, const void* sendbuf, std::size_t scount,
-                             const Datatype& stype_in, void* recvbuf, std::size_t rcount,
-                             const Datatype& rtype_in, int root) {
-  const Datatype& stype = s.keep(stype_in);
-  const Datatype& rtype = s.keep(rtype_in);
-  const auto remote = static_cast<std::size_t>(s.remote_size());
-  if (root == MPI_ROOT) co_await across(s, true, sendbuf, scount * remote, stype, 0);
-  if (root < 0) co_return;
-  const std::size_t n = rcount * static_cast<std::size_t>(s.size());
-  void* blocks = leads(s) ? s.scratch(n, rtype) : nullptr;
-  if (leads(s)) co_await across(s, false, blocks, n, rtype, root);
-  if (!empty(n, rtype)) co_await build_scatter(s, blocks, rcount, rtype, recvbuf, rcount, rtype, 0);
+                             const Datatype& stype, void* recvbuf, std::size_t rcount,
+                             const Datatype& rtype, int root) {
+  return rooted_blocks(s, false, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
 }
 
 CollTask build_inter_gatherv(Schedule& s, const void* sendbuf, std::size_t scount,

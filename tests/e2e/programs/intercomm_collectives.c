@@ -12,6 +12,7 @@
 
 #define MAXN 64
 #define TOTAL 6 /* elements each group reduces and scatters: 2 x 3 */
+#define BIG 600
 
 static int nb;             /* run the non-blocking forms */
 static const char* layout; /* how the groups were made */
@@ -125,6 +126,16 @@ static void rooted(MPI_Comm inter, int rg) {
     r[j] = bcast_root == MPI_ROOT ? val(3, j) : -1;
   COLL(MPI_Bcast, MPI_Ibcast, r, 4, MPI_INT, bcast_root, inter);
   report("bcast", rg, checksum(r, 5));
+  /* Gather and scatter of BIG ints a rank: past MPICH's 2048 bytes, its linear algorithms. */
+  static int bs[3 * BIG], br[3 * BIG];
+  for (int i = 0; i < 3 * BIG; ++i)
+    bs[i] = val(i / 100, i % 100);
+  fill(br, 3 * BIG, -1);
+  COLL(MPI_Gather, MPI_Igather, bs, BIG, MPI_INT, br, BIG, MPI_INT, root, inter);
+  report("gather large", rg, checksum(br, 3 * BIG));
+  fill(br, 3 * BIG, -1);
+  COLL(MPI_Scatter, MPI_Iscatter, bs, BIG, MPI_INT, br, BIG, MPI_INT, root, inter);
+  report("scatter large", rg, checksum(br, BIG + 1));
 }
 
 static void unrooted(MPI_Comm inter) {
