@@ -23,7 +23,9 @@ int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype
   if (int e = k.type(datatype, type)) return e;
   if (int e = k.inter() ? k.inter_root(root) : k.root(root)) return e;
   if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
-  if (int e = k.buffer(buffer, count, type)) return e;
+  // The other members of an intercommunicator root's group pass nothing MPI reads.
+  if (!k.inter() || root != MPI_PROC_NULL)
+    if (int e = k.buffer(buffer, count, type)) return e;
   const auto build = k.inter() ? build_inter_bcast : build_bcast;
   return k.finish(build(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }

@@ -115,12 +115,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   if (int e = c.check_comm(comm, cm)) return e;
   if (int e = check_group(c, group, g, comm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
+  // On an intercommunicator, `group` is part of the caller's own group (MPI-3.1 section 6.4.2).
   for (int i = 0; i < g->size(); ++i)
     if (cm->self ? g->world(i) != c.r.id : cm->rank_of(g->world(i)) == MPI_UNDEFINED)
-      return c.error(comm, MPI_ERR_GROUP, "group member {} (world rank {}) is not a member of {}",
-                     i, g->world(i), cm->label());
+      return c.error(comm, MPI_ERR_GROUP, "group member {} (world rank {}) is not a member of {}{}",
+                     i, g->world(i), cm->inter() ? "the local group of " : "", cm->label());
   c.collective(comm);
-  // On an intercommunicator, `group` is part of the caller's own group (MPI-3.1 section 6.4.2).
   if (cm->inter()) return create_from_intercomm(c, *cm, *g, newcomm);
   return create_comm(c, *cm, g, nullptr, newcomm);
 }
