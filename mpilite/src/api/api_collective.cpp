@@ -13,11 +13,7 @@ namespace {
 
 int barrier_call(CollectiveCall& k) {
   if (int e = k.begin(true)) return e;
-  if (k.inter()) {
-    inter_barrier(k.c.w, k.c.r, k.comm());
-    return MPI_SUCCESS;
-  }
-  return k.finish(build_barrier(k.schedule()));
+  return k.finish(k.inter() ? build_inter_barrier(k.schedule()) : build_barrier(k.schedule()));
 }
 
 int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype, int root) {
@@ -27,12 +23,11 @@ int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype
   if (int e = k.type(datatype, type)) return e;
   if (int e = k.inter() ? k.inter_root(root) : k.root(root)) return e;
   if (int e = k.not_in_place(buffer, "the buffer of MPI_Bcast")) return e;
-  if (int e = k.buffer(buffer, count, type)) return e;
-  if (k.inter()) {
-    inter_bcast(k.c.w, k.c.r, buffer, static_cast<std::size_t>(count), *type, root, k.comm());
-    return MPI_SUCCESS;
-  }
-  return k.finish(build_bcast(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
+  // The other members of an intercommunicator root's group pass nothing MPI reads.
+  if (!k.inter() || root != MPI_PROC_NULL)
+    if (int e = k.buffer(buffer, count, type)) return e;
+  const auto build = k.inter() ? build_inter_bcast : build_bcast;
+  return k.finish(build(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }
 
 /// Checks shared by the reductions: count, type, op; and the receive buffer is not in place.
@@ -48,19 +43,23 @@ int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count
                 MPI_Datatype datatype, MPI_Op op, int root) {
   const Datatype* type;
   const Op* o;
-  if (int e = reduction_args(k, count, datatype, op, type, o)) return e;
-  if (int e = k.root(root)) return e;
-  const bool is_root = k.rank() == root;
-  if (!is_root && sendbuf == MPI_IN_PLACE)
-    return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
-  if (int e = k.buffer(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count)) return e;
-  if (is_root) {
+  CollectiveCall::Roles is;
+  if (int e = reduction_args(k, count, datatype, op, type, o, true)) return e;
+  if (int e = k.roles(root, is)) return e;
+  if (is.own) {
+    if (int e = k.no_in_place_on_inter(sendbuf)) return e;
+    if (!is.all && sendbuf == MPI_IN_PLACE)
+      return k.c.error(k.comm().handle, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root");
+    if (int e = k.buffer(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count)) return e;
+  }
+  if (is.all) {
     if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
     if (int e = k.buffer(recvbuf, count)) return e;
-    if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
+    if (int e = k.not_aliased(sendbuf, recvbuf, is.own && count > 0)) return e;
   }
+  const auto build = k.inter() ? build_inter_reduce : build_reduce;
   return k.finish(
-      build_reduce(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root));
+      build(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root));
 }
 
 /// Allreduce, Scan and Exscan take the same arguments.
@@ -73,13 +72,11 @@ int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf
   if (int e = reduction_args(k, count, datatype, op, type, o, kind == AllKind::Allreduce)) return e;
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = k.buffer(recvbuf, count)) return e;
-  // MPI: an intercommunicator's Allreduce has no in-place form.
-  if (k.inter())
-    if (int e = k.not_in_place(sendbuf, "the send buffer on an intercommunicator")) return e;
+  if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (int e = k.buffer(sendbuf, count)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
   const auto n = static_cast<std::size_t>(count);
-  if (k.inter()) return inter_allreduce(k.c.w, k.c.r, sendbuf, recvbuf, n, *type, *o, k.comm());
+  if (k.inter()) return k.finish(build_inter_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));
   switch (kind) {
   case AllKind::Allreduce:
     return k.finish(build_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));
@@ -97,21 +94,24 @@ int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, c
                         int block, MPI_Datatype datatype, MPI_Op op) {
   const Datatype* type;
   const Op* o;
-  if (int e = reduction_args(k, counts ? 0 : block, datatype, op, type, o)) return e;
+  if (int e = reduction_args(k, counts ? 0 : block, datatype, op, type, o, true)) return e;
+  // On an intercommunicator too, one count per rank of the caller's group (which receives).
   const int p = k.comm().size;
   std::vector<std::size_t> n(static_cast<std::size_t>(p), static_cast<std::size_t>(block));
   long total = static_cast<long>(block) * p;
   if (counts) {
-    if (int e = k.counts(counts, "recvcounts", total)) return e;
+    if (int e = k.counts(counts, "recvcounts", total, p)) return e;
     for (int i = 0; i < p; ++i)
       n[static_cast<std::size_t>(i)] = static_cast<std::size_t>(counts[i]);
   }
   const long mine = static_cast<long>(n[static_cast<std::size_t>(k.rank())]);
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
+  if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (int e = k.buffer(recvbuf, sendbuf == MPI_IN_PLACE ? total : mine)) return e;
   if (int e = k.buffer(sendbuf, total)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, total > 0)) return e;
-  return k.finish(build_reduce_scatter(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
+  const auto build = k.inter() ? build_inter_reduce_scatter : build_reduce_scatter;
+  return k.finish(build(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
 }
 
 } // namespace

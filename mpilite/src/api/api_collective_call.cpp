@@ -9,7 +9,7 @@ CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* req
 
 int CollectiveCall::begin(bool inter_ok) {
   if (int e = c.check_comm(handle_, comm_)) return e;
-  if (comm_->inter() && (!inter_ok || nonblocking_)) return c.refuse_intercomm(*comm_);
+  if (comm_->inter() && !inter_ok) return c.refuse_intercomm(*comm_);
   c.collective(handle_);
   if (nonblocking_ && !request_)
     return c.error(handle_, MPI_ERR_ARG, "null pointer for the request (MPI_Request*)");
@@ -18,7 +18,7 @@ int CollectiveCall::begin(bool inter_ok) {
 
 int CollectiveCall::counts(const int* counts, const char* what, long& total, int entries) {
   total = 0;
-  if (entries < 0) entries = comm_->size;
+  if (entries < 0) entries = blocks();
   if (!counts && entries > 0)
     return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what, entries);
   for (int i = 0; i < entries; ++i) {
@@ -33,7 +33,7 @@ int CollectiveCall::counts(const int* counts, const char* what, long& total, int
 int CollectiveCall::displacements(const void* displs, const char* what, long total, int entries) {
   if (displs || total == 0) return MPI_SUCCESS;
   return c.error(handle_, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
-                 entries < 0 ? comm_->size : entries);
+                 entries < 0 ? blocks() : entries);
 }
 
 int CollectiveCall::inter_root(int r) {
@@ -43,6 +43,15 @@ int CollectiveCall::inter_root(int r) {
                  "invalid root {} on intercommunicator {} (MPI_ROOT, MPI_PROC_NULL or a rank of "
                  "its remote group of {})",
                  r, comm_->label(), comm_->peer_count());
+}
+
+int CollectiveCall::roles(int root, Roles& out) {
+  if (inter()) {
+    out = {root == MPI_ROOT, root >= 0};
+    return inter_root(root);
+  }
+  out = {rank() == root, true};
+  return c.check_root(*comm_, root);
 }
 
 int CollectiveCall::not_in_place(const void* buf, const char* what) {

@@ -27,9 +27,12 @@ public:
   ApiCall c;
 
   /// Checks the communicator (and the request pointer); the other checks need it. An
-  /// intercommunicator is refused unless the call runs on one (`inter_ok`) and is blocking.
+  /// intercommunicator is refused unless the call runs on one (`inter_ok`).
   int begin(bool inter_ok = false);
   bool inter() const { return comm_->inter(); }
+  /// How many ranks' blocks a buffer of all of them holds: the remote group's size on an
+  /// intercommunicator.
+  int blocks() const { return comm_->peer_count(); }
   const Comm& comm() const { return *comm_; }
   int rank() const { return comm_->rank_of(c.r.id); }
 
@@ -40,6 +43,14 @@ public:
   /// The root of a rooted collective on an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank
   /// of the remote group.
   int inter_root(int r);
+  /// What the caller's arguments of a rooted collective describe: the root's buffer of every
+  /// block (`all`), its own block (`own`). On an intercommunicator the root has only the first,
+  /// the other group only the second, and the rest of the root's group neither.
+  struct Roles {
+    bool all, own;
+  };
+  /// Checks `root` (as inter_root on an intercommunicator) and sets `out`.
+  int roles(int root, Roles& out);
   /// Checks the op of a reduction; the schedule will apply it.
   int op(MPI_Op h, const Datatype& type, const Op*& out) {
     if (int e = c.check_op(*comm_, h, type, out)) return e;
@@ -50,13 +61,18 @@ public:
   int buffer(const void* buf, long n, const Datatype* type = nullptr) {
     return c.check_buffer(*comm_, buf, n, type);
   }
-  /// An array of one count per rank (or `entries` counts): present, none negative. Sets `total`
+  /// An array of one count per block (or `entries` counts): present, none negative. Sets `total`
   /// to their sum.
   int counts(const int* counts, const char* what, long& total, int entries = -1);
-  /// An array of one displacement per rank, or `entries` (when some count is not zero).
+  /// An array of one displacement per block, or `entries` (when some count is not zero).
   int displacements(const void* displs, const char* what, long total, int entries = -1);
   /// MPI_IN_PLACE where MPI does not allow it.
   int not_in_place(const void* buf, const char* what);
+  /// MPI_IN_PLACE as the send buffer of a collective on an intercommunicator (MPI has no in-place
+  /// form there: no rank sends to itself).
+  int no_in_place_on_inter(const void* sendbuf) {
+    return inter() ? not_in_place(sendbuf, "the send buffer on an intercommunicator") : MPI_SUCCESS;
+  }
   /// The same buffer passed as input and output (MPI_IN_PLACE is the way to say that).
   int not_aliased(const void* sendbuf, const void* recvbuf, bool has_data);
 

@@ -5,10 +5,17 @@
 
 #include "api_collective_call.hpp"
 #include "collectives.hpp"
+#include "collectives_inter.hpp"
 
 using namespace mpilite;
 
 namespace {
+
+/// The type of a collective's data: the first checked of the two (MPI_BYTE when neither was, at
+/// the members of an intercommunicator root's group that take no part).
+const Datatype& either(const Datatype* a, const Datatype* b) {
+  return a ? *a : b ? *b : *builtin_datatype(MPI_BYTE);
+}
 
 /// A (buffer, count, type) argument triple whose type is checked.
 int checked(CollectiveCall& k, const void* buf, int count, MPI_Datatype datatype,
@@ -23,7 +30,7 @@ int checked_v(CollectiveCall& k, const void* buf, const int* counts, const int* 
               MPI_Datatype datatype, const Datatype*& type, const char* counts_name,
               const char* displs_name) {
   long total;
-  if (int e = k.counts(counts, counts_name, total)) return e;
+  if (int e = k.counts(counts, counts_name, total)) return e; // one per block
   if (int e = k.displacements(displs, displs_name, total)) return e;
   if (int e = k.type(datatype, type)) return e;
   return k.buffer(buf, total, type);
@@ -44,78 +51,87 @@ int own_block(CollectiveCall& k, bool is_root, const void* own, int count, MPI_D
 int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
-  if (int e = k.root(root)) return e;
-  const bool is_root = k.rank() == root;
-  if (is_root) {
+  CollectiveCall::Roles is;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.roles(root, is)) return e;
+  if (is.all) {
     if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
     if (int e = checked(k, recvbuf, recvcount, recvtype, rtype,
-                        static_cast<long>(recvcount) * k.comm().size))
+                        static_cast<long>(recvcount) * k.blocks()))
       return e;
   }
-  if (int e = own_block(k, is_root, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
-  return k.finish(build_gather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                               stype ? *stype : *rtype, recvbuf,
-                               static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
+  if (is.own)
+    if (int e = own_block(k, is.all, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
+  const auto build = k.inter() ? build_inter_gather : build_gather;
+  return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                        either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
+                        either(rtype, stype), root));
 }
 
 int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                  void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
                  int root) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
-  if (int e = k.root(root)) return e;
-  const bool is_root = k.rank() == root;
-  if (is_root) {
+  CollectiveCall::Roles is;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.roles(root, is)) return e;
+  if (is.all) {
     if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
     if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
       return e;
   }
-  if (int e = own_block(k, is_root, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
-  return k.finish(build_gatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                                stype ? *stype : *rtype, recvbuf, recvcounts, displs,
-                                rtype ? *rtype : *stype, root));
+  if (is.own)
+    if (int e = own_block(k, is.all, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
+  const auto build = k.inter() ? build_inter_gatherv : build_gatherv;
+  return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                        either(stype, rtype), recvbuf, recvcounts, displs, either(rtype, stype),
+                        root));
 }
 
 int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
-  if (int e = k.root(root)) return e;
-  const bool is_root = k.rank() == root;
-  if (is_root) {
+  CollectiveCall::Roles is;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.roles(root, is)) return e;
+  if (is.all) {
     if (int e = k.not_in_place(sendbuf, "the send buffer")) return e;
     if (int e = checked(k, sendbuf, sendcount, sendtype, stype,
-                        static_cast<long>(sendcount) * k.comm().size))
+                        static_cast<long>(sendcount) * k.blocks()))
       return e;
   }
-  if (int e = own_block(k, is_root, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
-  return k.finish(build_scatter(
-      k.schedule(), sendbuf, static_cast<std::size_t>(sendcount), stype ? *stype : *rtype, recvbuf,
-      static_cast<std::size_t>(recvcount), rtype ? *rtype : *stype, root));
+  if (is.own)
+    if (int e = own_block(k, is.all, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
+  const auto build = k.inter() ? build_inter_scatter : build_scatter;
+  return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                        either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
+                        either(rtype, stype), root));
 }
 
 int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts, const int* displs,
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
-  if (int e = k.root(root)) return e;
-  const bool is_root = k.rank() == root;
-  if (is_root) {
+  CollectiveCall::Roles is;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.roles(root, is)) return e;
+  if (is.all) {
     if (int e = k.not_in_place(sendbuf, "the send buffer")) return e;
     if (int e = checked_v(k, sendbuf, sendcounts, displs, sendtype, stype, "sendcounts", "displs"))
       return e;
   }
-  if (int e = own_block(k, is_root, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
-  return k.finish(build_scatterv(k.schedule(), sendbuf, sendcounts, displs, stype ? *stype : *rtype,
-                                 recvbuf, static_cast<std::size_t>(recvcount),
-                                 rtype ? *rtype : *stype, root));
+  if (is.own)
+    if (int e = own_block(k, is.all, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
+  const auto build = k.inter() ? build_inter_scatterv : build_scatterv;
+  return k.finish(build(k.schedule(), sendbuf, sendcounts, displs, either(stype, rtype), recvbuf,
+                        static_cast<std::size_t>(recvcount), either(rtype, stype), root));
 }
 
-/// The send side of allgather(v) and alltoall: MPI_IN_PLACE allowed, then nothing to check.
+/// The send side of allgather(v) and alltoall: MPI_IN_PLACE allowed (on an intracommunicator),
+/// then nothing to check.
 int send_side(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
               const Datatype*& stype, long buffer_count) {
+  if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
   return checked(k, sendbuf, sendcount, sendtype, stype, buffer_count);
 }
@@ -123,41 +139,70 @@ int send_side(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatyp
 int allgather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
   if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = checked(k, recvbuf, recvcount, recvtype, rtype,
-                      static_cast<long>(recvcount) * k.comm().size))
+                      static_cast<long>(recvcount) * k.blocks()))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  return k.finish(build_allgather(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                                  stype ? *stype : *rtype, recvbuf,
-                                  static_cast<std::size_t>(recvcount), *rtype));
+  const auto build = k.inter() ? build_inter_allgather : build_allgather;
+  return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                        either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
+                        *rtype));
 }
 
 int allgatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     void* recvbuf, const int* recvcounts, const int* displs,
                     MPI_Datatype recvtype) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
   if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount)) return e;
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
-  return k.finish(build_allgatherv(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
-                                   stype ? *stype : *rtype, recvbuf, recvcounts, displs, *rtype));
+  const auto build = k.inter() ? build_inter_allgatherv : build_allgatherv;
+  return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
+                        either(stype, rtype), recvbuf, recvcounts, displs, *rtype));
+}
+
+/// The blocks of an alltoall on an intercommunicator, block(i) for rank i of the remote group.
+template <class Block>
+std::vector<NeighborBlock> remote_blocks(const CollectiveCall& k, Block block) {
+  std::vector<NeighborBlock> out;
+  out.reserve(static_cast<std::size_t>(k.blocks()));
+  for (int i = 0; i < k.blocks(); ++i)
+    out.push_back(block(i));
+  return out;
+}
+
+/// `count` elements of `type` at `offset` bytes from `buf`.
+NeighborBlock block_at(const void* buf, MPI_Aint offset, int count, const Datatype* type) {
+  return {MPI_PROC_NULL, static_cast<std::byte*>(const_cast<void*>(buf)) + offset,
+          static_cast<std::size_t>(count), type};
 }
 
 int alltoall_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
-  const long size = k.comm().size;
+  if (int e = k.begin(true)) return e;
+  const long size = k.blocks();
   if (int e = send_side(k, sendbuf, sendcount, sendtype, stype, sendcount * size)) return e;
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount * size)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  if (k.inter())
+    return k.finish(build_inter_alltoall(
+        k.schedule(),
+        remote_blocks(k,
+                      [&](int i) {
+                        return block_at(sendbuf, MPI_Aint{i} * sendcount * stype->extent, sendcount,
+                                        stype);
+                      }),
+        remote_blocks(k, [&](int i) {
+          return block_at(recvbuf, MPI_Aint{i} * recvcount * rtype->extent, recvcount, rtype);
+        })));
   return k.finish(build_alltoall(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                                  stype ? *stype : *rtype, recvbuf,
                                  static_cast<std::size_t>(recvcount), *rtype));
@@ -167,7 +212,8 @@ int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
                    const int* sdispls, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
                    const int* rdispls, MPI_Datatype recvtype) {
   const Datatype *stype = nullptr, *rtype = nullptr;
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e =
             checked_v(k, sendbuf, sendcounts, sdispls, sendtype, stype, "sendcounts", "sdispls"))
@@ -176,6 +222,16 @@ int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_v(k, recvbuf, recvcounts, rdispls, recvtype, rtype, "recvcounts", "rdispls"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  if (k.inter())
+    return k.finish(build_inter_alltoall(
+        k.schedule(),
+        remote_blocks(k,
+                      [&](int i) {
+                        return block_at(sendbuf, sdispls[i] * stype->extent, sendcounts[i], stype);
+                      }),
+        remote_blocks(k, [&](int i) {
+          return block_at(recvbuf, rdispls[i] * rtype->extent, recvcounts[i], rtype);
+        })));
   return k.finish(build_alltoallv(k.schedule(), sendbuf, sendcounts, sdispls,
                                   stype ? *stype : *rtype, recvbuf, recvcounts, rdispls, *rtype));
 }
@@ -183,7 +239,7 @@ int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
 /// The per-rank types of Alltoallw (each checked).
 int checked_types(CollectiveCall& k, const MPI_Datatype* handles, const char* what,
                   std::vector<const Datatype*>& out) {
-  const int p = k.comm().size;
+  const int p = k.blocks();
   if (!handles)
     return k.c.error(k.comm().handle, MPI_ERR_ARG, "null array of {} ({} entries expected)", what,
                      p);
@@ -198,7 +254,8 @@ int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
                    const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes) {
   std::vector<const Datatype*> stypes, rtypes;
   long total;
-  if (int e = k.begin()) return e;
+  if (int e = k.begin(true)) return e;
+  if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (sendbuf != MPI_IN_PLACE) {
     if (int e = k.counts(sendcounts, "sendcounts", total)) return e;
     if (int e = k.displacements(sdispls, "sdispls", total)) return e;
@@ -211,6 +268,18 @@ int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_types(k, recvtypes, "recvtypes", rtypes)) return e;
   if (int e = k.buffer(recvbuf, total, absolute_one(rtypes))) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  if (k.inter()) {
+    auto at = [](const std::vector<const Datatype*>& types, int i) {
+      return types[static_cast<std::size_t>(i)];
+    };
+    return k.finish(build_inter_alltoall(
+        k.schedule(),
+        remote_blocks(
+            k, [&](int i) { return block_at(sendbuf, sdispls[i], sendcounts[i], at(stypes, i)); }),
+        remote_blocks(k, [&](int i) {
+          return block_at(recvbuf, rdispls[i], recvcounts[i], at(rtypes, i));
+        })));
+  }
   return k.finish(build_alltoallw(k.schedule(), sendbuf, sendcounts, sdispls, std::move(stypes),
                                   recvbuf, recvcounts, rdispls, std::move(rtypes)));
 }

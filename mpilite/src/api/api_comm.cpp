@@ -5,6 +5,7 @@
 #include "api_object_checks.hpp"
 #include "api_p2p.hpp"
 #include "comm_create.hpp"
+#include "intercomm.hpp"
 
 using namespace mpilite;
 
@@ -79,12 +80,13 @@ MPISIM_WEAK_ALIAS(Comm_idup_with_info)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_split");
   Comm* cm;
-  if (int e = c.check_intracomm(comm, cm)) return e;
+  if (int e = c.check_comm(comm, cm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
   if (color < 0 && color != MPI_UNDEFINED)
     return c.error(comm, MPI_ERR_ARG, "invalid color {} (must be >= 0 or MPI_UNDEFINED)", color);
   c.collective(comm);
-  const int e = split_comm(c, *cm, color, key, nullptr, newcomm);
+  const int e = cm->inter() ? split_intercomm(c, *cm, color, key, newcomm)
+                            : split_comm(c, *cm, color, key, nullptr, newcomm);
   MPISIM_RECORD_OP(c, "split", CommArg{comm}, color, key, NewCommArg{*newcomm});
   return e;
 }
@@ -110,14 +112,16 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_create");
   Comm* cm;
   std::shared_ptr<const RankList> g;
-  if (int e = c.check_intracomm(comm, cm)) return e;
+  if (int e = c.check_comm(comm, cm)) return e;
   if (int e = check_group(c, group, g, comm)) return e;
   if (int e = check_out(c, comm, newcomm, "newcomm")) return e;
+  // On an intercommunicator, `group` is part of the caller's own group (MPI-3.1 section 6.4.2).
   for (int i = 0; i < g->size(); ++i)
     if (cm->self ? g->world(i) != c.r.id : cm->rank_of(g->world(i)) == MPI_UNDEFINED)
-      return c.error(comm, MPI_ERR_GROUP, "group member {} (world rank {}) is not a member of {}",
-                     i, g->world(i), cm->label());
+      return c.error(comm, MPI_ERR_GROUP, "group member {} (world rank {}) is not a member of {}{}",
+                     i, g->world(i), cm->inter() ? "the local group of " : "", cm->label());
   c.collective(comm);
+  if (cm->inter()) return create_from_intercomm(c, *cm, *g, newcomm);
   return create_comm(c, *cm, g, nullptr, newcomm);
 }
 MPISIM_WEAK_ALIAS(Comm_create)

@@ -30,17 +30,25 @@ Schedule::Schedule(World& w, Rank& owner, const Comm& comm)
 
 void Schedule::post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
                          SendMode mode) {
-  add(true, mode, buf, count, type, peer);
+  add(true, mode, buf, count, type, comm_->world_of(peer, owner_.id));
 }
 
 void Schedule::post_recv(void* buf, std::size_t count, const Datatype& type, int peer) {
-  add(false, SendMode::Standard, buf, count, type, peer);
+  add(false, SendMode::Standard, buf, count, type, comm_->world_of(peer, owner_.id));
+}
+
+void Schedule::post_send_across(const void* buf, std::size_t count, const Datatype& type,
+                                int peer) {
+  add(true, SendMode::Standard, buf, count, type, comm_->remote->world(peer));
+}
+
+void Schedule::post_recv_across(void* buf, std::size_t count, const Datatype& type, int peer) {
+  add(false, SendMode::Standard, buf, count, type, comm_->remote->world(peer));
 }
 
 void Schedule::add(bool send, SendMode mode, const void* buf, std::size_t count,
-                   const Datatype& type, int peer) {
-  batch_.push_back(
-      {send, mode, const_cast<void*>(buf), count, &type, comm_->world_of(peer, owner_.id)});
+                   const Datatype& type, int world_peer) {
+  batch_.push_back({send, mode, const_cast<void*>(buf), count, &type, world_peer});
 }
 
 void* Schedule::scratch(std::size_t count, const Datatype& type) {
@@ -63,6 +71,10 @@ void Schedule::start(Request& q) {
   // of a schedule on this rank only.
   const std::uint32_t n = owner_.collectives_started[context_]++;
   tag_ = static_cast<int>(n & 0x3fffffffu);
+  // An intercommunicator's collective context also carries its leaders' agreements, with tags
+  // below this bit (intercomm.cpp); both groups count the collectives alike, and a message
+  // within a group and one between the groups never have the same pair of ends.
+  if (comm_->inter()) tag_ |= 0x40000000;
   request_ = &q;
   q.post_time = time_ = owner_.clock;
   w_.defer(&Schedule::resume, this);

@@ -97,6 +97,11 @@ public:
   /// communicator's collective context and a tag of their own (the number of the collective on
   /// that communicator, counted when it starts). `comm` must live until the schedule ends (a
   /// communicator freed with collectives pending must be kept until they complete).
+  ///
+  /// On an intercommunicator, rank() and size() are those of the local group, the peers of
+  /// post_send and post_recv are ranks of the local group (the collectives within the group
+  /// that an intercommunicator collective is made of) and those of post_send_across and
+  /// post_recv_across ranks of the remote group.
   Schedule(World& w, Rank& owner, const Comm& comm);
   Schedule(const Schedule&) = delete;
   Schedule& operator=(const Schedule&) = delete;
@@ -120,6 +125,15 @@ public:
   void post_send(const void* buf, std::size_t count, const Datatype& type, int peer,
                  SendMode mode = SendMode::Standard);
   void post_recv(void* buf, std::size_t count, const Datatype& type, int peer);
+  /// Intercommunicators: a message to or from rank `peer` of the remote group.
+  void post_send_across(const void* buf, std::size_t count, const Datatype& type, int peer);
+  void post_recv_across(void* buf, std::size_t count, const Datatype& type, int peer);
+  /// The remote group's size (intercommunicators).
+  int remote_size() const { return comm_->remote->size(); }
+  /// Whether the caller's group goes first where an intercommunicator collective moves data one
+  /// way and then the other (MPICH's "low group"): the group whose leader has the lower world
+  /// rank.
+  bool low_group() const { return comm_->group->world(0) < comm_->remote->world(0); }
   /// The batch of the messages posted so far (an empty batch completes at once).
   Batch wait() { return Batch(*this); }
   /// One-message batches, and MPI_Sendrecv's batch (send, then receive).
@@ -171,7 +185,7 @@ private:
   };
 
   void add(bool send, SendMode mode, const void* buf, std::size_t count, const Datatype& type,
-           int peer);
+           int world_peer);
   static void resume(void* self);
   static void message_done(Request& q, void* self);
   void issue();

@@ -20,5 +20,7 @@ constexpr std::size_t kAlltoallMedium = 32768;     ///< up to: batched exchanges
 constexpr int kAlltoallThrottle = 32;              ///< exchanges per batch
 constexpr std::size_t kReduceScatterLong = 524288; ///< commutative, from: pairwise
 constexpr int kGathervSsendMinRanks = 32;          ///< from: Gatherv's senders use Ssend
+constexpr std::size_t kGatherInterShort = 2048;    ///< intercomm, below: local gather + send
+constexpr std::size_t kScatterInterShort = 2048;   ///< intercomm, below: send + local scatter
 
 } // namespace mpilite::thresholds

@@ -109,6 +109,10 @@ struct NeighborBlock {
 CollTask build_neighbor_exchange(Schedule& s, std::vector<NeighborBlock> sends,
                                  std::vector<NeighborBlock> recvs);
 
+/// Points every block's type at a copy the schedule keeps (the program may free its types while
+/// a non-blocking call runs).
+void keep_types(Schedule& s, std::vector<NeighborBlock>& blocks);
+
 // ---- blocking collectives for mpilite's own use ------------------------------------------
 
 /// MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce of rank `r` on `c`, run to completion.

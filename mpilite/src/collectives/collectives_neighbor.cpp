@@ -5,10 +5,8 @@
 #include "collectives.hpp"
 
 namespace mpilite {
-namespace {
 
-/// Points every block's type at a copy the schedule keeps (the program may free its types while
-/// a non-blocking call runs); blocks usually share one type, which is copied once.
+// Blocks usually share one type, copied once.
 void keep_types(Schedule& s, std::vector<NeighborBlock>& blocks) {
   std::vector<std::pair<const Datatype*, const Datatype*>> kept;
   for (NeighborBlock& b : blocks) {
@@ -22,8 +20,6 @@ void keep_types(Schedule& s, std::vector<NeighborBlock>& blocks) {
     b.type = copy;
   }
 }
-
-} // namespace
 
 CollTask build_neighbor_exchange(Schedule& s, std::vector<NeighborBlock> sends,
                                  std::vector<NeighborBlock> recvs) {

@@ -20,18 +20,53 @@ const Datatype& bytes() {
   return *builtin_datatype(MPI_BYTE);
 }
 
-/// Both sides' lists of members (world ranks), each group's got from its leader.
-std::vector<int> swap_members(World& w, Rank& r, const LeaderLink& l) {
-  const auto mine = members_of(l.local, r);
-  std::vector<int> local(static_cast<std::size_t>(mine->size()));
-  for (int i = 0; i < mine->size(); ++i)
-    local[static_cast<std::size_t>(i)] = mine->world(i);
+/// The other group's list of ints for this group's `local` (as its leader has them): the lengths
+/// first, then the lists.
+std::vector<int> swap_lists(World& w, Rank& r, const LeaderLink& l, const std::vector<int>& local) {
   int n = static_cast<int>(local.size()), remote_n = 0;
   swap_across(w, r, l, &n, sizeof n, &remote_n, sizeof remote_n);
   std::vector<int> remote(static_cast<std::size_t>(remote_n));
   swap_across(w, r, l, local.data(), local.size() * sizeof(int), remote.data(),
               remote.size() * sizeof(int));
   return remote;
+}
+
+/// Both sides' lists of members (world ranks), each group's got from its leader.
+std::vector<int> swap_members(World& w, Rank& r, const LeaderLink& l) {
+  const auto mine = members_of(l.local, r);
+  std::vector<int> local(static_cast<std::size_t>(mine->size()));
+  for (int i = 0; i < mine->size(); ++i)
+    local[static_cast<std::size_t>(i)] = mine->world(i);
+  return swap_lists(w, r, l, local);
+}
+
+/// The world ranks of the members of `g` whose (color, key) in `all` (one per member, in rank
+/// order) has `color`, ordered by (key, rank).
+std::vector<int> of_color(const RankList& g, const std::vector<ColorKey>& all, int color) {
+  std::vector<std::pair<int, int>> order;
+  for (int i = 0; i < g.size(); ++i)
+    if (all[static_cast<std::size_t>(i)].color == color)
+      order.emplace_back(all[static_cast<std::size_t>(i)].key, i);
+  std::sort(order.begin(), order.end());
+  std::vector<int> world;
+  for (const auto& [key, i] : order)
+    world.push_back(g.world(i));
+  return world;
+}
+
+/// The end of MPI_Comm_split and MPI_Comm_create on an intercommunicator: both groups agree on a
+/// context; the caller, if in `local`, joins the intercommunicator of `local` and `remote` unless
+/// either is empty (MPI_COMM_NULL then).
+int join_across(ApiCall& c, const Comm& inter, const LeaderLink& l, std::vector<int> local,
+                std::vector<int> remote, MPI_Comm* out) {
+  const int context = agree_context_across(c.w, c.r, l);
+  if (int e = new_context(c, inter, context)) return e;
+  if (local.empty() || remote.empty() ||
+      std::find(local.begin(), local.end(), c.r.id) == local.end())
+    return MPI_SUCCESS;
+  *out =
+      join_new(c, inter, context, RankList::of(std::move(local)), RankList::of(std::move(remote)));
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -104,6 +139,32 @@ int merge_intercomm(ApiCall& c, const Comm& inter, bool high, MPI_Comm* out) {
       members.push_back(g->world(i));
   *out = join_new(c, inter, context, RankList::of(std::move(members)), nullptr);
   return MPI_SUCCESS;
+}
+
+int split_intercomm(ApiCall& c, const Comm& inter, int color, int key, MPI_Comm* out) {
+  *out = MPI_COMM_NULL;
+  const LeaderLink l = leader_link(inter);
+  const std::vector<ColorKey> mine = allgather_color_key(c.w, c.r, l.local, {color, key});
+  std::vector<int> flat;
+  for (const ColorKey& x : mine)
+    flat.insert(flat.end(), {x.color, x.key});
+  const std::vector<int> theirs_flat = swap_lists(c.w, c.r, l, flat);
+  std::vector<ColorKey> theirs;
+  for (std::size_t i = 0; i + 1 < theirs_flat.size(); i += 2)
+    theirs.push_back({theirs_flat[i], theirs_flat[i + 1]});
+  if (color == MPI_UNDEFINED) return join_across(c, inter, l, {}, {}, out);
+  return join_across(c, inter, l, of_color(*inter.group, mine, color),
+                     of_color(*inter.remote, theirs, color), out);
+}
+
+int create_from_intercomm(ApiCall& c, const Comm& inter, const RankList& group, MPI_Comm* out) {
+  *out = MPI_COMM_NULL;
+  const LeaderLink l = leader_link(inter);
+  std::vector<int> local(static_cast<std::size_t>(group.size()));
+  for (int i = 0; i < group.size(); ++i)
+    local[static_cast<std::size_t>(i)] = group.world(i);
+  std::vector<int> remote = swap_lists(c.w, c.r, l, local);
+  return join_across(c, inter, l, std::move(local), std::move(remote), out);
 }
 
 } // namespace mpilite

@@ -50,6 +50,18 @@ int agree_context_across(World& w, Rank& r, const LeaderLink& l);
 int create_intercomm(ApiCall& c, const Comm& local_comm, int local_leader, int peer, int tag,
                      const Comm* peer_comm, MPI_Comm* out);
 
+/// MPI_Comm_split on an intercommunicator: each group's members of the caller's `color`
+/// (ordered by key, then rank) form the new intercommunicator's groups; MPI_UNDEFINED, or a color
+/// that the other group does not have, gets MPI_COMM_NULL. Costs an allgather of (color, key) in
+/// each group, the leaders' exchange of them and a broadcast in each group, and the agreement on
+/// a context.
+int split_intercomm(ApiCall& c, const Comm& inter, int color, int key, MPI_Comm* out);
+
+/// MPI_Comm_create on an intercommunicator: `group` (the caller checked it to be part of its own
+/// group; the same at every member of that group) and the other group's form the new one; a
+/// caller not in `group`, or either group empty, gets MPI_COMM_NULL.
+int create_from_intercomm(ApiCall& c, const Comm& inter, const RankList& group, MPI_Comm* out);
+
 /// MPI_Intercomm_merge: an intracommunicator of both groups, the group that passed high = false
 /// first (if both passed the same, the group whose leader has the lower world rank).
 int merge_intercomm(ApiCall& c, const Comm& inter, bool high, MPI_Comm* out);

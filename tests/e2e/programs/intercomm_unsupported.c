@@ -1,6 +1,6 @@
-/* Calls that mpisim refuses on an intercommunicator, chosen by argv[1]: "gather" (a collective
- * with no intercommunicator form in mpisim), "ibarrier" (a non-blocking one), "cart" (a
- * topology), "split". Each must end the run naming the call, never hang or answer wrongly. */
+/* Calls that mpisim refuses on an intercommunicator, chosen by argv[1]: "scan" (a collective
+ * with no intercommunicator form), "iexscan" (a non-blocking one), "cart" (a topology),
+ * "split_type". Each must end the run naming the call, never hang or answer wrongly. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,22 +12,21 @@ int main(int argc, char** argv) {
   MPI_Comm local, inter;
   MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &local);
   MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, wrank % 2 ? 0 : 1, 3, &inter);
-  const char* what = argc > 1 ? argv[1] : "gather";
-  int v = wrank, all[64];
-  if (strcmp(what, "gather") == 0) {
-    MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT,
-               wrank % 2 ? 0 : (wrank == 0 ? MPI_ROOT : MPI_PROC_NULL), inter);
-  } else if (strcmp(what, "ibarrier") == 0) {
+  const char* what = argc > 1 ? argv[1] : "scan";
+  int v = wrank, sum = 0;
+  if (strcmp(what, "scan") == 0) {
+    MPI_Scan(&v, &sum, 1, MPI_INT, MPI_SUM, inter);
+  } else if (strcmp(what, "iexscan") == 0) {
     MPI_Request q;
-    MPI_Ibarrier(inter, &q);
+    MPI_Iexscan(&v, &sum, 1, MPI_INT, MPI_SUM, inter, &q);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
   } else if (strcmp(what, "cart") == 0) {
     int dims[1] = {1}, periods[1] = {0};
     MPI_Comm cart;
     MPI_Cart_create(inter, 1, dims, periods, 0, &cart);
-  } else if (strcmp(what, "split") == 0) {
+  } else if (strcmp(what, "split_type") == 0) {
     MPI_Comm part;
-    MPI_Comm_split(inter, 0, wrank, &part);
+    MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, wrank, MPI_INFO_NULL, &part);
   }
   printf("rank %d: %s returned\n", wrank, what);
   MPI_Finalize();
