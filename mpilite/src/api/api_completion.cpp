@@ -53,6 +53,17 @@ bool all_null(const HandleSet& set) {
   return true;
 }
 
+/// MPI makes freeing or cancelling an active persistent collective or partitioned request
+/// erroneous: what it started runs on its own and must complete first.
+int check_not_active(ApiCall& c, const Request& q) {
+  if (!q.persistent || !q.started || q.persistent->point_to_point()) return MPI_SUCCESS;
+  return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                 "persistent request {:#x} is active (complete it with MPI_Wait or MPI_Test "
+                 "first: freeing or cancelling an active persistent collective or partitioned "
+                 "request is erroneous)",
+                 static_cast<unsigned>(q.handle));
+}
+
 /// One request handle (MPI_Request_free, MPI_Cancel, MPI_Request_get_status).
 int lookup_one(ApiCall& c, MPI_Request h, Request*& out) {
   out = c.w.request(h);
@@ -199,6 +210,7 @@ int PMPI_Request_free(MPI_Request* request) {
   Request* q;
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_one(c, *request, q)) return e;
+  if (int e = check_not_active(c, *q)) return e;
   if (q->persistent) {
     if (q->started) release_when_complete(c.w, *q->started);
     c.w.free_request(q);
@@ -215,6 +227,7 @@ int PMPI_Cancel(MPI_Request* request) {
   Request* q;
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_one(c, *request, q)) return e;
+  if (int e = check_not_active(c, *q)) return e;
   Request* op = q->persistent ? q->started : q;
   if (!op)
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,

@@ -58,10 +58,10 @@ struct Request {
   std::unique_ptr<Message> message;
   // Sends.
   int dest = MPI_PROC_NULL; ///< world rank (MPI_Cancel looks for the message there)
-  /// Persistent requests (MPI_Send_init, MPI_Recv_init): what MPI_Start starts, and the
-  /// operation the last MPI_Start started until a wait or test completes it (null: inactive).
-  /// Such a request never takes part in matching itself.
-  std::shared_ptr<const PersistentOp> persistent;
+  /// Persistent requests (MPI_Send_init, MPI_Bcast_init, MPI_Psend_init, ...): what MPI_Start
+  /// starts, and the operation the last MPI_Start started until a wait or test completes it
+  /// (null: inactive). Such a request never takes part in matching itself.
+  std::shared_ptr<PersistentOp> persistent;
   Request* started = nullptr;
   /// Called when the request completes (wherever that happens: for operations that progress on
   /// their own, such as the steps of a non-blocking collective). `context` is the callback's.

@@ -222,6 +222,7 @@ void World::free_request(Request* r) {
   r->id = 0;
   free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
   r->owned.reset();
+  r->persistent.reset();
 }
 
 Message* World::new_message() {
