@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "api_call.hpp"
@@ -59,6 +60,8 @@ Request* begin_receive(ApiCall& c, const P2pArgs& a);
 
 /// Raises MPI_ERR_TRUNCATE (or what the status holds) for a completed receive.
 int receive_error(ApiCall& c, const Request& q);
+/// What went wrong with a completed operation whose status holds an error.
+std::string failure_text(const Request& q);
 
 /// The status of an empty or inactive request: source MPI_ANY_SOURCE, tag MPI_ANY_TAG, count 0.
 MPI_Status empty_status();

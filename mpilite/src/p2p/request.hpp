@@ -43,6 +43,10 @@ struct Request {
   int context = 0;
   int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
   int tag = MPI_ANY_TAG;
+  /// Partitioned receives: the partitions expected, and those of the send that matched (MPI
+  /// requires them equal; a partitioned message only matches a partitioned receive).
+  int partitions = 0;
+  int sent_partitions = 0;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
   /// Posted receives: links of the rank's post-order list and of its (context, source) list,
   /// the post order, and whether matching must look at it (match_queues.hpp).

@@ -239,6 +239,7 @@ void World::free_message(Message* m) {
   if (m->user_type) release_datatype(*m->user_type);
   m->user_type = nullptr;
   m->reply_to = 0;
+  m->partitions = 0;
   free_messages_.push_back(m);
 }
 
