@@ -339,6 +339,7 @@ add_test(NAME conformance.partitioned_errors COMMAND ${EXPECT} 0
   -m "rank 1: MPI_Pready on an inactive request: MPI_ERR_REQUEST$"
   -m "rank 1: MPI_Pready of partition 4 of 4: MPI_ERR_ARG$"
   -m "rank 1: MPI_Pready_range\\(2, 1\\): MPI_ERR_ARG$"
+  -m "rank 1: MPI_Request_free of an active request: MPI_ERR_REQUEST$"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/partitioned errors)
 foreach(hosts 1 2)
   add_test(NAME conformance.partitioned_mismatch_is_refused.hosts${hosts} COMMAND ${EXPECT} 1

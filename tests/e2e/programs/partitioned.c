@@ -3,8 +3,8 @@
  * a different order each round (one by one backwards, MPI_Pready_range with MPI_Pready_list,
  * a permuted list) and the receiver polls MPI_Parrived on each partition before MPI_Waitall.
  * Rank 0 prints what every rank received. With "errors": MPI_Pready on an inactive request and
- * on a partition out of range return their error classes. With "mismatch": the receive has
- * 2 partitions where the send has 4, which MPI forbids. */
+ * on a partition out of range return their error classes, as does freeing an active request. With
+ * "mismatch": the receive has 2 partitions where the send has 4, which MPI forbids. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +26,9 @@ static void errors(int rank) {
   MPI_Error_class(MPI_Pready_range(2, 1, rq), &cls);
   printf("rank %d: MPI_Pready_range(2, 1): %s\n", rank,
          cls == MPI_ERR_ARG ? "MPI_ERR_ARG" : "another class");
+  MPI_Error_class(MPI_Request_free(&rq), &cls);
+  printf("rank %d: MPI_Request_free of an active request: %s\n", rank,
+         cls == MPI_ERR_REQUEST ? "MPI_ERR_REQUEST" : "another class");
 }
 
 int main(int argc, char** argv) {
