@@ -41,9 +41,10 @@ void HostLink::attach(const Config& config, mpilite::World& world, const RankMap
 
 void HostLink::send_message(mpilite::Message* m) {
   const mpilite::Envelope e = mpilite::envelope_of(*m);
-  const protocols::DataHeader h{e.src,   e.dst,      e.context,
-                                e.tag,   e.seq,      e.ts,
-                                e.bytes, e.reply_to, static_cast<std::uint8_t>(e.protocol)};
+  const protocols::DataHeader h{e.src,       e.dst,      e.context,
+                                e.tag,       e.seq,      e.ts,
+                                e.bytes,     e.reply_to, static_cast<std::uint8_t>(e.protocol),
+                                e.partitions};
   const int to = map_->host_of(m->dst);
   check_promise(to, m->ts, "a message", m->src, m->dst);
   sync_->send(to, FrameKind::Data, protocols::encode(h, mpilite::payload_of(*m)));
@@ -76,7 +77,7 @@ void HostLink::on_data(int, std::span<const std::byte> body) {
     throw protocols::WireError("a message of unknown send protocol between host processes");
   mpilite::deliver_from_host(*world_,
                              {h.src, h.dst, h.context, h.tag, h.seq, h.ts, h.bytes, h.reply_to,
-                              static_cast<mpilite::SendProtocol>(h.protocol)},
+                              static_cast<mpilite::SendProtocol>(h.protocol), h.partitions},
                              payload);
 }
 

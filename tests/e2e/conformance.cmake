@@ -317,3 +317,42 @@ endforeach()
 add_test(NAME conformance.intercomm_cart_is_refused COMMAND ${EXPECT} 1
   -m "MPI_Cart_create: MPI_ERR_COMM: MPI_Cart_create on an intercommunicator is not supported"
   -- env MPISIM_CPU=off ${RUN} -np 4 ${E2E_BIN}/intercomm_unsupported cart)
+
+# MPI-4.0 persistent collectives (docs/model.md): every MPI_*_init, the neighbourhood ones on a
+# ring, started three times with new data (MPI_Start, MPI_Startall; MPI_Wait, MPI_Test,
+# MPI_Waitall), their derived type and user op freed after the init calls.
+e2e_program(persistent_collectives ${CONFORMANCE_PROGRAMS}/persistent_collectives.c)
+# MPICH 4.0.2 gets persistent Gather, Allgather and Scatter wrong after their first start: mpisim
+# checks them against the standard.
+conformance_vs_mpich(persistent_collectives 4
+  "persistent collectives: 4 ranks, 3 rounds, requests freed 1, total 1467219$")
+foreach(hosts 1 2)
+  add_test(NAME conformance.persistent_collectives_standard.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "rank 0: persistent gather, allgather, scatter: 0 wrong elements in 3 rounds$"
+    -m "rank 3: persistent gather, allgather, scatter: 0 wrong elements in 3 rounds$"
+    -- env MPISIM_CPU=off ${RUN} -np 4 -hosts ${hosts} ${E2E_BIN}/persistent_collectives standard)
+endforeach()
+# A persistent broadcast started 20 times costs what 20 MPI_Ibcast cost.
+e2e_program(persistent_bcast_cost ${CONFORMANCE_PROGRAMS}/persistent_bcast_cost.c)
+add_test(NAME conformance.persistent_bcast_costs_as_ibcast COMMAND ${EXPECT} 0
+  -m "same prediction: persistent and nonblocking, [1-9][0-9]* ps"
+  -- python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/same_prediction.py ${RUN} ${E2E_BIN}/persistent_bcast_cost 6
+     persistent nonblocking)
+
+# MPI-4.0 partitioned communication (docs/model.md): a halo exchange on a ring with partitions
+# marked in several orders (MPI_Pready, _range, _list) and MPI_Parrived polling, as MPICH; errors
+# of MPI_Pready return their classes; a receive partitioned unlike its send is refused.
+e2e_program(partitioned ${CONFORMANCE_PROGRAMS}/partitioned.c)
+conformance_vs_mpich(partitioned 4
+  "partitioned: 4 ranks, 3 rounds, partitions seen arrived 48, checksum -1107360$")
+add_test(NAME conformance.partitioned_errors COMMAND ${EXPECT} 0
+  -m "rank 1: MPI_Pready on an inactive request: MPI_ERR_REQUEST$"
+  -m "rank 1: MPI_Pready of partition 4 of 4: MPI_ERR_ARG$"
+  -m "rank 1: MPI_Pready_range\\(2, 1\\): MPI_ERR_ARG$"
+  -m "rank 1: MPI_Request_free of an active request: MPI_ERR_REQUEST$"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/partitioned errors)
+foreach(hosts 1 2)
+  add_test(NAME conformance.partitioned_mismatch_is_refused.hosts${hosts} COMMAND ${EXPECT} 1
+    -m "partitioned receive of 2 partitions matched a partitioned send of 4 partitions from rank"
+    -- env MPISIM_CPU=off ${RUN} -np 4 -hosts ${hosts} ${E2E_BIN}/partitioned mismatch)
+endforeach()

@@ -7,19 +7,12 @@ OTHER_MACHINE "-" skips the last check, for programs whose operations depend on 
 
 usage: replay_equals_live.py MPISIMRUN MPISIM-REPLAY OTHER_MACHINE PROGRAM RANKS ARGS...
 """
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-
-def run(cmd, report):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        sys.exit(f"FAIL: exit code {p.returncode}: {' '.join(cmd)}\n{p.stderr[-3000:]}")
-    r = json.load(open(report))
-    return r["predicted_time_ps"], [x["time_ps"] for x in sorted(r["ranks"], key=lambda x: x["rank"])]
+sys.dont_write_bytecode = True  # keep the source tree clean of __pycache__
+from predicted import predict as run  # noqa: E402
 
 
 def main():

@@ -13,6 +13,7 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   h.src = 3;
   h.dst = -7;
   h.context = 0x12345678;
+  h.partitions = 12;
   h.tag = -1;
   h.seq = 0x0102030405060708ull;
   h.ts = -42;
@@ -21,8 +22,8 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   h.protocol = 2;
   const char payload[] = "hello";
   const auto body = encode(h, payload);
-  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 bytes of header.
-  ASSERT_EQ(body.size(), 49u + 5u);
+  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 bytes of header.
+  ASSERT_EQ(body.size(), 53u + 5u);
   EXPECT_EQ(body[0], std::byte{3});
   EXPECT_EQ(body[12], std::byte{0xff});
   EXPECT_EQ(body[16], std::byte{0x08});
@@ -31,6 +32,7 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   EXPECT_EQ(d.src, 3);
   EXPECT_EQ(d.dst, -7);
   EXPECT_EQ(d.context, 0x12345678);
+  EXPECT_EQ(d.partitions, 12);
   EXPECT_EQ(d.tag, -1);
   EXPECT_EQ(d.seq, 0x0102030405060708ull);
   EXPECT_EQ(d.ts, -42);

@@ -240,4 +240,73 @@ int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
 }
 MPISIM_WEAK_ALIAS(Ireduce_scatter_block)
 
+// Persistent forms (MPI-4.0): the same call, started by each MPI_Start.
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Barrier_init", comm, info, request,
+                                    [=](CollectiveCall& k) { return barrier_call(k); });
+}
+MPISIM_WEAK_ALIAS(Barrier_init)
+
+int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Bcast_init", comm, info, request, [=](CollectiveCall& k) {
+    return bcast_call(k, buffer, count, datatype, root);
+  });
+}
+MPISIM_WEAK_ALIAS(Bcast_init)
+
+int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Reduce_init", comm, info, request, [=](CollectiveCall& k) {
+    return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+  });
+}
+MPISIM_WEAK_ALIAS(Reduce_init)
+
+int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Allreduce_init", comm, info, request, [=](CollectiveCall& k) {
+        return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
+      });
+}
+MPISIM_WEAK_ALIAS(Allreduce_init)
+
+int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Scan_init", comm, info, request, [=](CollectiveCall& k) {
+    return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+MPISIM_WEAK_ALIAS(Scan_init)
+
+int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Exscan_init", comm, info, request, [=](CollectiveCall& k) {
+    return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+MPISIM_WEAK_ALIAS(Exscan_init)
+
+int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Reduce_scatter_init", comm, info, request, [=](CollectiveCall& k) {
+        return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+      });
+}
+MPISIM_WEAK_ALIAS(Reduce_scatter_init)
+
+int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Reduce_scatter_block_init", comm, info, request, [=](CollectiveCall& k) {
+        return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+      });
+}
+MPISIM_WEAK_ALIAS(Reduce_scatter_block_init)
+
 } // extern "C"

@@ -7,6 +7,49 @@ CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm) : c(name), handl
 CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request)
     : c(name), handle_(comm), request_(request), nonblocking_(true) {}
 
+CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request,
+                               HeldHandles& held, bool starting)
+    : c(name), handle_(comm), request_(request), nonblocking_(true), held_(&held),
+      check_only_(!starting) {}
+
+const Datatype* HeldHandles::type(MPI_Datatype h) const {
+  for (const auto& [handle, t] : types_)
+    if (handle == h) return t.get();
+  return nullptr;
+}
+
+const Op* HeldHandles::op(MPI_Op h) const {
+  for (const auto& [handle, o] : ops_)
+    if (handle == h) return o.get();
+  return nullptr;
+}
+
+const Datatype* HeldHandles::hold_type(MPI_Datatype h, const Datatype& t) {
+  return types_.emplace_back(h, std::make_unique<const Datatype>(t)).second.get();
+}
+
+const Op* HeldHandles::hold_op(MPI_Op h, const Op& o) {
+  return ops_.emplace_back(h, std::make_unique<const Op>(o)).second.get();
+}
+
+int CollectiveCall::type(MPI_Datatype h, const Datatype*& out) {
+  if (held_ && (out = held_->type(h))) return MPI_SUCCESS;
+  if (int e = c.check_type(*comm_, h, out)) return e;
+  if (held_ && !out->predefined) out = held_->hold_type(h, *out);
+  return MPI_SUCCESS;
+}
+
+int CollectiveCall::op(MPI_Op h, const Datatype& type, const Op*& out) {
+  if (held_ && (out = held_->op(h))) {
+    op_ = out;
+    return MPI_SUCCESS;
+  }
+  if (int e = c.check_op(*comm_, h, type, out)) return e;
+  if (held_ && !builtin_op(h)) out = held_->hold_op(h, *out);
+  op_ = out;
+  return MPI_SUCCESS;
+}
+
 int CollectiveCall::begin(bool inter_ok) {
   if (int e = c.check_comm(handle_, comm_)) return e;
   if (comm_->inter() && !inter_ok) return c.refuse_intercomm(*comm_);
@@ -75,6 +118,7 @@ Schedule& CollectiveCall::schedule() {
 }
 
 int CollectiveCall::finish(CollTask body) {
+  if (check_only_) return MPI_SUCCESS;
   schedule().set_body(std::move(body));
   if (nonblocking_) {
     *request_ = start_schedule(std::move(schedule_))->handle;

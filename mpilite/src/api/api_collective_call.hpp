@@ -2,7 +2,9 @@
 // for collectives, the schedule the call builds, and how the call completes.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "api_call.hpp"
@@ -17,12 +19,34 @@ inline const Datatype* absolute_one(const std::vector<const Datatype*>& types) {
   return nullptr;
 }
 
+/// The derived types and user operations a persistent collective's arguments named, copied
+/// when it was made: the program may free them before it starts the collective again, and every
+/// start resolves the same handles to these copies (MPI binds the arguments at the init call).
+class HeldHandles {
+public:
+  /// The copy held for `h`, or null.
+  const Datatype* type(MPI_Datatype h) const;
+  const Op* op(MPI_Op h) const;
+  /// Holds a copy of `t` (of `o`) for `h` and returns it.
+  const Datatype* hold_type(MPI_Datatype h, const Datatype& t);
+  const Op* hold_op(MPI_Op h, const Op& o);
+
+private:
+  std::vector<std::pair<MPI_Datatype, std::unique_ptr<const Datatype>>> types_;
+  std::vector<std::pair<MPI_Op, std::unique_ptr<const Op>>> ops_;
+};
+
 class CollectiveCall {
 public:
   /// A blocking collective on `comm`.
   CollectiveCall(const char* name, MPI_Comm comm);
   /// A non-blocking one, whose request goes to `*request`.
   CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request);
+  /// A persistent one (MPI_Bcast_init, ...), its handles resolved through `held`: when it is
+  /// made (`starting` false) its arguments are checked and nothing runs; at each MPI_Start it
+  /// runs as the non-blocking collective, whose request goes to `*request`.
+  CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request, HeldHandles& held,
+                 bool starting);
 
   ApiCall c;
 
@@ -38,7 +62,7 @@ public:
 
   // Argument checks: each returns MPI_SUCCESS or the result of ApiCall::error.
   int count(long n) { return c.check_count(*comm_, n); }
-  int type(MPI_Datatype h, const Datatype*& out) { return c.check_type(*comm_, h, out); }
+  int type(MPI_Datatype h, const Datatype*& out);
   int root(int r) { return c.check_root(*comm_, r); }
   /// The root of a rooted collective on an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank
   /// of the remote group.
@@ -52,11 +76,7 @@ public:
   /// Checks `root` (as inter_root on an intercommunicator) and sets `out`.
   int roles(int root, Roles& out);
   /// Checks the op of a reduction; the schedule will apply it.
-  int op(MPI_Op h, const Datatype& type, const Op*& out) {
-    if (int e = c.check_op(*comm_, h, type, out)) return e;
-    op_ = out;
-    return MPI_SUCCESS;
-  }
+  int op(MPI_Op h, const Datatype& type, const Op*& out);
   /// A null buffer is MPI_BOTTOM when `type` places its data at absolute addresses.
   int buffer(const void* buf, long n, const Datatype* type = nullptr) {
     return c.check_buffer(*comm_, buf, n, type);
@@ -80,7 +100,7 @@ public:
   /// error never returns to free it).
   Schedule& schedule();
   /// Runs `body` (an algorithm on schedule()) to completion when blocking, or starts it and hands
-  /// out its request.
+  /// out its request; a persistent collective being made drops it (each start builds it anew).
   int finish(CollTask body);
 
 private:
@@ -88,8 +108,20 @@ private:
   Comm* comm_ = nullptr;
   MPI_Request* request_ = nullptr;
   bool nonblocking_ = false;
+  HeldHandles* held_ = nullptr;
+  bool check_only_ = false;
   const Op* op_ = nullptr;
   std::shared_ptr<Schedule> schedule_; ///< owned by its request once started
 };
+
+/// How a persistent collective starts: its collective's checks and schedule, with the arguments
+/// of its init call, on the frame it is given.
+using CollectiveStart = std::function<int(CollectiveCall&)>;
+
+/// The init call of a persistent collective (MPI_Bcast_init, ...): checks the arguments as
+/// `start` does, and makes the persistent request whose every MPI_Start runs `start` as the
+/// matching non-blocking collective (MPI_Ibcast, ...) would, at the same simulated cost.
+int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                               CollectiveStart start);
 
 } // namespace mpilite

@@ -459,4 +459,102 @@ int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
 }
 MPISIM_WEAK_ALIAS(Ialltoallw)
 
+// Persistent forms (MPI-4.0): the same call, started by each MPI_Start.
+
+int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+  return init_persistent_collective("MPI_Gather_init", comm, info, request, [=](CollectiveCall& k) {
+    return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+MPISIM_WEAK_ALIAS(Gather_init)
+
+int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Gatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf,
+                                                          recvcounts, displs, recvtype, root);
+                                    });
+}
+MPISIM_WEAK_ALIAS(Gatherv_init)
+
+int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Scatter_init", comm, info, request, [=](CollectiveCall& k) {
+        return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+      });
+}
+MPISIM_WEAK_ALIAS(Scatter_init)
+
+int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Scatterv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return scatterv_call(k, sendbuf, sendcounts, displs, sendtype,
+                                                           recvbuf, recvcount, recvtype, root);
+                                    });
+}
+MPISIM_WEAK_ALIAS(Scatterv_init)
+
+int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Allgather_init", comm, info, request, [=](CollectiveCall& k) {
+        return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Allgather_init)
+
+int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective("MPI_Allgatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return allgatherv_call(k, sendbuf, sendcount, sendtype,
+                                                             recvbuf, recvcounts, displs, recvtype);
+                                    });
+}
+MPISIM_WEAK_ALIAS(Allgatherv_init)
+
+int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Alltoall_init", comm, info, request, [=](CollectiveCall& k) {
+        return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Alltoall_init)
+
+int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
+        return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Alltoallv_init)
+
+int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
+        return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes);
+      });
+}
+MPISIM_WEAK_ALIAS(Alltoallw_init)
+
 } // extern "C"

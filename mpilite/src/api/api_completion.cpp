@@ -17,19 +17,20 @@ namespace {
 int finish_all(ApiCall& c, HandleSet& set, const std::vector<std::size_t>& done,
                MPI_Request* handles, MPI_Status* statuses, bool by_index) {
   int failed = 0, first_error = MPI_SUCCESS;
+  std::string first_failure;
   for (std::size_t k = 0; k < done.size(); ++k) {
     const Request* op = set.ops[done[k]];
     const int error = op && op->kind != RequestKind::Send ? op->status.MPI_ERROR : MPI_SUCCESS;
+    if (error != MPI_SUCCESS && failed == 0) first_failure = failure_text(*op);
     const MPI_Status s = finish_request(c, set, done[k], handles);
     if (error != MPI_SUCCESS && failed++ == 0) first_error = error;
     if (statuses != MPI_STATUSES_IGNORE && statuses) statuses[by_index ? done[k] : k] = s;
   }
   if (failed == 0) return MPI_SUCCESS;
   // One completed operation (MPI_Wait, MPI_Test, ...) reports its own error, not "in status".
-  if (done.size() == 1)
-    return c.error(MPI_COMM_WORLD, first_error, "{}", error_class_text(first_error));
-  return c.error(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, "{} of {} requests failed (first: {})", failed,
-                 done.size(), error_class_name(first_error));
+  if (done.size() == 1) return c.error(MPI_COMM_WORLD, first_error, "{}", first_failure);
+  return c.error(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, "{} of {} requests failed (first: {}: {})",
+                 failed, done.size(), error_class_name(first_error), first_failure);
 }
 
 std::vector<std::size_t> all_indices(std::size_t n) {
@@ -51,6 +52,17 @@ bool all_null(const HandleSet& set) {
   for (const Request* q : set.ops)
     if (q) return false;
   return true;
+}
+
+/// MPI makes freeing or cancelling an active persistent collective or partitioned request
+/// erroneous: what it started runs on its own and must complete first.
+int check_not_active(ApiCall& c, const Request& q) {
+  if (!q.persistent || !q.started || q.persistent->point_to_point()) return MPI_SUCCESS;
+  return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                 "persistent request {:#x} is active (complete it with MPI_Wait or MPI_Test "
+                 "first: freeing or cancelling an active persistent collective or partitioned "
+                 "request is erroneous)",
+                 static_cast<unsigned>(q.handle));
 }
 
 /// One request handle (MPI_Request_free, MPI_Cancel, MPI_Request_get_status).
@@ -199,6 +211,7 @@ int PMPI_Request_free(MPI_Request* request) {
   Request* q;
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_one(c, *request, q)) return e;
+  if (int e = check_not_active(c, *q)) return e;
   if (q->persistent) {
     if (q->started) release_when_complete(c.w, *q->started);
     c.w.free_request(q);
@@ -215,6 +228,7 @@ int PMPI_Cancel(MPI_Request* request) {
   Request* q;
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_one(c, *request, q)) return e;
+  if (int e = check_not_active(c, *q)) return e;
   Request* op = q->persistent ? q->started : q;
   if (!op)
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,

@@ -28,13 +28,13 @@ template <class F> std::vector<NeighborBlock> lay_out(const std::vector<int>& pe
   return out;
 }
 
-/// A neighbourhood collective: its frame and the caller's neighbourhood.
+/// A neighbourhood collective: its frame (blocking, non-blocking or persistent) and the caller's
+/// neighbourhood.
 struct NeighborCall {
-  CollectiveCall k;
+  CollectiveCall& k;
   Neighborhood n;
 
-  NeighborCall(const char* name, MPI_Comm comm) : k(name, comm) {}
-  NeighborCall(const char* name, MPI_Comm comm, MPI_Request* request) : k(name, comm, request) {}
+  explicit NeighborCall(CollectiveCall& frame) : k(frame) {}
 
   int in() const { return static_cast<int>(n.sources.size()); }
   int out() const { return static_cast<int>(n.destinations.size()); }
@@ -187,7 +187,8 @@ extern "C" {
 
 int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  NeighborCall x("MPI_Neighbor_allgather", comm);
+  CollectiveCall k("MPI_Neighbor_allgather", comm);
+  NeighborCall x(k);
   return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgather)
@@ -195,7 +196,8 @@ MPISIM_WEAK_ALIAS(Neighbor_allgather)
 int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
-  NeighborCall x("MPI_Ineighbor_allgather", comm, request);
+  CollectiveCall k("MPI_Ineighbor_allgather", comm, request);
+  NeighborCall x(k);
   return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgather)
@@ -203,7 +205,8 @@ MPISIM_WEAK_ALIAS(Ineighbor_allgather)
 int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm) {
-  NeighborCall x("MPI_Neighbor_allgatherv", comm);
+  CollectiveCall k("MPI_Neighbor_allgatherv", comm);
+  NeighborCall x(k);
   return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgatherv)
@@ -211,14 +214,16 @@ MPISIM_WEAK_ALIAS(Neighbor_allgatherv)
 int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                               void* recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  NeighborCall x("MPI_Ineighbor_allgatherv", comm, request);
+  CollectiveCall k("MPI_Ineighbor_allgatherv", comm, request);
+  NeighborCall x(k);
   return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgatherv)
 
 int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  NeighborCall x("MPI_Neighbor_alltoall", comm);
+  CollectiveCall k("MPI_Neighbor_alltoall", comm);
+  NeighborCall x(k);
   return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoall)
@@ -226,7 +231,8 @@ MPISIM_WEAK_ALIAS(Neighbor_alltoall)
 int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request* request) {
-  NeighborCall x("MPI_Ineighbor_alltoall", comm, request);
+  CollectiveCall k("MPI_Ineighbor_alltoall", comm, request);
+  NeighborCall x(k);
   return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoall)
@@ -234,7 +240,8 @@ MPISIM_WEAK_ALIAS(Ineighbor_alltoall)
 int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  NeighborCall x("MPI_Neighbor_alltoallv", comm);
+  CollectiveCall k("MPI_Neighbor_alltoallv", comm);
+  NeighborCall x(k);
   return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype);
 }
@@ -244,7 +251,8 @@ int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
-  NeighborCall x("MPI_Ineighbor_alltoallv", comm, request);
+  CollectiveCall k("MPI_Ineighbor_alltoallv", comm, request);
+  NeighborCall x(k);
   return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype);
 }
@@ -254,7 +262,8 @@ int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                             MPI_Comm comm) {
-  NeighborCall x("MPI_Neighbor_alltoallw", comm);
+  CollectiveCall k("MPI_Neighbor_alltoallw", comm);
+  NeighborCall x(k);
   return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes);
 }
@@ -264,10 +273,75 @@ int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const 
                              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request* request) {
-  NeighborCall x("MPI_Ineighbor_alltoallw", comm, request);
+  CollectiveCall k("MPI_Ineighbor_alltoallw", comm, request);
+  NeighborCall x(k);
   return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoallw)
+
+// Persistent forms (MPI-4.0): the same call, started by each MPI_Start.
+
+int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Neighbor_allgather_init", comm, info, request, [=](CollectiveCall& k) {
+        NeighborCall x(k);
+        return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Neighbor_allgather_init)
+
+int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  return init_persistent_collective("MPI_Neighbor_allgatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      NeighborCall x(k);
+                                      return allgatherv_call(x, sendbuf, sendcount, sendtype,
+                                                             recvbuf, recvcounts, displs, recvtype);
+                                    });
+}
+MPISIM_WEAK_ALIAS(Neighbor_allgatherv_init)
+
+int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Neighbor_alltoall_init", comm, info, request, [=](CollectiveCall& k) {
+        NeighborCall x(k);
+        return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Neighbor_alltoall_init)
+
+int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Neighbor_alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
+        NeighborCall x(k);
+        return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype);
+      });
+}
+MPISIM_WEAK_ALIAS(Neighbor_alltoallv_init)
+
+int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+  return init_persistent_collective(
+      "MPI_Neighbor_alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
+        NeighborCall x(k);
+        return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes);
+      });
+}
+MPISIM_WEAK_ALIAS(Neighbor_alltoallw_init)
 
 } // extern "C"

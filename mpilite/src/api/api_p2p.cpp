@@ -84,15 +84,24 @@ Request* begin_receive(ApiCall& c, const P2pArgs& a) {
   return start_receive(c.w, c.r, a.buf, a.count, *a.type, source, a.tag, a.comm->context, *a.comm);
 }
 
+std::string failure_text(const Request& q) {
+  if (q.kind != RequestKind::Recv) // a non-blocking collective: its error is in its status
+    return error_class_text(q.status.MPI_ERROR);
+  if (q.partitions != q.sent_partitions)
+    return fmt::format("partitioned receive of {} partitions matched a partitioned send of {} "
+                       "partitions from rank {} (tag {}): MPI requires the same partitioning on "
+                       "both sides",
+                       q.partitions, q.sent_partitions, q.status.MPI_SOURCE, q.status.MPI_TAG);
+  return fmt::format("message of {} bytes from rank {} (tag {}) does not fit the receive buffer "
+                     "of {} bytes",
+                     q.message_bytes, q.status.MPI_SOURCE, q.status.MPI_TAG,
+                     q.count * q.type->size);
+}
+
 int receive_error(ApiCall& c, const Request& q) {
   if (q.kind == RequestKind::Send || q.status.MPI_ERROR == MPI_SUCCESS) return MPI_SUCCESS;
-  if (q.kind != RequestKind::Recv) // a non-blocking collective: its error is in its status
-    return c.error(q.comm ? q.comm->handle : MPI_COMM_WORLD, q.status.MPI_ERROR, "{}",
-                   error_class_text(q.status.MPI_ERROR));
-  return c.error(q.comm ? q.comm->handle : MPI_COMM_WORLD, q.status.MPI_ERROR,
-                 "message of {} bytes from rank {} (tag {}) does not fit the receive buffer of {} "
-                 "bytes",
-                 q.message_bytes, q.status.MPI_SOURCE, q.status.MPI_TAG, q.count * q.type->size);
+  return c.error(q.comm ? q.comm->handle : MPI_COMM_WORLD, q.status.MPI_ERROR, "{}",
+                 failure_text(q));
 }
 
 MPI_Status empty_status() {

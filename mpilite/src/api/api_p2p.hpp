@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "api_call.hpp"
@@ -20,12 +22,21 @@ struct P2pArgs {
   int tag = 0;
 };
 
-/// What MPI_Start starts again and again (MPI_Send_init, MPI_Recv_init and friends).
+/// What MPI_Start starts again and again: the operation of a persistent request
+/// (point-to-point, collective or partitioned), which stores how to start itself.
 struct PersistentOp {
-  RequestKind kind = RequestKind::Send;
-  SendMode mode = SendMode::Standard;
-  P2pArgs args;
+  virtual ~PersistentOp() = default;
+  /// Starts the operation once more; `self` is the persistent request, whose `started` gets
+  /// the operation to complete.
+  virtual int start(ApiCall& c, Request& self) = 0;
+  /// Whether an active one may be freed or cancelled: point-to-point only (MPI makes it
+  /// erroneous for persistent collectives and partitioned requests).
+  virtual bool point_to_point() const { return false; }
 };
+
+/// Makes a persistent request of kind `kind` for `op` (checked) and stores its handle.
+int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, RequestKind kind, MPI_Comm comm,
+                    MPI_Request* request);
 
 /// Checks the arguments of a send (MPI_Send and friends) and of a receive.
 int check_send(ApiCall& c, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -49,6 +60,8 @@ Request* begin_receive(ApiCall& c, const P2pArgs& a);
 
 /// Raises MPI_ERR_TRUNCATE (or what the status holds) for a completed receive.
 int receive_error(ApiCall& c, const Request& q);
+/// What went wrong with a completed operation whose status holds an error.
+std::string failure_text(const Request& q);
 
 /// The status of an empty or inactive request: source MPI_ANY_SOURCE, tag MPI_ANY_TAG, count 0.
 MPI_Status empty_status();

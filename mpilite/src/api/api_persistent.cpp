@@ -1,6 +1,7 @@
-// MPI entry points: persistent requests. A persistent request keeps its arguments; each
-// MPI_Start starts a new operation from them, which a wait or test completes, leaving the
-// request inactive and its handle valid.
+// MPI entry points: persistent point-to-point requests, and MPI_Start/MPI_Startall for every
+// persistent request (point-to-point, collective, partitioned). A persistent request keeps its
+// arguments; each MPI_Start starts a new operation from them, which a wait or test completes,
+// leaving the request inactive and its handle valid.
 #include <memory>
 
 #include "api_p2p.hpp"
@@ -9,51 +10,76 @@ using namespace mpilite;
 
 namespace {
 
-/// Makes the persistent request of checked operation `op` and stores its handle.
-int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, MPI_Comm comm,
-                    MPI_Request* request) {
-  if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
-  Request* q = c.w.new_request(c.r, op->kind);
+/// A persistent send (of mode `mode`) or receive: MPI_Send_init, MPI_Recv_init and friends.
+class PersistentP2p final : public PersistentOp {
+public:
+  PersistentP2p(RequestKind kind, SendMode mode) : kind(kind), mode(mode) {}
+  const RequestKind kind;
+  const SendMode mode;
+  P2pArgs args;
+
+  int start(ApiCall& c, Request& self) override {
+    if (kind == RequestKind::Recv) {
+      self.started = begin_receive(c, args);
+      return MPI_SUCCESS;
+    }
+    return begin_send(c, mode, args, self.started);
+  }
+  bool point_to_point() const override { return true; }
+};
+
+/// Makes the persistent request of checked point-to-point operation `op`.
+int make_p2p(ApiCall& c, std::shared_ptr<PersistentP2p> op, MPI_Comm comm, MPI_Request* request) {
   // The request keeps its datatype alive until it is freed (World::free_request releases it):
   // the program may free the type after making the request, and every MPI_Start uses it.
-  retain(*op->args.type);
-  q->type = op->args.type;
-  q->persistent = std::move(op);
-  *request = q->handle;
+  const Datatype* type = op->args.type;
+  const RequestKind kind = op->kind;
+  if (int e = make_persistent(c, std::move(op), kind, comm, request)) return e;
+  retain(*type);
+  c.w.request(*request)->type = type;
   return MPI_SUCCESS;
 }
 
 int init_send(const char* name, SendMode mode, const void* buf, int count, MPI_Datatype datatype,
               int dest, int tag, MPI_Comm comm, MPI_Request* request) {
   ApiCall c(name);
-  auto op = std::make_shared<PersistentOp>();
+  auto op = std::make_shared<PersistentP2p>(RequestKind::Send, mode);
   if (int e = check_send(c, buf, count, datatype, dest, tag, comm, op->args)) return e;
-  op->kind = RequestKind::Send;
-  op->mode = mode;
-  return make_persistent(c, std::move(op), comm, request);
+  return make_p2p(c, std::move(op), comm, request);
 }
 
 int start(ApiCall& c, MPI_Request handle) {
   Request* q = c.w.request(handle);
   if (!q || q->owner != &c.r || !q->persistent)
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                   "request {:#x} is not a persistent request (make one with MPI_Send_init or "
-                   "MPI_Recv_init)",
+                   "request {:#x} is not a persistent request (make one with MPI_Send_init, "
+                   "MPI_Recv_init, a persistent collective such as MPI_Bcast_init, or "
+                   "MPI_Psend_init/MPI_Precv_init)",
                    static_cast<unsigned>(handle));
   if (q->started)
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
                    "persistent request {:#x} is already active (complete it with MPI_Wait or "
                    "MPI_Test before starting it again)",
                    static_cast<unsigned>(handle));
-  const PersistentOp& op = *q->persistent;
-  if (op.kind == RequestKind::Recv) {
-    q->started = begin_receive(c, op.args);
-    return MPI_SUCCESS;
-  }
-  return begin_send(c, op.mode, op.args, q->started);
+  // The request holds the operation: freeing it while starting must not free the operation.
+  const std::shared_ptr<PersistentOp> op = q->persistent;
+  return op->start(c, *q);
 }
 
 } // namespace
+
+namespace mpilite {
+
+int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, RequestKind kind, MPI_Comm comm,
+                    MPI_Request* request) {
+  if (!request) return c.error(comm, MPI_ERR_ARG, "null request pointer");
+  Request* q = c.w.new_request(c.r, kind);
+  q->persistent = std::move(op);
+  *request = q->handle;
+  return MPI_SUCCESS;
+}
+
+} // namespace mpilite
 
 extern "C" {
 
@@ -88,10 +114,9 @@ MPISIM_WEAK_ALIAS(Rsend_init)
 int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                    MPI_Request* request) {
   ApiCall c("MPI_Recv_init");
-  auto op = std::make_shared<PersistentOp>();
+  auto op = std::make_shared<PersistentP2p>(RequestKind::Recv, SendMode::Standard);
   if (int e = check_receive(c, buf, count, datatype, source, tag, comm, op->args)) return e;
-  op->kind = RequestKind::Recv;
-  return make_persistent(c, std::move(op), comm, request);
+  return make_p2p(c, std::move(op), comm, request);
 }
 MPISIM_WEAK_ALIAS(Recv_init)
 

@@ -11,8 +11,9 @@
 namespace mpilite {
 
 /// Each communicator owns a block of kContextStride consecutive context ids, starting at a
-/// multiple of the stride: `context` for point-to-point, `context + 1` for collectives and
-/// `context + 2` for agreements that run among part of its members (MPI_Comm_create_group).
+/// multiple of the stride: `context` for point-to-point, `context + 1` for collectives,
+/// `context + 2` for agreements that run among part of its members (MPI_Comm_create_group) and
+/// `context + 3` for partitioned point-to-point (which matches only itself).
 inline constexpr int kContextStride = 4;
 
 /// One communicator, shared by all its members that live in this host process: they see the
@@ -38,6 +39,7 @@ struct Comm {
 
   int coll_context() const { return context + 1; }
   int subset_context() const { return context + 2; }
+  int partitioned_context() const { return context + 3; }
 
   /// World rank of comm rank `r` for a call made by world rank `caller`.
   int world_of(int r, int caller) const { return self ? caller : group->world(r); }

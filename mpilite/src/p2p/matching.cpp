@@ -111,6 +111,8 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   q.status.MPI_SOURCE = q.comm->peer_rank(m.src);
   q.status.MPI_TAG = m.tag;
   q.status.MPI_ERROR = m.bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  q.sent_partitions = m.partitions;
+  if (m.partitions != q.partitions) q.status.MPI_ERROR = MPI_ERR_OTHER;
   set_status_bytes(q.status, bytes);
   q.message_bytes = m.bytes;
   q.recv_overhead = k.recv_overhead(m.src, r.id, m.bytes);

@@ -36,7 +36,8 @@ struct Message {
   bool pending = false;
   std::size_t bytes = 0; ///< packed size
   SendProtocol protocol = SendProtocol::Eager;
-  std::uint64_t reply_to = 0; ///< sender's request id for the reply (0: no reply wanted)
+  std::uint64_t reply_to = 0;  ///< sender's request id for the reply (0: no reply wanted)
+  std::int32_t partitions = 0; ///< a partitioned send's partition count (0: not partitioned)
   // Data: packed bytes owned by the message, or the sender's own buffer (in-host rendezvous).
   std::byte* packed = nullptr; ///< points into `small` or `heap`, or null
   std::unique_ptr<std::byte[]> heap;

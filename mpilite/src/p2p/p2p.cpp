@@ -65,14 +65,14 @@ void await_decision(World& w, Rank& r, SimTime t) {
 }
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
-                    const Datatype& type, int dest, int tag, int context) {
+                    const Datatype& type, int dest, int tag, int context, int partitions) {
   const SimTime at = r.clock;
   r.spend_comm(w.kernel().send_overhead(r.id, dest, count * type.size));
-  return send_at(w, r, at, mode, buf, count, type, dest, tag, context);
+  return send_at(w, r, at, mode, buf, count, type, dest, tag, context, partitions);
 }
 
 Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
-                 const Datatype& type, int dest, int tag, int context) {
+                 const Datatype& type, int dest, int tag, int context, int partitions) {
   Kernel& k = w.kernel();
   const std::size_t bytes = count * type.size;
   const SimTime injected = at + k.send_overhead(r.id, dest, bytes);
@@ -92,6 +92,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->seq = r.next_seq++;
   m->bytes = bytes;
   m->protocol = protocol;
+  m->partitions = partitions;
   m->ts = ts;
   if (eager_data || m->protocol == SendProtocol::Buffered || !k.is_local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
@@ -118,13 +119,15 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
 }
 
 Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
-                       int source, int tag, int context, const Comm& comm) {
-  return receive_at(w, r, r.clock, buf, count, type, source, tag, context, comm);
+                       int source, int tag, int context, const Comm& comm, int partitions) {
+  return receive_at(w, r, r.clock, buf, count, type, source, tag, context, comm, partitions);
 }
 
 Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
-                    const Datatype& type, int source, int tag, int context, const Comm& comm) {
+                    const Datatype& type, int source, int tag, int context, const Comm& comm,
+                    int partitions) {
   Request* q = w.new_request(r, RequestKind::Recv);
+  q->partitions = partitions;
   q->buf = buf;
   q->count = count;
   q->type = &type;

@@ -15,23 +15,27 @@ class World;
 enum class SendMode { Standard, Buffered, Synchronous, Ready };
 
 /// Starts a send of `count` elements to world rank `dest` and returns its request. The sender's
-/// clock advances by the send overhead; the message is stamped and delivered.
+/// clock advances by the send overhead; the message is stamped and delivered. `partitions`:
+/// a partitioned send's partition count, which the receive checks (message.hpp).
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
-                    const Datatype& type, int dest, int tag, int context);
+                    const Datatype& type, int dest, int tag, int context, int partitions = 0);
 
 /// Sends at simulated time `at` without touching the sender's clock: for operations that
 /// progress on their own (non-blocking collectives), the send overhead is part of the request's
 /// completion time instead.
 Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
-                 const Datatype& type, int dest, int tag, int context);
+                 const Datatype& type, int dest, int tag, int context, int partitions = 0);
 
 /// Posts a receive as if posted at simulated time `at` (see send_at).
 Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
-                    const Datatype& type, int source, int tag, int context, const Comm& comm);
+                    const Datatype& type, int source, int tag, int context, const Comm& comm,
+                    int partitions = 0);
 
 /// Posts a receive from world rank `source` (or MPI_ANY_SOURCE) and returns its request.
+/// `partitions`: a partitioned receive's partition count; a message with another count
+/// completes it with an error (MPI requires the same partitioning on both sides).
 Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
-                       int source, int tag, int context, const Comm& comm);
+                       int source, int tag, int context, const Comm& comm, int partitions = 0);
 
 /// A request that is already complete (an operation with MPI_PROC_NULL).
 Request* completed_request(World& w, Rank& r, RequestKind kind);

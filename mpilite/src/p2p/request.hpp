@@ -43,6 +43,10 @@ struct Request {
   int context = 0;
   int source = MPI_ANY_SOURCE; ///< world rank, or MPI_ANY_SOURCE
   int tag = MPI_ANY_TAG;
+  /// Partitioned receives: the partitions expected, and those of the send that matched (MPI
+  /// requires them equal; a partitioned message only matches a partitioned receive).
+  int partitions = 0;
+  int sent_partitions = 0;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
   /// Posted receives: links of the rank's post-order list and of its (context, source) list,
   /// the post order, and whether matching must look at it (match_queues.hpp).
@@ -58,10 +62,10 @@ struct Request {
   std::unique_ptr<Message> message;
   // Sends.
   int dest = MPI_PROC_NULL; ///< world rank (MPI_Cancel looks for the message there)
-  /// Persistent requests (MPI_Send_init, MPI_Recv_init): what MPI_Start starts, and the
-  /// operation the last MPI_Start started until a wait or test completes it (null: inactive).
-  /// Such a request never takes part in matching itself.
-  std::shared_ptr<const PersistentOp> persistent;
+  /// Persistent requests (MPI_Send_init, MPI_Bcast_init, MPI_Psend_init, ...): what MPI_Start
+  /// starts, and the operation the last MPI_Start started until a wait or test completes it
+  /// (null: inactive). Such a request never takes part in matching itself.
+  std::shared_ptr<PersistentOp> persistent;
   Request* started = nullptr;
   /// Called when the request completes (wherever that happens: for operations that progress on
   /// their own, such as the steps of a non-blocking collective). `context` is the callback's.

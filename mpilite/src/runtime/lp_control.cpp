@@ -69,7 +69,8 @@ SimTime earliest_action(const Rank& r) {
 }
 
 Envelope envelope_of(const Message& m) {
-  return {m.src, m.dst, m.context, m.tag, m.seq, m.ts, m.bytes, m.reply_to, m.protocol};
+  return {m.src, m.dst,   m.context,  m.tag,      m.seq,
+          m.ts,  m.bytes, m.reply_to, m.protocol, m.partitions};
 }
 
 const std::byte* payload_of(const Message& m) {
@@ -87,6 +88,7 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   m->bytes = e.bytes;
   m->reply_to = e.reply_to;
   m->protocol = e.protocol;
+  m->partitions = e.partitions;
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
   deliver(w, m);

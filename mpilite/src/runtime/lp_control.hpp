@@ -47,6 +47,7 @@ struct Envelope {
   std::uint64_t bytes = 0;
   std::uint64_t reply_to = 0;
   SendProtocol protocol = SendProtocol::Eager;
+  std::int32_t partitions = 0;
 };
 
 Envelope envelope_of(const Message& m);

@@ -222,6 +222,7 @@ void World::free_request(Request* r) {
   r->id = 0;
   free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
   r->owned.reset();
+  r->persistent.reset();
 }
 
 Message* World::new_message() {
@@ -238,6 +239,7 @@ void World::free_message(Message* m) {
   if (m->user_type) release_datatype(*m->user_type);
   m->user_type = nullptr;
   m->reply_to = 0;
+  m->partitions = 0;
   free_messages_.push_back(m);
 }
 

@@ -113,7 +113,7 @@ ReplyFrame decode_reply(std::span<const std::byte> body) {
 
 std::vector<std::byte> encode(const DataHeader& h, const void* payload) {
   std::vector<std::byte> out;
-  out.reserve(61 + h.bytes);
+  out.reserve(65 + h.bytes);
   WireWriter w(out);
   w.i32(h.src);
   w.i32(h.dst);
@@ -124,6 +124,7 @@ std::vector<std::byte> encode(const DataHeader& h, const void* payload) {
   w.u64(h.bytes);
   w.u64(h.reply_to);
   w.u8(h.protocol);
+  w.i32(h.partitions);
   w.bytes(payload, h.bytes);
   return out;
 }
@@ -140,6 +141,7 @@ DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byt
   h.bytes = r.u64();
   h.reply_to = r.u64();
   h.protocol = r.u8();
+  h.partitions = r.i32();
   payload = r.bytes(h.bytes);
   r.finish();
   return h;

@@ -74,6 +74,7 @@ struct DataHeader {
   std::uint64_t bytes = 0;
   std::uint64_t reply_to = 0;
   std::uint8_t protocol = 0;
+  std::int32_t partitions = 0; ///< of a partitioned send (0: not partitioned)
 };
 
 /// Completion of a synchronous or rendezvous send of another host.
