@@ -43,7 +43,14 @@ std::optional<CommGraph> read_auto_map_graph(const Config& config) {
   if (config.map == "auto") {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    return read_comm_graph(path, config.ranks, "MPISIM_MAP=auto with MPISIM_COMM_MATRIX=" + path);
+    try {
+      return read_comm_graph(path, config.ranks, "MPISIM_MAP=auto with MPISIM_COMM_MATRIX=" + path);
+    } catch (const ConfigError& e) {
+      // A job script that keeps "--map auto" needs no second setting to start afresh.
+      throw ConfigError(fmt::format("{}; or delete {}: the next run with MPISIM_MAP=auto records "
+                                    "it again",
+                                    e.what(), path));
+    }
   }
   return read_comm_graph(path, config.ranks, "MPISIM_MAP=" + config.map);
 }
