@@ -3,7 +3,8 @@
 run on 2 (and 4) host processes with the block map while recording its communication matrix, then
 with --map auto:FILE: the output and every rank's clock are identical (to the picosecond) and no
 message crosses between host processes, where block sent many. Plain --map auto records the matrix
-on its first run and maps from it on the next. A matrix of another rank count, or a malformed one,
+on its first run and maps from it on the next. Host processes that compute different maps stop
+the run. A matrix of another rank count, or a malformed one,
 stops the run with exit code 2 and the file named.
 
 usage: map_auto.py MPISIMRUN PROGRAM   (PROGRAM: benchmarks/kernels/patterns.c built by mpisimcc)
@@ -91,6 +92,21 @@ def main():
         err = run(mpisimrun, program, 2, ["--map", "auto"], expect=2)
         if "MPISIM_MAP=auto maps from the communication matrix MPISIM_COMM_MATRIX names" not in err:
             sys.exit(f"FAIL: plain auto without a matrix:\n{err}")
+        # Host processes that read different files (here: other working folders, one with the
+        # matrix, one without) compute different maps; the run stops instead of mixing them.
+        folders = [os.path.join(tmp, "with"), os.path.join(tmp, "without")]
+        for folder in folders:
+            os.mkdir(folder)
+        with open(matrix) as src, open(os.path.join(folders[0], "m.csv"), "w") as dst:
+            dst.write(src.read())
+        env = dict(os.environ, MPISIM_RANKS=str(RANKS), MPISIM_MAP="auto", MPISIM_CPU="off",
+                   MPISIM_COMM_MATRIX="m.csv")
+        part = [os.path.abspath(program), "residues", "2", "4"]
+        cmd = ["mpiexec", "-n", "1", "-wdir", folders[0], *part, ":", "-n", "1", "-wdir",
+               folders[1], *part]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        if p.returncode != 2 or "the host processes computed different rank maps" not in p.stderr:
+            sys.exit(f"FAIL: different maps on the hosts: exit {p.returncode}\n{p.stderr[-2000:]}")
     print("PASS")
 
 
