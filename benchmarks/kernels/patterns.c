@@ -96,6 +96,27 @@ static void halo2d(Ctx* c) {
   }
 }
 
+/* Ranks talk only within their residue class mod `stride`: in each of `iterations` sweeps,
+ * rank r exchanges with r + k*stride and r - k*stride for every k of the class. The block map
+ * splits every class over host processes; mapping a class to a host (MPISIM_MAP=auto) crosses
+ * none. */
+static void residues(Ctx* c, int stride, int iterations) {
+  int out[32], in[32];
+  if (stride < 1) stride = 1;
+  const int classmates = c->size / stride;
+  for (int it = 0; it < iterations; ++it) {
+    MPISIM_Compute(((c->rank * 5 + it) % 3 + 1) * 1e-6);
+    for (int k = 1; k < classmates; ++k) {
+      const int to = (c->rank + k * stride) % c->size;
+      const int from = (c->rank + c->size - k * stride) % c->size;
+      fill(out, 32, c->rank + k + it);
+      MPI_Sendrecv(out, 32, MPI_INT, to, k, in, 32, MPI_INT, from, k, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+      mix_buffer(c, in, 32);
+    }
+  }
+}
+
 /* Every collective, with different roots and sizes (short and long messages). */
 static void collectives(Ctx* c) {
   int* buf = malloc(20000 * sizeof *buf);
@@ -271,6 +292,8 @@ int main(int argc, char** argv) {
     waitany(&c);
   else if (!strcmp(pattern, "subcomm"))
     subcomm(&c);
+  else if (!strcmp(pattern, "residues"))
+    residues(&c, argc > 2 ? atoi(argv[2]) : 2, argc > 3 ? atoi(argv[3]) : 5);
   else if (!strcmp(pattern, "abort")) {
     if (c.rank == c.size - 1) MPI_Abort(MPI_COMM_WORLD, 17);
     MPI_Barrier(MPI_COMM_WORLD);

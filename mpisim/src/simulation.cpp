@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -182,6 +183,7 @@ bool Simulation::idle() {
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = mpilite::HostSteadyClock::now();
   open_det_profile();
+  const std::optional<CommGraph> map_graph = read_auto_map_graph(config_);
   network_->reset();
   if (protocols::launched_as_several_processes()) {
     int ac = argc;
@@ -192,10 +194,12 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   }
   const int hosts = link_->hosts();
   const int host = link_->host();
-  const RankMap map(config_.map, config_.ranks, hosts);
+  const RankMap map(config_, map_graph, hosts);
+  if (hosts > 1) check_same_map(map);
   RunSummary s;
   s.hosts = hosts;
   s.reporting_host = host == 0;
+  s.map = map.description();
   HostSummary mine;
   mine.host = host;
   std::uint64_t det_profile_receives = 0;
@@ -273,6 +277,21 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
   link_.reset(); // MPI_Finalize
   return s;
+}
+
+void Simulation::check_same_map(const RankMap& map) {
+  const std::uint64_t mine = map.fingerprint();
+  std::vector<std::byte> bytes(sizeof mine);
+  std::memcpy(bytes.data(), &mine, sizeof mine);
+  for (const auto& theirs : link_->gather(bytes))
+    if (theirs != bytes) {
+      std::fprintf(stderr,
+                   "mpisim: the host processes computed different rank maps from "
+                   "MPISIM_MAP=%s: every host process must read the same file (a shared folder, "
+                   "or the same copy on every node)\n",
+                   config_.map.c_str());
+      link_->abort_all(2);
+    }
 }
 
 void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {

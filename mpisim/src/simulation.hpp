@@ -64,6 +64,7 @@ struct RunSummary {
   std::uint64_t context_switches = 0;
   std::uint64_t local_messages = 0;
   std::uint64_t remote_messages = 0;
+  std::string map;                   ///< RankMap::description(): the mapping used
   std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
   std::string overflow_check;        ///< StackPool::describe()
   std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
@@ -104,6 +105,8 @@ public:
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
+  /// Ends the run on every host unless all computed `map` alike (each reads its own files).
+  void check_same_map(const RankMap& map);
   /// MPISIM_DET_PROFILE: reads the profile, or starts recording one.
   void open_det_profile();
   /// A recorded profile: host 0 writes the file from every host's part (a collective).

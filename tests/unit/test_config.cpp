@@ -2,12 +2,16 @@
 // process may hold MPISIM_* variables of whoever runs the tests.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "comm_matrix.hpp"
 #include "config.hpp"
+#include "rank_map.hpp"
+#include "scratch_dir.hpp"
 #include "units.hpp"
 
 using mpisim::Config;
@@ -318,4 +322,58 @@ TEST(ConfigDocs, ConfigurationMarkdownHoldsTheVariableTable) {
   EXPECT_NE(doc.find(mpisim::describe_variables_markdown()), std::string::npos)
       << "docs/configuration.md is out of date; regenerate its table from "
          "mpisim::describe_variables_markdown()";
+}
+
+TEST(AutoMapSetting, NeedsAMatrixAndSaysHowToRecordOne) {
+  const std::string dir = test::scratch_dir("config", "auto_setting");
+  const std::string none = error_of({"MPISIM_MAP=auto:" + dir + "/m.csv"});
+  EXPECT_EQ(none, "MPISIM_MAP=auto:" + dir + "/m.csv: no such communication matrix " + dir +
+                      "/m.csv; record one with a run of the same program with "
+                      "MPISIM_COMM_MATRIX=" +
+                      dir + "/m.csv (--comm-matrix), on any number of host processes");
+  EXPECT_TRUE(contains(error_of({"MPISIM_MAP=auto:"}), "auto: needs the file"));
+  const std::string plain = error_of({"MPISIM_MAP=auto"});
+  EXPECT_TRUE(contains(plain, "MPISIM_MAP=auto maps from the communication matrix "
+                              "MPISIM_COMM_MATRIX names, and it is not set: add "
+                              "MPISIM_COMM_MATRIX=FILE"))
+      << plain;
+  EXPECT_EQ(error_of({"MPISIM_MAP=auto", "MPISIM_COMM_MATRIX=" + dir + "/m.csv"}), "");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AutoMapSetting, PlainAutoRecordsThenMapsFromTheMatrix) {
+  const std::string dir = test::scratch_dir("config", "auto_plain");
+  const std::string path = dir + "/m.csv";
+  auto c = config_of({"MPISIM_RANKS=16", "MPISIM_MAP=auto", "MPISIM_COMM_MATRIX=" + path});
+  EXPECT_FALSE(mpisim::read_auto_map_graph(c));
+  const mpisim::RankMap first(c, std::nullopt, 2);
+  EXPECT_EQ(first.ranks_of(0), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_TRUE(contains(first.description(), "block (MPISIM_MAP=auto: no communication matrix " +
+                                                path + " yet; this run records it"))
+      << first.description();
+  mpisim::CommMatrix m;
+  for (int r = 0; r < 16; ++r)
+    m.add(r, (r + 2) % 16, 4);
+  m.write_csv(path, 16);
+  const auto graph = mpisim::read_auto_map_graph(c);
+  ASSERT_TRUE(graph);
+  const mpisim::RankMap second(c, graph, 2);
+  const auto mine = second.ranks_of(0);
+  ASSERT_EQ(mine.size(), 8u);
+  for (int r : mine)
+    EXPECT_EQ(r % 2, mine[0] % 2) << "rank " << r << " away from its ring";
+  EXPECT_EQ(second.description(),
+            "auto from " + path + ": 0 of its 16 messages between host processes (block: 4)");
+  EXPECT_NE(second.fingerprint(), first.fingerprint());
+  c.ranks = 8;
+  try {
+    mpisim::read_auto_map_graph(c);
+    ADD_FAILURE() << "a matrix of 16 ranks was read for 8";
+  } catch (const ConfigError& e) {
+    EXPECT_TRUE(contains(e.what(), "was recorded on 16 ranks but this run has 8")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "; or delete " + path +
+                                       ": the next run with MPISIM_MAP=auto records it again"))
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 #include "ascii_timeline.hpp"
 #include "config.hpp"
 #include "output_paths.hpp"
+#include "scratch_dir.hpp"
 #include "sim_harness.hpp"
 #include "switching.hpp"
 #include "units.hpp"
@@ -109,11 +110,7 @@ TEST(RunLimits, TimeLimitEndsAPollingRankWithItsReport) {
 }
 
 std::string fresh_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("mpisim_faults_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
+  return test::scratch_dir("faults", name);
 }
 
 TEST(Outputs, PathsAreCheckedBeforeTheRun) {

@@ -83,10 +83,30 @@ std::size_t fold_threshold(const VariableInfo& v, const std::string& value) {
 }
 
 std::string map_setting(const VariableInfo& v, const std::string& value) {
+  if (value == "block" || value == "cyclic" || value == "auto") return value;
+  if (value.starts_with("auto:")) {
+    const std::string matrix = value.substr(5);
+    if (matrix.empty()) invalid(v, value, "auto: needs the file of a communication matrix");
+    if (!std::filesystem::is_regular_file(matrix))
+      throw ConfigError(fmt::format(
+          "{}={}: no such communication matrix {}; record one with a run of the same program "
+          "with MPISIM_COMM_MATRIX={} (--comm-matrix), on any number of host processes",
+          v.name, value, matrix, matrix));
+    return value;
+  }
   // A typo such as "blok" must not silently become a file name.
-  if (value != "block" && value != "cyclic" && !std::filesystem::is_regular_file(value))
-    invalid(v, value, "no such map file");
+  if (!std::filesystem::is_regular_file(value)) invalid(v, value, "no such map file");
   return value;
+}
+
+/// Plain MPISIM_MAP=auto maps from the matrix the run writes: without one it has nothing to read.
+void check_map(const Config& c) {
+  if (c.map != "auto" || !c.comm_matrix_path.empty()) return;
+  throw ConfigError(
+      "MPISIM_MAP=auto maps from the communication matrix MPISIM_COMM_MATRIX names, and it is not "
+      "set: add MPISIM_COMM_MATRIX=FILE (--comm-matrix FILE; a run without FILE uses the block "
+      "map and records it, the next runs map from it), or give MPISIM_MAP=auto:FILE with a "
+      "matrix recorded earlier");
 }
 
 using Apply = void (*)(Config&, const VariableInfo&, const std::string&);
@@ -127,7 +147,10 @@ const std::vector<Variable>& table() {
              c.hosts = positive_int(v, s);
            }},
           {{"MPISIM_MAP", "--map", "which host process simulates which rank", "block",
-            "block, cyclic, or the path of a map file"},
+            "block, cyclic, auto:FILE (cut messages between host processes, from the "
+            "communication matrix FILE of an earlier run), auto (the same from "
+            "MPISIM_COMM_MATRIX's file, which a run without it records on the block map), or "
+            "the path of a map file"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.map = map_setting(v, s);
            }},
@@ -331,6 +354,11 @@ void check_machine(const Config& c, const std::map<std::string, std::string>& se
 
 } // namespace
 
+std::string auto_map_matrix(const Config& c) {
+  if (c.map == "auto") return c.comm_matrix_path;
+  return c.map.starts_with("auto:") ? c.map.substr(5) : std::string();
+}
+
 const std::vector<VariableInfo>& variables() {
   static const std::vector<VariableInfo> infos = [] {
     std::vector<VariableInfo> result;
@@ -395,6 +423,7 @@ Config Config::from_environment(char** envp) {
     config.given.emplace_back(it->first, it->second);
   }
   check_machine(config, settings);
+  check_map(config);
   return config;
 }
 

@@ -85,4 +85,8 @@ struct Config {
   static Config from_environment(char** envp);
 };
 
+/// The communication matrix MPISIM_MAP=auto maps from: FILE of "auto:FILE", MPISIM_COMM_MATRIX
+/// for plain "auto" (which may not exist yet), "" for the other maps.
+std::string auto_map_matrix(const Config& c);
+
 } // namespace mpisim

@@ -1,11 +1,12 @@
 #include "rank_map.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "rank_partition.hpp"
 
 namespace mpisim {
 namespace {
@@ -36,15 +37,46 @@ std::vector<int> read_map_file(const std::string& path, int ranks, int hosts) {
 
 } // namespace
 
-RankMap::RankMap(const std::string& spec, int ranks, int hosts) : hosts_(hosts) {
+std::optional<CommGraph> read_auto_map_graph(const Config& config) {
+  const std::string path = auto_map_matrix(config);
+  if (path.empty()) return std::nullopt;
+  if (config.map == "auto") {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    try {
+      return read_comm_graph(path, config.ranks, "MPISIM_MAP=auto with MPISIM_COMM_MATRIX=" + path);
+    } catch (const ConfigError& e) {
+      // A job script that keeps "--map auto" needs no second setting to start afresh.
+      throw ConfigError(fmt::format("{}; or delete {}: the next run with MPISIM_MAP=auto records "
+                                    "it again",
+                                    e.what(), path));
+    }
+  }
+  return read_comm_graph(path, config.ranks, "MPISIM_MAP=" + config.map);
+}
+
+RankMap::RankMap(const Config& config, const std::optional<CommGraph>& graph, int hosts)
+    : hosts_(hosts), description_(config.map) {
+  const std::string& spec = config.map;
+  const std::string matrix = auto_map_matrix(config);
   if (spec == "block") {
-    for (int r = 0; r < ranks; ++r)
-      host_.push_back(static_cast<int>(static_cast<long long>(r) * hosts / ranks));
+    host_ = block_hosts(config.ranks, hosts);
   } else if (spec == "cyclic") {
-    for (int r = 0; r < ranks; ++r)
+    for (int r = 0; r < config.ranks; ++r)
       host_.push_back(r % hosts);
+  } else if (!matrix.empty() && !graph) {
+    host_ = block_hosts(config.ranks, hosts);
+    description_ = fmt::format("block (MPISIM_MAP=auto: no communication matrix {} yet; this "
+                               "run records it, the next ones map from it)",
+                               matrix);
+  } else if (!matrix.empty()) {
+    host_ = partition_ranks(*graph, hosts);
+    description_ = fmt::format(
+        "auto from {}: {} of its {} messages between host processes (block: {})", matrix,
+        graph->cut(host_), graph->messages(), graph->cut(block_hosts(config.ranks, hosts)));
   } else {
-    host_ = read_map_file(spec, ranks, hosts);
+    host_ = read_map_file(spec, config.ranks, hosts);
+    description_ = "file " + spec;
   }
 }
 
@@ -53,6 +85,15 @@ std::vector<int> RankMap::ranks_of(int host) const {
   for (std::size_t r = 0; r < host_.size(); ++r)
     if (host_[r] == host) out.push_back(static_cast<int>(r));
   return out;
+}
+
+std::uint64_t RankMap::fingerprint() const {
+  std::uint64_t h = 14695981039346656037ull; // FNV-1a
+  for (int host : host_) {
+    h ^= static_cast<std::uint64_t>(host);
+    h *= 1099511628211ull;
+  }
+  return h;
 }
 
 } // namespace mpisim

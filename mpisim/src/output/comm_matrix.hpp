@@ -1,5 +1,6 @@
 // MPISIM_COMM_MATRIX: messages and bytes sent per (source, destination) rank pair, every
-// message counted (those of collectives included), as CSV.
+// message counted (those of collectives included), as CSV. MPISIM_MAP=auto reads it back
+// (comm_graph.hpp).
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,10 @@ public:
   std::string encode() const;
   void merge(const std::string& encoded);
 
-  /// Writes "src,dst,messages,bytes" lines, one per pair that exchanged anything.
-  void write_csv(const std::string& path) const;
+  /// Writes "src,dst,messages,bytes" lines, one per pair that exchanged anything, and always the
+  /// pair of the last of `ranks` ranks with itself (zeros if it sent itself nothing), so that the
+  /// file gives the rank count (MPISIM_MAP=auto checks it).
+  void write_csv(const std::string& path, int ranks) const;
 
 private:
   std::map<std::pair<int, int>, Cell> cells_;

@@ -199,7 +199,7 @@ std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, S
       CommMatrix all;
       for (const auto& p : parts)
         all.merge(p[1]);
-      all.write_csv(config_.comm_matrix_path);
+      all.write_csv(config_.comm_matrix_path, config_.ranks);
     });
   if (!timeline_) return {};
   AsciiTimeline all(config_.ranks);

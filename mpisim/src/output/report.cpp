@@ -55,6 +55,7 @@ json settings_json(const Config& c, const RunSummary& run) {
   return {{"ranks", c.ranks},
           {"hosts", run.hosts},
           {"map", c.map},
+          {"map_used", run.map},
           {"machine", machine_json(c.machine)},
           {"protocol", std::string(protocols::protocol_name(c.protocol))},
           {"det", c.det},
@@ -363,6 +364,8 @@ std::string render_report(const json& r) {
   for (const json& line : r["timeline"])
     out += line.get<std::string>() + "\n";
   render_exits(out, r["ranks"]);
+  if (r["hosts"].size() > 1)
+    out += fmt::format("map: {}\n", r["settings"]["map_used"].get<std::string>());
   render_hosts(out, r["hosts"]);
   render_folding(out, r["hosts"]);
   render_sampling(out, r);
