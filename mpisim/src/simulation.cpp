@@ -166,10 +166,14 @@ bool Simulation::is_local(int world_rank) const {
 
 void Simulation::send_remote(mpilite::Message* m) {
   link_->send_message(m);
+  // Frames leave in batches when the host polls; another host may be idle waiting for this one,
+  // so the batch leaves when this rank blocks rather than when the whole host does.
+  world_->scheduler().poll_soon();
 }
 
 void Simulation::reply_remote(const mpilite::Reply& reply) {
   link_->send_reply(reply);
+  world_->scheduler().poll_soon();
 }
 
 bool Simulation::idle() {

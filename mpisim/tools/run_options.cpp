@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "config.hpp"
+#include "transport.hpp"
 
 namespace mpisim::tools {
 namespace {
@@ -103,6 +104,7 @@ namespace {
     fmt::print(stderr, "{}: cannot run {}: {}\n", tool, program, std::strerror(errno));
     std::exit(kCannotRun);
   }
+  mpisim::protocols::skip_io_discovery();
   std::vector<std::string> command{"mpiexec", "-n", std::to_string(hosts)};
   command.insert(command.end(), program_args.begin(), program_args.end());
   run(command, program, tool);

@@ -49,6 +49,11 @@ public:
 
   /// From a fiber: suspend the current task (Blocked) and run the next ready one.
   void block();
+  /// The next block() goes through `poll` (when run() was given one): work for the outside
+  /// (frames to other host processes) waits no longer than the current fiber's burst.
+  void poll_soon() {
+    if (poll_every_) since_root_ = poll_every_;
+  }
   /// Queues a blocked task to run again; no effect on tasks that are ready, running or done.
   void wake(Task& task);
   /// From a fiber: ends the current task as if its entry function had returned.

@@ -40,6 +40,7 @@ class MpichTransport final : public Transport {
 public:
   MpichTransport(int* argc, char*** argv) {
     int provided = 0;
+    skip_io_discovery();
     check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
     MPI_Comm_rank(comm_, &host_);
