@@ -36,6 +36,7 @@ typedef int MPI_Errhandler;
 typedef int MPI_Info;
 typedef int MPI_Win;
 typedef int MPI_Message;
+typedef int MPI_Session;
 typedef struct mpisim_file* MPI_File;
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -81,6 +82,7 @@ typedef struct mpisim_t_pvar_session* MPI_T_pvar_session;
 #define MPI_INFO_ENV ((MPI_Info)0x5c000001)
 #define MPI_WIN_NULL ((MPI_Win)0x20000000)
 #define MPI_FILE_NULL ((MPI_File)0)
+#define MPI_SESSION_NULL ((MPI_Session)0x38000000)
 #define MPI_T_ENUM_NULL ((MPI_T_enum)0)
 #define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
 #define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
@@ -222,6 +224,8 @@ extern int mpisim_weights_empty[];
 #define MPI_MAX_INFO_VAL 1024
 #define MPI_MAX_PORT_NAME 256
 #define MPI_MAX_DATAREP_STRING 128
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
@@ -388,6 +392,7 @@ extern int mpisim_weights_empty[];
 #define MPI_T_ERR_PVAR_NO_ATOMIC 72
 #define MPI_T_ERR_INVALID_NAME 73
 #define MPI_T_ERR_INVALID 74
+#define MPI_ERR_SESSION 75
 #define MPI_ERR_LASTCODE 0x3fffffff
 
 /* ---- tool information interface (MPI_T) ------------------------------------------------ */
@@ -439,6 +444,7 @@ typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void*, void*, void*, int
 typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void*, void*);
 typedef void(MPI_File_errhandler_function)(MPI_File*, int*, ...);
 typedef void(MPI_Win_errhandler_function)(MPI_Win*, int*, ...);
+typedef void(MPI_Session_errhandler_function)(MPI_Session*, int*, ...);
 typedef int(MPI_Type_copy_attr_function)(MPI_Datatype, int, void*, void*, void*, int*);
 typedef int(MPI_Type_delete_attr_function)(MPI_Datatype, int, void*, void*);
 typedef int(MPI_Win_copy_attr_function)(MPI_Win, int, void*, void*, void*, int*);

@@ -243,7 +243,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
       s.exit_code = 1;
     }
     for (const auto& r : world.ranks()) {
-      s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, r->finalized, r->exited});
+      // MPI_Finalize is owed for MPI_Init: a rank that used MPI through sessions alone owes none.
+      const bool finalized = r->finalized || !r->initialized;
+      s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, finalized, r->exited});
       if (s.reason == mpilite::EndReason::Finished && s.exit_code == 0 && r->exit_code != 0)
         s.exit_code = r->exit_code;
     }

@@ -356,3 +356,29 @@ foreach(hosts 1 2)
     -m "partitioned receive of 2 partitions matched a partitioned send of 4 partitions from rank"
     -- env MPISIM_CPU=off ${RUN} -np 4 -hosts ${hosts} ${E2E_BIN}/partitioned mismatch)
 endforeach()
+
+# MPI-4.0 sessions (docs/model.md): psets mpi://WORLD and mpi://SELF, a communicator of each made
+# by MPI_Comm_create_from_group with an allreduce, a ring exchange and a broadcast on it, beside
+# MPI_Init (with the errors of an unknown pset and of MPI_SESSION_NULL, and a session's own error
+# handler) and, with "alone", without MPI_Init at all.
+e2e_program(sessions ${CONFORMANCE_PROGRAMS}/sessions.c)
+conformance_vs_mpich(sessions 3
+  "rank 2: sum 60, from left 1, bcast 4242, self size 1, congruent to world 1$")
+add_test(NAME conformance.sessions_alone_matches_mpich COMMAND ${EXPECT} 0
+  -m "all three agree" -m "sessions: 3 ranks, without MPI_Init, finalized$"
+  -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 3 ${E2E_BIN}/sessions
+     ${CONFORMANCE_PROGRAMS}/sessions.c alone)
+
+# The tool information interface with no variables and no categories (docs/model.md): counts 0,
+# MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted
+# MPI_T_init_thread / MPI_T_finalize.
+e2e_program(tool_interface ${CONFORMANCE_PROGRAMS}/tool_interface.c)
+add_test(NAME conformance.tool_interface_exports_no_variables COMMAND ${EXPECT} 0
+  -m "^cvar_get_num before init: MPI_T_ERR_NOT_INITIALIZED$" -m "^cvars \\+ pvars \\+ categories: 0$"
+  -m "^cvar_get_info\\(0\\): MPI_T_ERR_INVALID_INDEX$"
+  -m "^cvar_read\\(MPI_T_CVAR_HANDLE_NULL\\): MPI_T_ERR_INVALID_HANDLE$"
+  -m "^pvar_start on a freed session: MPI_T_ERR_INVALID_SESSION$"
+  -m "^category_get_num after one of two finalizes: MPI_SUCCESS$"
+  -m "^pvar_get_num after the last finalize: MPI_T_ERR_NOT_INITIALIZED$"
+  -m "^rank 0: 0 surprises$" -m "^rank 1: 0 surprises$"
+  -- env MPISIM_CPU=off ${RUN} -np 2 -hosts 2 ${E2E_BIN}/tool_interface)

@@ -45,6 +45,7 @@ MPISIM_IDENTITY_CONVERSION(Op, MPI_Op)
 MPISIM_IDENTITY_CONVERSION(Request, MPI_Request)
 MPISIM_IDENTITY_CONVERSION(Type, MPI_Datatype)
 MPISIM_IDENTITY_CONVERSION(Win, MPI_Win)
+MPISIM_IDENTITY_CONVERSION(Session, MPI_Session)
 
 int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
   return copy_status(c_status, f_status);

@@ -60,6 +60,7 @@ constexpr ErrorClass kClasses[] = {
     {MPI_ERR_SPAWN, "MPI_ERR_SPAWN", "spawning processes failed"},
     {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
     {MPI_ERR_WIN, "MPI_ERR_WIN", "invalid window"},
+    {MPI_ERR_SESSION, "MPI_ERR_SESSION", "invalid session"},
     {MPI_ERR_BASE, "MPI_ERR_BASE", "invalid base address"},
     {MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE", "invalid lock type"},
     {MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid attribute key"},

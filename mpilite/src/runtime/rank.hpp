@@ -81,6 +81,14 @@ struct Rank {
   std::vector<Request*> bsend_pending;
   /// The handler of MPI_FILE_NULL: errors of MPI_File_open and of files opened later.
   MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
+  /// The error handler of each session this rank opened (MPI_Session_init), by handle
+  /// MPI_SESSION_NULL + 1 + index; MPI_ERRHANDLER_NULL once finalized. Sessions are local
+  /// (MPI-4.0 section 11.3), so a rank's own list is all that exists of them.
+  std::vector<MPI_Errhandler> sessions;
+  /// MPI_T_init_thread calls not yet matched by MPI_T_finalize.
+  int tool_inits = 0;
+  /// MPI_T_pvar_session_create's sessions, by handle - 1: whether each is still open.
+  std::vector<bool> tool_sessions;
 
   /// Advances the clock to `t` (if later), accounting the gap as waiting.
   void wait_until(SimTime t) {
