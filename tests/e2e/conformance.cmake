@@ -76,7 +76,8 @@ function(conformance_vs_mpich program ranks regex)
 endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
-        object_attributes error_codes win_errhandler cancel_send grequest big_count)
+        object_attributes error_codes win_errhandler cancel_send grequest big_count
+        big_count_families)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -120,6 +121,17 @@ conformance_vs_mpich(big_count 4
 add_test(NAME conformance.big_count_above_int_is_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Send_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count huge)
+# The other _c forms family by family (point-to-point, persistent, collectives, MPI_Reduce_local_c,
+# datatype constructors, one-sided); a count above 2^31 - 1 is refused on the window of a put and
+# by a datatype constructor.
+conformance_vs_mpich(big_count_families 4
+  "rank 3: p2p [0-9]+, nonblocking [0-9]+, collectives [0-9]+, reduce_local [0-9]+, types [0-9]+, rma [0-9]+$")
+add_test(NAME conformance.big_count_families_put_above_int_is_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Put_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-put)
+add_test(NAME conformance.big_count_families_type_above_int_is_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Type_contiguous_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-type)
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes

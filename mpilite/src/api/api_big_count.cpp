@@ -1,131 +1,164 @@
-// MPI entry points: the MPI-4.0 large-count (`_c`) forms of the calls NPB-like codes use. Each
-// checks that its counts fit an int (mpisim counts elements in int, as MPI-3.1 does) and does
-// what the int form does; a larger count is refused with MPI_ERR_COUNT, never truncated.
+// MPI entry points: the MPI-4.0 large-count (`_c`) forms. mpisim counts elements in int, as
+// MPI-3.1 does, so each form checks that its counts fit an int and calls the int form; a larger
+// count is refused with MPI_ERR_COUNT, never truncated. The forms whose only difference from the
+// int form is MPI_Count in place of int (or of MPI_Aint) share one template, narrowed(): the
+// parameter types of the int form say which arguments to check.
 #include <climits>
-#include <initializer_list>
+#include <type_traits>
 
 #include "api_call.hpp"
+#include "api_win.hpp"
 
 using namespace mpilite;
 
 namespace {
 
-/// MPI_SUCCESS if no count is above what an int holds; else the error, on `comm`'s handler.
-/// (A negative count goes on to the int form, which refuses it.)
-int check_counts(const char* name, MPI_Comm comm, std::initializer_list<MPI_Count> counts) {
-  for (MPI_Count n : counts)
-    if (n > INT_MAX) {
-      ApiCall c(name);
-      return c.error(comm, MPI_ERR_COUNT,
-                     "count {} is above 2^31 - 1: mpisim supports large counts up to that only", n);
-    }
-  return MPI_SUCCESS;
+/// Where a refused count is reported: the call's communicator or window (handles are both int,
+/// hence the wrappers).
+struct OnComm {
+  MPI_Comm comm;
+};
+struct OnWin {
+  MPI_Win win;
+};
+OnComm on_comm(MPI_Comm comm) {
+  return {comm};
+}
+OnWin on_win(MPI_Win win) {
+  return {win};
 }
 
-/// A count check_counts let through, as an int; any negative count as -1.
-int as_int(MPI_Count n) {
-  return n < 0 ? -1 : static_cast<int>(n);
+template <class... Args>
+int refuse(ApiCall& c, OnComm where, fmt::format_string<Args...> f, Args&&... args) {
+  return c.error(where.comm, MPI_ERR_COUNT, f, std::forward<Args>(args)...);
+}
+template <class... Args>
+int refuse(ApiCall& c, OnWin where, fmt::format_string<Args...> f, Args&&... args) {
+  Window* w = nullptr;
+  if (int e = check_window(c, where.win, w)) return e;
+  return win_error(c, *w, MPI_ERR_COUNT, f, std::forward<Args>(args)...);
+}
+
+/// Whether argument `a`, passed to a parameter of type P of the int form, keeps its value: an
+/// MPI_Count going to an int must not be above INT_MAX. (A negative count goes on to the int form,
+/// which refuses it.)
+template <class P, class A> bool fits(A a, MPI_Count& refused) {
+  if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+    if (a > INT_MAX) {
+      refused = a;
+      return false;
+    }
+  return true;
+}
+
+/// `a` as the int form's parameter type P; a negative count below INT_MIN as -1.
+template <class P, class A> P narrow(A a) {
+  if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+    return a < INT_MIN ? -1 : static_cast<int>(a);
+  else
+    return static_cast<P>(a);
+}
+
+/// Calls `int_form` with `args` if every count fits the int form's parameter; else refuses.
+template <class Where, class... P, class... A>
+int narrowed(const char* name, Where where, int (*int_form)(P...), A... args) {
+  static_assert(sizeof...(P) == sizeof...(A));
+  MPI_Count refused = 0;
+  if (!(fits<P>(args, refused) && ...)) {
+    ApiCall c(name);
+    return refuse(c, where,
+                  "count {} is above 2^31 - 1: mpisim supports large counts up to that only",
+                  refused);
+  }
+  return int_form(narrow<P>(args)...);
 }
 
 } // namespace
 
+/// PMPI_name_c and its weak alias MPI_name_c: `params` as the standard declares them, `args` their
+/// names.
+#define MPISIM_NARROWED(name, where, params, args)                                                 \
+  extern "C" int PMPI_##name##_c params {                                                          \
+    return narrowed("MPI_" #name "_c", where, PMPI_##name, MPISIM_UNPAREN args);                   \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(name##_c)
+#define MPISIM_UNPAREN(...) __VA_ARGS__
+
+// clang-format off
+MPISIM_NARROWED(Accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win))
+MPISIM_NARROWED(Allgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+MPISIM_NARROWED(Allgather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Allreduce, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, comm))
+MPISIM_NARROWED(Allreduce_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
+MPISIM_NARROWED(Alltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+MPISIM_NARROWED(Alltoall_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Bcast, on_comm(comm), (void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm), (buffer, count, datatype, root, comm))
+MPISIM_NARROWED(Bcast_init, on_comm(comm), (void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (buffer, count, datatype, root, comm, info, request))
+MPISIM_NARROWED(Bsend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
+MPISIM_NARROWED(Bsend_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Buffer_attach, on_comm(MPI_COMM_WORLD), (void* buffer, MPI_Count size), (buffer, size))
+MPISIM_NARROWED(Exscan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, comm))
+MPISIM_NARROWED(Exscan_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
+MPISIM_NARROWED(Gather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+MPISIM_NARROWED(Gather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request))
+MPISIM_NARROWED(Get_accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win))
+MPISIM_NARROWED(Get, on_win(win), (void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win))
+MPISIM_NARROWED(Iallgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+MPISIM_NARROWED(Iallreduce, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, request))
+MPISIM_NARROWED(Ialltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+MPISIM_NARROWED(Ibcast, on_comm(comm), (void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request), (buffer, count, datatype, root, comm, request))
+MPISIM_NARROWED(Ibsend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Iexscan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, request))
+MPISIM_NARROWED(Igather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+MPISIM_NARROWED(Imrecv, on_comm(MPI_COMM_WORLD), (void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request), (buf, count, datatype, message, request))
+MPISIM_NARROWED(Ineighbor_allgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+MPISIM_NARROWED(Ineighbor_alltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+MPISIM_NARROWED(Irecv, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, source, tag, comm, request))
+MPISIM_NARROWED(Ireduce, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, root, comm, request))
+MPISIM_NARROWED(Ireduce_scatter_block, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
+MPISIM_NARROWED(Irsend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Iscan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, request))
+MPISIM_NARROWED(Iscatter, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+MPISIM_NARROWED(Isend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Isendrecv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request))
+MPISIM_NARROWED(Isendrecv_replace, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, sendtag, source, recvtag, comm, request))
+MPISIM_NARROWED(Issend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Mrecv, on_comm(MPI_COMM_WORLD), (void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status), (buf, count, datatype, message, status))
+MPISIM_NARROWED(Neighbor_allgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+MPISIM_NARROWED(Neighbor_allgather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Neighbor_alltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+MPISIM_NARROWED(Neighbor_alltoall_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Put, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win))
+MPISIM_NARROWED(Raccumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request))
+MPISIM_NARROWED(Recv, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status), (buf, count, datatype, source, tag, comm, status))
+MPISIM_NARROWED(Recv_init, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, source, tag, comm, request))
+MPISIM_NARROWED(Reduce, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, root, comm))
+MPISIM_NARROWED(Reduce_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, root, comm, info, request))
+MPISIM_NARROWED(Reduce_local, on_comm(MPI_COMM_WORLD), (const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op), (inbuf, inoutbuf, count, datatype, op))
+MPISIM_NARROWED(Reduce_scatter_block, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, recvcount, datatype, op, comm))
+MPISIM_NARROWED(Reduce_scatter_block_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, recvcount, datatype, op, comm, info, request))
+MPISIM_NARROWED(Rget_accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request))
+MPISIM_NARROWED(Rget, on_win(win), (void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request))
+MPISIM_NARROWED(Rput, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request))
+MPISIM_NARROWED(Rsend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
+MPISIM_NARROWED(Rsend_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Scan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, comm))
+MPISIM_NARROWED(Scan_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
+MPISIM_NARROWED(Scatter, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+MPISIM_NARROWED(Scatter_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request))
+MPISIM_NARROWED(Send, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
+MPISIM_NARROWED(Send_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Sendrecv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status), (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status))
+MPISIM_NARROWED(Sendrecv_replace, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status* status), (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
+MPISIM_NARROWED(Ssend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
+MPISIM_NARROWED(Ssend_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
+MPISIM_NARROWED(Type_contiguous, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, oldtype, newtype))
+MPISIM_NARROWED(Type_create_hvector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
+MPISIM_NARROWED(Type_create_resized, on_comm(MPI_COMM_WORLD), (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype), (oldtype, lb, extent, newtype))
+MPISIM_NARROWED(Type_vector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
+// clang-format on
+
 extern "C" {
-
-int PMPI_Send_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm) {
-  if (int e = check_counts("MPI_Send_c", comm, {count})) return e;
-  return PMPI_Send(buf, as_int(count), datatype, dest, tag, comm);
-}
-MPISIM_WEAK_ALIAS(Send_c)
-
-int PMPI_Ssend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm) {
-  if (int e = check_counts("MPI_Ssend_c", comm, {count})) return e;
-  return PMPI_Ssend(buf, as_int(count), datatype, dest, tag, comm);
-}
-MPISIM_WEAK_ALIAS(Ssend_c)
-
-int PMPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                MPI_Comm comm, MPI_Status* status) {
-  if (int e = check_counts("MPI_Recv_c", comm, {count})) return e;
-  return PMPI_Recv(buf, as_int(count), datatype, source, tag, comm, status);
-}
-MPISIM_WEAK_ALIAS(Recv_c)
-
-int PMPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, MPI_Request* request) {
-  if (int e = check_counts("MPI_Isend_c", comm, {count})) return e;
-  return PMPI_Isend(buf, as_int(count), datatype, dest, tag, comm, request);
-}
-MPISIM_WEAK_ALIAS(Isend_c)
-
-int PMPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                 MPI_Comm comm, MPI_Request* request) {
-  if (int e = check_counts("MPI_Irecv_c", comm, {count})) return e;
-  return PMPI_Irecv(buf, as_int(count), datatype, source, tag, comm, request);
-}
-MPISIM_WEAK_ALIAS(Irecv_c)
-
-int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  if (int e = check_counts("MPI_Sendrecv_c", comm, {sendcount, recvcount})) return e;
-  return PMPI_Sendrecv(sendbuf, as_int(sendcount), sendtype, dest, sendtag, recvbuf,
-                       as_int(recvcount), recvtype, source, recvtag, comm, status);
-}
-MPISIM_WEAK_ALIAS(Sendrecv_c)
-
-int PMPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Bcast_c", comm, {count})) return e;
-  return PMPI_Bcast(buffer, as_int(count), datatype, root, comm);
-}
-MPISIM_WEAK_ALIAS(Bcast_c)
-
-int PMPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Reduce_c", comm, {count})) return e;
-  return PMPI_Reduce(sendbuf, recvbuf, as_int(count), datatype, op, root, comm);
-}
-MPISIM_WEAK_ALIAS(Reduce_c)
-
-int PMPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Allreduce_c", comm, {count})) return e;
-  return PMPI_Allreduce(sendbuf, recvbuf, as_int(count), datatype, op, comm);
-}
-MPISIM_WEAK_ALIAS(Allreduce_c)
-
-int PMPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Allgather_c", comm, {sendcount, recvcount})) return e;
-  return PMPI_Allgather(sendbuf, as_int(sendcount), sendtype, recvbuf, as_int(recvcount), recvtype,
-                        comm);
-}
-MPISIM_WEAK_ALIAS(Allgather_c)
-
-int PMPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Alltoall_c", comm, {sendcount, recvcount})) return e;
-  return PMPI_Alltoall(sendbuf, as_int(sendcount), sendtype, recvbuf, as_int(recvcount), recvtype,
-                       comm);
-}
-MPISIM_WEAK_ALIAS(Alltoall_c)
-
-int PMPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Gather_c", comm, {sendcount, recvcount})) return e;
-  return PMPI_Gather(sendbuf, as_int(sendcount), sendtype, recvbuf, as_int(recvcount), recvtype,
-                     root, comm);
-}
-MPISIM_WEAK_ALIAS(Gather_c)
-
-int PMPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (int e = check_counts("MPI_Scatter_c", comm, {sendcount, recvcount})) return e;
-  return PMPI_Scatter(sendbuf, as_int(sendcount), sendtype, recvbuf, as_int(recvcount), recvtype,
-                      root, comm);
-}
-MPISIM_WEAK_ALIAS(Scatter_c)
 
 int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
   int n = 0;
