@@ -554,6 +554,13 @@ MPISIM_DECLARE(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, M
 MPISIM_DECLARE(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
+/* MPI-4.0 large-count forms of the blocking v-collectives: their arrays are copied as int arrays. */
+MPISIM_DECLARE(int, Allgatherv_c, (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Alltoallv_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Alltoallw_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+MPISIM_DECLARE(int, Gatherv_c, (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm))
+MPISIM_DECLARE(int, Reduce_scatter_c, (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+MPISIM_DECLARE(int, Scatterv_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
 MPISIM_DECLARE(int, Info_get_string, (MPI_Info info, const char* key, int* buflen, char* value, int* flag))
 /* MPI-4.0 sessions (section 11.3): psets mpi://WORLD and mpi://SELF. */
 MPISIM_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session))

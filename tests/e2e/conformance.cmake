@@ -121,9 +121,9 @@ conformance_vs_mpich(big_count 4
 add_test(NAME conformance.big_count_above_int_is_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Send_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count huge)
-# The other _c forms family by family (point-to-point, persistent, collectives, MPI_Reduce_local_c,
-# datatype constructors, one-sided); a count above 2^31 - 1 is refused on the window of a put and
-# by a datatype constructor.
+# The other _c forms family by family (point-to-point, persistent, collectives with v-collectives'
+# MPI_Count and MPI_Aint arrays, MPI_Reduce_local_c, datatype constructors, one-sided); a count above
+# 2^31 - 1 is refused on the window of a put, by a datatype constructor and in a counts array.
 conformance_vs_mpich(big_count_families 4
   "rank 3: p2p [0-9]+, nonblocking [0-9]+, collectives [0-9]+, reduce_local [0-9]+, types [0-9]+, rma [0-9]+$")
 add_test(NAME conformance.big_count_families_put_above_int_is_refused COMMAND ${EXPECT} 1
@@ -132,6 +132,9 @@ add_test(NAME conformance.big_count_families_put_above_int_is_refused COMMAND ${
 add_test(NAME conformance.big_count_families_type_above_int_is_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Type_contiguous_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-type)
+add_test(NAME conformance.big_count_families_counts_above_int_are_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Alltoallv_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-counts)
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes

@@ -5,6 +5,7 @@
 // parameter types of the int form say which arguments to check.
 #include <climits>
 #include <type_traits>
+#include <vector>
 
 #include "api_call.hpp"
 #include "api_win.hpp"
@@ -39,21 +40,68 @@ int refuse(ApiCall& c, OnWin where, fmt::format_string<Args...> f, Args&&... arg
   return win_error(c, *w, MPI_ERR_COUNT, f, std::forward<Args>(args)...);
 }
 
-/// Whether argument `a`, passed to a parameter of type P of the int form, keeps its value: an
-/// MPI_Count going to an int must not be above INT_MAX. (A negative count goes on to the int form,
-/// which refuses it.)
-template <class P, class A> bool fits(A a, MPI_Count& refused) {
-  if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
-    if (a > INT_MAX) {
-      refused = a;
-      return false;
+/// An array of counts or displacements of a large-count form (`n` entries; none if it is null),
+/// as the int form's array. The int form reads it during the call only, which holds for blocking
+/// calls: a non-blocking one reads its arrays until completion, after this one is gone.
+class IntArray {
+public:
+  template <class T> IntArray(const T* given, int n) : given_(given != nullptr) {
+    for (int i = 0; given && i < n; ++i) {
+      values_.push_back(given[i]);
+      ints_.push_back(given[i] < INT_MIN ? -1 : static_cast<int>(given[i]));
     }
-  return true;
+    ints_.reserve(1); // a present array of no entries stays non-null
+  }
+  /// The first entry above INT_MAX, or 0.
+  MPI_Count above_int() const {
+    for (MPI_Count v : values_)
+      if (v > INT_MAX) return v;
+    return 0;
+  }
+  const int* ints() const { return given_ ? ints_.data() : nullptr; }
+
+private:
+  bool given_;
+  std::vector<MPI_Count> values_;
+  std::vector<int> ints_;
+};
+
+/// Entries of a counts array: one per process of the remote group on an intercommunicator, of the
+/// group otherwise (0 if `comm` is not a communicator: the int form reports that).
+int blocks(MPI_Comm comm) {
+  int inter = 0, n = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+  return (inter ? PMPI_Comm_remote_size : PMPI_Comm_size)(comm, &n) == MPI_SUCCESS ? n : 0;
+}
+/// Entries of an array significant at the root only: blocks(comm) at the root, else none.
+int at_root(MPI_Comm comm, int root) {
+  int inter = 0, me = -1;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+  if (inter) return root == MPI_ROOT ? blocks(comm) : 0;
+  return PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == root ? blocks(comm) : 0;
+}
+/// Entries of MPI_Reduce_scatter's counts: one per process of the local group.
+int local_size(MPI_Comm comm) {
+  int n = 0;
+  return PMPI_Comm_size(comm, &n) == MPI_SUCCESS ? n : 0;
+}
+
+/// Whether argument `a`, passed to a parameter of type P of the int form, keeps its value: an
+/// MPI_Count going to an int, or an array's entries, must not be above INT_MAX. (A negative count
+/// goes on to the int form, which refuses it.)
+template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
+  if constexpr (std::is_same_v<A, IntArray>)
+    refused = a.above_int();
+  else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+    refused = a > INT_MAX ? a : 0;
+  return refused == 0;
 }
 
 /// `a` as the int form's parameter type P; a negative count below INT_MIN as -1.
-template <class P, class A> P narrow(A a) {
-  if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+template <class P, class A> P narrow(const A& a) {
+  if constexpr (std::is_same_v<A, IntArray>)
+    return a.ints();
+  else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
     return a < INT_MIN ? -1 : static_cast<int>(a);
   else
     return static_cast<P>(a);
@@ -61,7 +109,7 @@ template <class P, class A> P narrow(A a) {
 
 /// Calls `int_form` with `args` if every count fits the int form's parameter; else refuses.
 template <class Where, class... P, class... A>
-int narrowed(const char* name, Where where, int (*int_form)(P...), A... args) {
+int narrowed(const char* name, Where where, int (*int_form)(P...), const A&... args) {
   static_assert(sizeof...(P) == sizeof...(A));
   MPI_Count refused = 0;
   if (!(fits<P>(args, refused) && ...)) {
@@ -156,6 +204,12 @@ MPISIM_NARROWED(Type_contiguous, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_
 MPISIM_NARROWED(Type_create_hvector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
 MPISIM_NARROWED(Type_create_resized, on_comm(MPI_COMM_WORLD), (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype), (oldtype, lb, extent, newtype))
 MPISIM_NARROWED(Type_vector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
+MPISIM_NARROWED(Allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(displs, blocks(comm)), recvtype, comm))
+MPISIM_NARROWED(Alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, IntArray(sendcounts, blocks(comm)), IntArray(sdispls, blocks(comm)), sendtype, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(rdispls, blocks(comm)), recvtype, comm))
+MPISIM_NARROWED(Alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm), (sendbuf, IntArray(sendcounts, blocks(comm)), IntArray(sdispls, blocks(comm)), sendtypes, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(rdispls, blocks(comm)), recvtypes, comm))
+MPISIM_NARROWED(Gatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, IntArray(recvcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), recvtype, root, comm))
+MPISIM_NARROWED(Reduce_scatter, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, IntArray(recvcounts, local_size(comm)), datatype, op, comm))
+MPISIM_NARROWED(Scatterv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, IntArray(sendcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm))
 // clang-format on
 
 extern "C" {

@@ -3,8 +3,9 @@
  * persistent point-to-point; scans, reduce-scatter, non-blocking, neighbour and persistent
  * collectives; MPI_Reduce_local_c; datatype constructors; one-sided puts, gets and accumulates.
  * Each rank sums what it got per family; rank 0 prints every rank's sums. With the argument
- * "huge-put" rank 0 puts 2^31 elements and with "huge-type" builds a type of 2^31 elements: mpisim
- * refuses those counts by name. */
+ * "huge-put" rank 0 puts 2^31 elements, with "huge-type" builds a type of 2^31 elements and with
+ * "huge-counts" passes a count of 2^31 in an MPI_Alltoallv_c array: mpisim refuses those counts
+ * by name. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,62 @@ int main(int argc, char** argv) {
   got[2] += 17 * sum(nb, 2);
   MPI_Comm_free(&ring);
   free(all);
+
+  /* V-collectives: rank i contributes i + 1 elements; arrays of MPI_Count and MPI_Aint. */
+  MPI_Count* counts = malloc(sizeof(MPI_Count) * size);
+  MPI_Count* ones = malloc(sizeof(MPI_Count) * size);
+  MPI_Aint* displs = malloc(sizeof(MPI_Aint) * size);
+  MPI_Aint* steps = malloc(sizeof(MPI_Aint) * size);
+  MPI_Aint* bytes = malloc(sizeof(MPI_Aint) * size);
+  MPI_Datatype* ints = malloc(sizeof(MPI_Datatype) * size);
+  int total = 0;
+  for (int i = 0; i < size; ++i) {
+    counts[i] = i + 1;
+    ones[i] = 1;
+    displs[i] = total;
+    steps[i] = i;
+    bytes[i] = i * (MPI_Aint)sizeof(int);
+    ints[i] = MPI_INT;
+    total += i + 1;
+  }
+  if (strcmp(huge, "huge-counts") == 0 && rank == 0) {
+    counts[size - 1] = (MPI_Count)1 << 31;
+    MPI_Alltoallv_c(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  }
+  int* v = malloc(sizeof(int) * total);
+  int* each = malloc(sizeof(int) * size);
+  int mine[N + 64];
+  for (int i = 0; i < rank + 1; ++i)
+    mine[i] = rank * 7 + i;
+  memset(v, 0, sizeof(int) * total);
+  MPI_Gatherv_c(mine, rank + 1, MPI_INT, v, counts, displs, MPI_INT, size - 1, MPI_COMM_WORLD);
+  if (rank == size - 1) got[2] += 19 * sum(v, total);
+  int piece[64] = {0};
+  MPI_Scatterv_c(v, counts, displs, MPI_INT, piece, rank + 1, MPI_INT, size - 1, MPI_COMM_WORLD);
+  got[2] += 23 * sum(piece, rank + 1);
+  memset(v, 0, sizeof(int) * total);
+  MPI_Allgatherv_c(mine, rank + 1, MPI_INT, v, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  got[2] += 29 * sum(v, total);
+  int* to = malloc(sizeof(int) * size);
+  for (int i = 0; i < size; ++i)
+    to[i] = rank * 100 + i;
+  MPI_Alltoallv_c(to, ones, steps, MPI_INT, each, ones, steps, MPI_INT, MPI_COMM_WORLD);
+  got[2] += 31 * sum(each, size);
+  MPI_Alltoallw_c(to, ones, bytes, ints, each, ones, bytes, ints, MPI_COMM_WORLD);
+  got[2] += 37 * sum(each, size);
+  for (int i = 0; i < total; ++i)
+    v[i] = rank + i;
+  MPI_Reduce_scatter_c(v, piece, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  got[2] += 41 * sum(piece, rank + 1);
+  free(counts);
+  free(ones);
+  free(displs);
+  free(steps);
+  free(bytes);
+  free(ints);
+  free(v);
+  free(each);
+  free(to);
 
   /* MPI_Reduce_local_c. */
   int acc[N] = {1, 2, 3, 4};
