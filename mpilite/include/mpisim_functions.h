@@ -561,6 +561,16 @@ MPISIM_DECLARE(int, Alltoallw_c, (const void* sendbuf, const MPI_Count sendcount
 MPISIM_DECLARE(int, Gatherv_c, (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm))
 MPISIM_DECLARE(int, Reduce_scatter_c, (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 MPISIM_DECLARE(int, Scatterv_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+/* MPI-4.0 large-count forms of packing (positions and sizes go through int or MPI_Aint) and of type queries. */
+MPISIM_DECLARE(int, Pack_c, (const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm))
+MPISIM_DECLARE(int, Pack_external_c, (const char* datarep, const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position))
+MPISIM_DECLARE(int, Pack_external_size_c, (const char* datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count* size))
+MPISIM_DECLARE(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size))
+MPISIM_DECLARE(int, Unpack_c, (const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm))
+MPISIM_DECLARE(int, Unpack_external_c, (const char datarep[], const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype))
+MPISIM_DECLARE(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent))
+MPISIM_DECLARE(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent))
+MPISIM_DECLARE(int, Get_elements_c, (const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count))
 MPISIM_DECLARE(int, Info_get_string, (MPI_Info info, const char* key, int* buflen, char* value, int* flag))
 /* MPI-4.0 sessions (section 11.3): psets mpi://WORLD and mpi://SELF. */
 MPISIM_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session))

@@ -122,10 +122,11 @@ add_test(NAME conformance.big_count_above_int_is_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Send_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count huge)
 # The other _c forms family by family (point-to-point, persistent, collectives with v-collectives'
-# MPI_Count and MPI_Aint arrays, MPI_Reduce_local_c, datatype constructors, one-sided); a count above
-# 2^31 - 1 is refused on the window of a put, by a datatype constructor and in a counts array.
+# MPI_Count and MPI_Aint arrays, MPI_Reduce_local_c, datatype constructors, one-sided, packing
+# and type queries); a count above 2^31 - 1 is refused on the window of a put, by a datatype
+# constructor and in a counts array.
 conformance_vs_mpich(big_count_families 4
-  "rank 3: p2p [0-9]+, nonblocking [0-9]+, collectives [0-9]+, reduce_local [0-9]+, types [0-9]+, rma [0-9]+$")
+  "rank 3: p2p [0-9]+, nonblocking [0-9]+, collectives [0-9]+, reduce_local [0-9]+, types [0-9]+, rma [0-9]+, pack [0-9]+$")
 add_test(NAME conformance.big_count_families_put_above_int_is_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Put_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-put)

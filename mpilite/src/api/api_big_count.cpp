@@ -66,6 +66,30 @@ private:
   std::vector<int> ints_;
 };
 
+/// An MPI_Count* of a large-count form that the int form has as a T* (a pack position, a size):
+/// an in-out value goes in as a T, and the value comes back when the call is over.
+template <class T> class Through {
+public:
+  enum Direction { in_out, out };
+  Through(MPI_Count* given, Direction d)
+      : given_(given), in_(d == in_out && given ? *given : 0), value_(static_cast<T>(in_)) {}
+  ~Through() {
+    if (given_) *given_ = value_;
+  }
+  Through(const Through&) = delete;
+  Through& operator=(const Through&) = delete;
+  /// The value going in if the int form cannot hold it, or 0.
+  MPI_Count above() const { return std::is_same_v<T, int> && in_ > INT_MAX ? in_ : 0; }
+  T* pointer() const { return given_ ? &value_ : nullptr; }
+
+private:
+  MPI_Count* given_;
+  MPI_Count in_;
+  mutable T value_;
+};
+template <class T> constexpr bool is_through = false;
+template <class T> constexpr bool is_through<Through<T>> = true;
+
 /// Entries of a counts array: one per process of the remote group on an intercommunicator, of the
 /// group otherwise (0 if `comm` is not a communicator: the int form reports that).
 int blocks(MPI_Comm comm) {
@@ -92,6 +116,8 @@ int local_size(MPI_Comm comm) {
 template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
   if constexpr (std::is_same_v<A, IntArray>)
     refused = a.above_int();
+  else if constexpr (is_through<A>)
+    refused = a.above();
   else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
     refused = a > INT_MAX ? a : 0;
   return refused == 0;
@@ -101,6 +127,8 @@ template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
 template <class P, class A> P narrow(const A& a) {
   if constexpr (std::is_same_v<A, IntArray>)
     return a.ints();
+  else if constexpr (is_through<A>)
+    return a.pointer();
   else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
     return a < INT_MIN ? -1 : static_cast<int>(a);
   else
@@ -210,6 +238,12 @@ MPISIM_NARROWED(Alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count 
 MPISIM_NARROWED(Gatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, IntArray(recvcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), recvtype, root, comm))
 MPISIM_NARROWED(Reduce_scatter, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, IntArray(recvcounts, local_size(comm)), datatype, op, comm))
 MPISIM_NARROWED(Scatterv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, IntArray(sendcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm))
+MPISIM_NARROWED(Pack, on_comm(comm), (const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm), (inbuf, incount, datatype, outbuf, outsize, Through<int>(position, Through<int>::in_out), comm))
+MPISIM_NARROWED(Pack_external, on_comm(MPI_COMM_WORLD), (const char* datarep, const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position), (datarep, inbuf, incount, datatype, outbuf, outsize, Through<MPI_Aint>(position, Through<MPI_Aint>::in_out)))
+MPISIM_NARROWED(Pack_external_size, on_comm(MPI_COMM_WORLD), (const char* datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count* size), (datarep, incount, datatype, Through<MPI_Aint>(size, Through<MPI_Aint>::out)))
+MPISIM_NARROWED(Pack_size, on_comm(comm), (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size), (incount, datatype, comm, Through<int>(size, Through<int>::out)))
+MPISIM_NARROWED(Unpack, on_comm(comm), (const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm), (inbuf, insize, Through<int>(position, Through<int>::in_out), outbuf, outcount, datatype, comm))
+MPISIM_NARROWED(Unpack_external, on_comm(MPI_COMM_WORLD), (const char datarep[], const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype), (datarep, inbuf, insize, Through<MPI_Aint>(position, Through<MPI_Aint>::in_out), outbuf, outcount, datatype))
 // clang-format on
 
 extern "C" {
@@ -222,9 +256,25 @@ int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count*
 }
 MPISIM_WEAK_ALIAS(Get_count_c)
 
+// MPI-3.1's _x forms already take MPI_Count.
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count* size) {
   return PMPI_Type_size_x(datatype, size);
 }
 MPISIM_WEAK_ALIAS(Type_size_c)
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return PMPI_Type_get_extent_x(datatype, lb, extent);
+}
+MPISIM_WEAK_ALIAS(Type_get_extent_c)
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
+}
+MPISIM_WEAK_ALIAS(Type_get_true_extent_c)
+
+int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return PMPI_Get_elements_x(status, datatype, count);
+}
+MPISIM_WEAK_ALIAS(Get_elements_c)
 
 } // extern "C"

@@ -1,7 +1,8 @@
 /* The MPI-4.0 large-count (_c) forms family by family, with counts that fit an int: buffered,
  * ready and synchronous sends, matched receives, send-receive in place, non-blocking and
  * persistent point-to-point; scans, reduce-scatter, non-blocking, neighbour and persistent
- * collectives; MPI_Reduce_local_c; datatype constructors; one-sided puts, gets and accumulates.
+ * collectives; MPI_Reduce_local_c; packing and type queries; datatype constructors; one-sided
+ * puts, gets and accumulates.
  * Each rank sums what it got per family; rank 0 prints every rank's sums. With the argument
  * "huge-put" rank 0 puts 2^31 elements, with "huge-type" builds a type of 2^31 elements and with
  * "huge-counts" passes a count of 2^31 in an MPI_Alltoallv_c array: mpisim refuses those counts
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 4, FAMILIES = 6 };
+enum { N = 4, FAMILIES = 7 };
 
 static long sum(const int* v, int n) {
   long s = 0;
@@ -183,6 +184,34 @@ int main(int argc, char** argv) {
   MPI_Reduce_local_c(out, acc, N, MPI_INT, MPI_PROD);
   got[3] = sum(acc, N);
 
+  /* Packing: sizes, positions, and the external32 forms; type and status queries. */
+  char packed[256];
+  MPI_Count pack_size = 0, position = 0, external_size = 0, external_position = 0;
+  MPI_Pack_size_c(N, MPI_INT, MPI_COMM_WORLD, &pack_size);
+  MPI_Pack_c(out, N, MPI_INT, packed, sizeof packed, &position, MPI_COMM_WORLD);
+  MPI_Pack_c(&rank, 1, MPI_INT, packed, sizeof packed, &position, MPI_COMM_WORLD);
+  int unpacked[N + 1];
+  MPI_Count unpack_position = 0;
+  MPI_Unpack_c(packed, position, &unpack_position, unpacked, N + 1, MPI_INT, MPI_COMM_WORLD);
+  got[6] += sum(unpacked, N + 1) + 1000 * pack_size + 100000 * unpack_position;
+  MPI_Pack_external_size_c("external32", N, MPI_INT, &external_size);
+  MPI_Pack_external_c("external32", out, N, MPI_INT, packed, sizeof packed, &external_position);
+  memset(unpacked, 0, sizeof unpacked);
+  MPI_Count external_unpack = 0;
+  MPI_Unpack_external_c("external32", packed, external_position, &external_unpack, unpacked, N,
+                        MPI_INT);
+  got[6] += 3 * sum(unpacked, N) + 1000 * external_size + 100000 * external_unpack +
+            (unsigned char)packed[3];
+  MPI_Datatype spaced;
+  MPI_Type_create_resized_c(MPI_INT, -4, 3 * sizeof(int), &spaced);
+  MPI_Count lb, extent, true_lb, true_extent, elements;
+  MPI_Type_get_extent_c(spaced, &lb, &extent);
+  MPI_Type_get_true_extent_c(spaced, &true_lb, &true_extent);
+  MPI_Type_free(&spaced);
+  MPI_Sendrecv_c(out, 3, MPI_INT, right, 13, in, N, MPI_INT, left, 13, MPI_COMM_WORLD, &st);
+  MPI_Get_elements_c(&st, MPI_INT, &elements);
+  got[6] += 7 * (lb + 10 * extent + 100 * true_lb + 1000 * true_extent + 10000 * elements);
+
   /* Datatype constructors: a strided column, a contiguous pair, a resized int. */
   if (strcmp(huge, "huge-type") == 0 && rank == 0) {
     MPI_Datatype t;
@@ -246,9 +275,10 @@ int main(int argc, char** argv) {
   if (rank == 0)
     for (int r = 0; r < size; ++r)
       printf("rank %d: p2p %ld, nonblocking %ld, collectives %ld, reduce_local %ld, types %ld, "
-             "rma %ld\n",
+             "rma %ld, pack %ld\n",
              r, every[r * FAMILIES], every[r * FAMILIES + 1], every[r * FAMILIES + 2],
-             every[r * FAMILIES + 3], every[r * FAMILIES + 4], every[r * FAMILIES + 5]);
+             every[r * FAMILIES + 3], every[r * FAMILIES + 4], every[r * FAMILIES + 5],
+             every[r * FAMILIES + 6]);
   free(every);
   MPI_Finalize();
   return 0;
