@@ -41,37 +41,42 @@ int refuse(ApiCall& c, OnWin where, fmt::format_string<Args...> f, Args&&... arg
 }
 
 /// An array of counts or displacements of a large-count form (`n` entries; none if it is null),
-/// as the int form's array. The int form reads it during the call only, which holds for blocking
-/// calls: a non-blocking one reads its arrays until completion, after this one is gone.
-class IntArray {
+/// as the int form's array of T (int, or MPI_Aint). The int form reads it during the call only,
+/// which holds for blocking calls: a non-blocking one reads its arrays until completion, after
+/// this one is gone.
+template <class T> class Array {
 public:
-  template <class T> IntArray(const T* given, int n) : given_(given != nullptr) {
-    for (int i = 0; given && i < n; ++i) {
-      values_.push_back(given[i]);
-      ints_.push_back(given[i] < INT_MIN ? -1 : static_cast<int>(given[i]));
+  template <class W> Array(const W* given, MPI_Count n) : given_(given != nullptr) {
+    // A count above INT_MAX is refused before the call: no need to read that many entries.
+    for (MPI_Count i = 0; given && i < n && n <= INT_MAX; ++i) {
+      wide_.push_back(given[i]);
+      values_.push_back(std::is_same_v<T, int> && given[i] < INT_MIN ? -1
+                                                                     : static_cast<T>(given[i]));
     }
-    ints_.reserve(1); // a present array of no entries stays non-null
+    values_.reserve(1); // a present array of no entries stays non-null
   }
-  /// The first entry above INT_MAX, or 0.
-  MPI_Count above_int() const {
-    for (MPI_Count v : values_)
-      if (v > INT_MAX) return v;
+  /// The first entry the int form cannot hold, or 0.
+  MPI_Count above() const {
+    if constexpr (std::is_same_v<T, int>)
+      for (MPI_Count v : wide_)
+        if (v > INT_MAX) return v;
     return 0;
   }
-  const int* ints() const { return given_ ? ints_.data() : nullptr; }
+  const T* pointer() const { return given_ ? values_.data() : nullptr; }
 
 private:
   bool given_;
-  std::vector<MPI_Count> values_;
-  std::vector<int> ints_;
+  std::vector<MPI_Count> wide_;
+  std::vector<T> values_;
 };
 
-/// An MPI_Count* of a large-count form that the int form has as a T* (a pack position, a size):
-/// an in-out value goes in as a T, and the value comes back when the call is over.
-template <class T> class Through {
+/// A W* (MPI_Count or MPI_Aint) of a large-count form that the int form has as a T* (a pack
+/// position, a size, a displacement unit): an in-out value goes in as a T, and the value comes back
+/// when the call is over.
+template <class T, class W> class Through {
 public:
   enum Direction { in_out, out };
-  Through(MPI_Count* given, Direction d)
+  Through(W* given, Direction d)
       : given_(given), in_(d == in_out && given ? *given : 0), value_(static_cast<T>(in_)) {}
   ~Through() {
     if (given_) *given_ = value_;
@@ -83,12 +88,14 @@ public:
   T* pointer() const { return given_ ? &value_ : nullptr; }
 
 private:
-  MPI_Count* given_;
-  MPI_Count in_;
+  W* given_;
+  W in_;
   mutable T value_;
 };
-template <class T> constexpr bool is_through = false;
-template <class T> constexpr bool is_through<Through<T>> = true;
+
+template <class A> constexpr bool is_wrapper = false;
+template <class T> constexpr bool is_wrapper<Array<T>> = true;
+template <class T, class W> constexpr bool is_wrapper<Through<T, W>> = true;
 
 /// Entries of a counts array: one per process of the remote group on an intercommunicator, of the
 /// group otherwise (0 if `comm` is not a communicator: the int form reports that).
@@ -114,22 +121,20 @@ int local_size(MPI_Comm comm) {
 /// MPI_Count going to an int, or an array's entries, must not be above INT_MAX. (A negative count
 /// goes on to the int form, which refuses it.)
 template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
-  if constexpr (std::is_same_v<A, IntArray>)
-    refused = a.above_int();
-  else if constexpr (is_through<A>)
+  if constexpr (is_wrapper<A>)
     refused = a.above();
-  else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+  else if constexpr ((std::is_same_v<A, MPI_Count> ||
+                      std::is_same_v<A, MPI_Aint>)&&std::is_same_v<P, int>)
     refused = a > INT_MAX ? a : 0;
   return refused == 0;
 }
 
 /// `a` as the int form's parameter type P; a negative count below INT_MIN as -1.
 template <class P, class A> P narrow(const A& a) {
-  if constexpr (std::is_same_v<A, IntArray>)
-    return a.ints();
-  else if constexpr (is_through<A>)
+  if constexpr (is_wrapper<A>)
     return a.pointer();
-  else if constexpr (std::is_same_v<A, MPI_Count> && std::is_same_v<P, int>)
+  else if constexpr ((std::is_same_v<A, MPI_Count> ||
+                      std::is_same_v<A, MPI_Aint>)&&std::is_same_v<P, int>)
     return a < INT_MIN ? -1 : static_cast<int>(a);
   else
     return static_cast<P>(a);
@@ -164,19 +169,24 @@ int narrowed(const char* name, Where where, int (*int_form)(P...), const A&... a
 MPISIM_NARROWED(Accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win))
 MPISIM_NARROWED(Allgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
 MPISIM_NARROWED(Allgather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(displs, blocks(comm)), recvtype, comm))
 MPISIM_NARROWED(Allreduce, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, comm))
 MPISIM_NARROWED(Allreduce_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
 MPISIM_NARROWED(Alltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
 MPISIM_NARROWED(Alltoall_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtype, comm))
+MPISIM_NARROWED(Alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtypes, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtypes, comm))
 MPISIM_NARROWED(Bcast, on_comm(comm), (void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm), (buffer, count, datatype, root, comm))
 MPISIM_NARROWED(Bcast_init, on_comm(comm), (void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (buffer, count, datatype, root, comm, info, request))
 MPISIM_NARROWED(Bsend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
 MPISIM_NARROWED(Bsend_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
 MPISIM_NARROWED(Buffer_attach, on_comm(MPI_COMM_WORLD), (void* buffer, MPI_Count size), (buffer, size))
+MPISIM_NARROWED(Buffer_detach, on_comm(MPI_COMM_WORLD), (void* buffer_addr, MPI_Count* size), (buffer_addr, Through<int, MPI_Count>(size, Through<int, MPI_Count>::out)))
 MPISIM_NARROWED(Exscan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, count, datatype, op, comm))
 MPISIM_NARROWED(Exscan_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
 MPISIM_NARROWED(Gather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
 MPISIM_NARROWED(Gather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request))
+MPISIM_NARROWED(Gatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), recvtype, root, comm))
 MPISIM_NARROWED(Get_accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win))
 MPISIM_NARROWED(Get, on_win(win), (void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win))
 MPISIM_NARROWED(Iallgather, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
@@ -204,6 +214,10 @@ MPISIM_NARROWED(Neighbor_allgather, on_comm(comm), (const void* sendbuf, MPI_Cou
 MPISIM_NARROWED(Neighbor_allgather_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
 MPISIM_NARROWED(Neighbor_alltoall, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
 MPISIM_NARROWED(Neighbor_alltoall_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request))
+MPISIM_NARROWED(Pack, on_comm(comm), (const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm), (inbuf, incount, datatype, outbuf, outsize, Through<int, MPI_Count>(position, Through<int, MPI_Count>::in_out), comm))
+MPISIM_NARROWED(Pack_external, on_comm(MPI_COMM_WORLD), (const char* datarep, const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position), (datarep, inbuf, incount, datatype, outbuf, outsize, Through<MPI_Aint, MPI_Count>(position, Through<MPI_Aint, MPI_Count>::in_out)))
+MPISIM_NARROWED(Pack_external_size, on_comm(MPI_COMM_WORLD), (const char* datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count* size), (datarep, incount, datatype, Through<MPI_Aint, MPI_Count>(size, Through<MPI_Aint, MPI_Count>::out)))
+MPISIM_NARROWED(Pack_size, on_comm(comm), (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size), (incount, datatype, comm, Through<int, MPI_Count>(size, Through<int, MPI_Count>::out)))
 MPISIM_NARROWED(Put, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win))
 MPISIM_NARROWED(Raccumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request))
 MPISIM_NARROWED(Recv, on_comm(comm), (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status), (buf, count, datatype, source, tag, comm, status))
@@ -213,6 +227,7 @@ MPISIM_NARROWED(Reduce_init, on_comm(comm), (const void* sendbuf, void* recvbuf,
 MPISIM_NARROWED(Reduce_local, on_comm(MPI_COMM_WORLD), (const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op), (inbuf, inoutbuf, count, datatype, op))
 MPISIM_NARROWED(Reduce_scatter_block, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, recvcount, datatype, op, comm))
 MPISIM_NARROWED(Reduce_scatter_block_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, recvcount, datatype, op, comm, info, request))
+MPISIM_NARROWED(Reduce_scatter, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, Array<int>(recvcounts, local_size(comm)), datatype, op, comm))
 MPISIM_NARROWED(Rget_accumulate, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request))
 MPISIM_NARROWED(Rget, on_win(win), (void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request))
 MPISIM_NARROWED(Rput, on_win(win), (const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request))
@@ -222,6 +237,7 @@ MPISIM_NARROWED(Scan, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Co
 MPISIM_NARROWED(Scan_init, on_comm(comm), (const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, count, datatype, op, comm, info, request))
 MPISIM_NARROWED(Scatter, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
 MPISIM_NARROWED(Scatter_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request))
+MPISIM_NARROWED(Scatterv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, Array<int>(sendcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm))
 MPISIM_NARROWED(Send, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
 MPISIM_NARROWED(Send_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
 MPISIM_NARROWED(Sendrecv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status), (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status))
@@ -229,21 +245,22 @@ MPISIM_NARROWED(Sendrecv_replace, on_comm(comm), (void* buf, MPI_Count count, MP
 MPISIM_NARROWED(Ssend, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm))
 MPISIM_NARROWED(Ssend_init, on_comm(comm), (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request), (buf, count, datatype, dest, tag, comm, request))
 MPISIM_NARROWED(Type_contiguous, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, oldtype, newtype))
+MPISIM_NARROWED(Type_create_darray, on_comm(MPI_COMM_WORLD), (int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype), (size, rank, ndims, Array<int>(array_of_gsizes, ndims), array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype))
+MPISIM_NARROWED(Type_create_hindexed_block, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, Array<MPI_Aint>(array_of_displacements, count), oldtype, newtype))
+MPISIM_NARROWED(Type_create_hindexed, on_comm(MPI_COMM_WORLD), (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, Array<int>(array_of_blocklengths, count), Array<MPI_Aint>(array_of_displacements, count), oldtype, newtype))
 MPISIM_NARROWED(Type_create_hvector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
+MPISIM_NARROWED(Type_create_indexed_block, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, Array<int>(array_of_displacements, count), oldtype, newtype))
 MPISIM_NARROWED(Type_create_resized, on_comm(MPI_COMM_WORLD), (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype* newtype), (oldtype, lb, extent, newtype))
+MPISIM_NARROWED(Type_create_struct, on_comm(MPI_COMM_WORLD), (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype* newtype), (count, Array<int>(array_of_blocklengths, count), Array<MPI_Aint>(array_of_displacements, count), array_of_types, newtype))
+MPISIM_NARROWED(Type_create_subarray, on_comm(MPI_COMM_WORLD), (int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype), (ndims, Array<int>(array_of_sizes, ndims), Array<int>(array_of_subsizes, ndims), Array<int>(array_of_starts, ndims), order, oldtype, newtype))
+MPISIM_NARROWED(Type_indexed, on_comm(MPI_COMM_WORLD), (MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, Array<int>(array_of_blocklengths, count), Array<int>(array_of_displacements, count), oldtype, newtype))
 MPISIM_NARROWED(Type_vector, on_comm(MPI_COMM_WORLD), (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype))
-MPISIM_NARROWED(Allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(displs, blocks(comm)), recvtype, comm))
-MPISIM_NARROWED(Alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, IntArray(sendcounts, blocks(comm)), IntArray(sdispls, blocks(comm)), sendtype, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(rdispls, blocks(comm)), recvtype, comm))
-MPISIM_NARROWED(Alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm), (sendbuf, IntArray(sendcounts, blocks(comm)), IntArray(sdispls, blocks(comm)), sendtypes, recvbuf, IntArray(recvcounts, blocks(comm)), IntArray(rdispls, blocks(comm)), recvtypes, comm))
-MPISIM_NARROWED(Gatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, IntArray(recvcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), recvtype, root, comm))
-MPISIM_NARROWED(Reduce_scatter, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm), (sendbuf, recvbuf, IntArray(recvcounts, local_size(comm)), datatype, op, comm))
-MPISIM_NARROWED(Scatterv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, IntArray(sendcounts, at_root(comm, root)), IntArray(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm))
-MPISIM_NARROWED(Pack, on_comm(comm), (const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm), (inbuf, incount, datatype, outbuf, outsize, Through<int>(position, Through<int>::in_out), comm))
-MPISIM_NARROWED(Pack_external, on_comm(MPI_COMM_WORLD), (const char* datarep, const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position), (datarep, inbuf, incount, datatype, outbuf, outsize, Through<MPI_Aint>(position, Through<MPI_Aint>::in_out)))
-MPISIM_NARROWED(Pack_external_size, on_comm(MPI_COMM_WORLD), (const char* datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count* size), (datarep, incount, datatype, Through<MPI_Aint>(size, Through<MPI_Aint>::out)))
-MPISIM_NARROWED(Pack_size, on_comm(comm), (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count* size), (incount, datatype, comm, Through<int>(size, Through<int>::out)))
-MPISIM_NARROWED(Unpack, on_comm(comm), (const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm), (inbuf, insize, Through<int>(position, Through<int>::in_out), outbuf, outcount, datatype, comm))
-MPISIM_NARROWED(Unpack_external, on_comm(MPI_COMM_WORLD), (const char datarep[], const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype), (datarep, inbuf, insize, Through<MPI_Aint>(position, Through<MPI_Aint>::in_out), outbuf, outcount, datatype))
+MPISIM_NARROWED(Unpack, on_comm(comm), (const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm), (inbuf, insize, Through<int, MPI_Count>(position, Through<int, MPI_Count>::in_out), outbuf, outcount, datatype, comm))
+MPISIM_NARROWED(Unpack_external, on_comm(MPI_COMM_WORLD), (const char datarep[], const void* inbuf, MPI_Count insize, MPI_Count* position, void* outbuf, MPI_Count outcount, MPI_Datatype datatype), (datarep, inbuf, insize, Through<MPI_Aint, MPI_Count>(position, Through<MPI_Aint, MPI_Count>::in_out), outbuf, outcount, datatype))
+MPISIM_NARROWED(Win_allocate, on_comm(comm), (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win), (size, disp_unit, info, comm, baseptr, win))
+MPISIM_NARROWED(Win_allocate_shared, on_comm(comm), (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win), (size, disp_unit, info, comm, baseptr, win))
+MPISIM_NARROWED(Win_create, on_comm(comm), (void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win), (base, size, disp_unit, info, comm, win))
+MPISIM_NARROWED(Win_shared_query, on_win(win), (MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr), (win, rank, size, Through<int, MPI_Aint>(disp_unit, Through<int, MPI_Aint>::out), baseptr))
 // clang-format on
 
 extern "C" {

@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
   MPI_Get_count_c(&st, MPI_INT, &count);
   got[0] += 1000 * count + sum(in, 3);
   void* detached;
-  int detached_size;
-  MPI_Buffer_detach(&detached, &detached_size);
+  MPI_Count detached_size;
+  MPI_Buffer_detach_c(&detached, &detached_size);
   got[0] += detached_size;
 
   /* Non-blocking and persistent point-to-point, and a matched non-blocking receive. */
@@ -237,6 +237,32 @@ int main(int argc, char** argv) {
   got[4] += 5 * sum(col, 3);
   MPI_Sendrecv_c(grid + 2, 1, hcolumn, right, 12, col, 3, MPI_INT, left, 12, MPI_COMM_WORLD, &st);
   got[4] += 7 * sum(col, 3);
+  /* Constructors with arrays of MPI_Count: each picks elements of the grid, sent as ints. */
+  const MPI_Count lengths[3] = {1, 2, 1}, places[3] = {0, 3, 7}, bytes_at[3] = {0, 12, 28};
+  const MPI_Count sizes[2] = {3, N}, subsizes[2] = {2, 2}, starts[2] = {1, 1};
+  const MPI_Datatype three_ints[3] = {MPI_INT, MPI_INT, MPI_INT};
+  const MPI_Count gsizes[1] = {3 * N};
+  const int distribs[1] = {MPI_DISTRIBUTE_BLOCK}, dargs[1] = {MPI_DISTRIBUTE_DFLT_DARG},
+            psizes[1] = {3};
+  MPI_Datatype picked[7];
+  MPI_Type_indexed_c(3, lengths, places, MPI_INT, &picked[0]);
+  MPI_Type_create_hindexed_c(3, lengths, bytes_at, MPI_INT, &picked[1]);
+  MPI_Type_create_indexed_block_c(3, 1, places, MPI_INT, &picked[2]);
+  MPI_Type_create_hindexed_block_c(3, 2, bytes_at, MPI_INT, &picked[3]);
+  MPI_Type_create_struct_c(3, lengths, bytes_at, three_ints, &picked[4]);
+  MPI_Type_create_subarray_c(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &picked[5]);
+  MPI_Type_create_darray_c(3, 1, 1, gsizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT,
+                           &picked[6]);
+  for (int t = 0; t < 7; ++t) {
+    int picks[3 * N] = {0};
+    MPI_Count picked_size;
+    MPI_Type_commit(&picked[t]);
+    MPI_Type_size_c(picked[t], &picked_size);
+    MPI_Sendrecv_c(grid, 1, picked[t], right, 20 + t, picks, 3 * N, MPI_INT, left, 20 + t,
+                   MPI_COMM_WORLD, &st);
+    got[4] += (t + 11) * (sum(picks, 3 * N) + 100 * picked_size);
+    MPI_Type_free(&picked[t]);
+  }
   MPI_Count tsize;
   MPI_Type_size_c(column, &tsize);
   got[4] += 1000 * tsize;
@@ -269,6 +295,31 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   got[5] = sum(base, 3 * N) + 3 * sum(fetched, N) + 5 * old[0] + 7 * sum(in, N);
   MPI_Win_free(&win);
+
+  /* Windows of MPI_Aint displacement units: created on memory, allocated, shared on one rank. */
+  int exposed[N] = {0}, *allocated, *shared, *queried;
+  MPI_Win created, alloc_win, shared_win;
+  MPI_Win_create_c(exposed, sizeof exposed, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &created);
+  MPI_Win_allocate_c(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &allocated,
+                     &alloc_win);
+  MPI_Win_allocate_shared_c(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &shared,
+                            &shared_win);
+  MPI_Aint shared_size, shared_unit;
+  MPI_Win_shared_query_c(shared_win, 0, &shared_size, &shared_unit, &queried);
+  for (int i = 0; i < N; ++i)
+    allocated[i] = shared[i] = 0;
+  MPI_Win_fence(0, created);
+  MPI_Win_fence(0, alloc_win);
+  MPI_Put_c(out, 2, MPI_INT, right, 1, 2, MPI_INT, created);
+  MPI_Put_c(out + 2, 2, MPI_INT, left, 2, 2, MPI_INT, alloc_win);
+  MPI_Win_fence(0, created);
+  MPI_Win_fence(0, alloc_win);
+  queried[1] = rank + 5;
+  got[5] += 11 * sum(exposed, N) + 13 * sum(allocated, N) + 17 * sum(shared, N) +
+            100000 * (shared_size + 10 * shared_unit) + (queried == shared);
+  MPI_Win_free(&created);
+  MPI_Win_free(&alloc_win);
+  MPI_Win_free(&shared_win);
 
   long* every = malloc(sizeof(long) * FAMILIES * size);
   MPI_Gather(got, FAMILIES, MPI_LONG, every, FAMILIES, MPI_LONG, 0, MPI_COMM_WORLD);
