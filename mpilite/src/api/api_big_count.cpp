@@ -1,8 +1,9 @@
 // MPI entry points: the MPI-4.0 large-count (`_c`) forms. mpisim counts elements in int, as
 // MPI-3.1 does, so each form checks that its counts fit an int and calls the int form; a larger
-// count is refused with MPI_ERR_COUNT, never truncated. The forms whose only difference from the
-// int form is MPI_Count in place of int (or of MPI_Aint) share one template, narrowed(): the
-// parameter types of the int form say which arguments to check.
+// count is refused with MPI_ERR_COUNT, never truncated. Every form goes through one template,
+// narrowed(): the parameter types of the int form say which arguments to check. Arrays (of
+// blocking calls only) and in-out values go through wrappers, Array and Through. The entry points
+// below are written from MPICH's prototypes, one line each.
 #include <climits>
 #include <type_traits>
 #include <vector>
@@ -120,11 +121,15 @@ int local_size(MPI_Comm comm) {
 /// Whether argument `a`, passed to a parameter of type P of the int form, keeps its value: an
 /// MPI_Count going to an int, or an array's entries, must not be above INT_MAX. (A negative count
 /// goes on to the int form, which refuses it.)
+/// Whether an argument of type A goes to an int parameter (type P) of the int form.
+template <class P, class A>
+constexpr bool narrows_to_int = std::is_same_v<P, int> &&
+                                (std::is_same_v<A, MPI_Count> || std::is_same_v<A, MPI_Aint>);
+
 template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
   if constexpr (is_wrapper<A>)
     refused = a.above();
-  else if constexpr ((std::is_same_v<A, MPI_Count> ||
-                      std::is_same_v<A, MPI_Aint>)&&std::is_same_v<P, int>)
+  else if constexpr (narrows_to_int<P, A>)
     refused = a > INT_MAX ? a : 0;
   return refused == 0;
 }
@@ -133,8 +138,7 @@ template <class P, class A> bool fits(const A& a, MPI_Count& refused) {
 template <class P, class A> P narrow(const A& a) {
   if constexpr (is_wrapper<A>)
     return a.pointer();
-  else if constexpr ((std::is_same_v<A, MPI_Count> ||
-                      std::is_same_v<A, MPI_Aint>)&&std::is_same_v<P, int>)
+  else if constexpr (narrows_to_int<P, A>)
     return a < INT_MIN ? -1 : static_cast<int>(a);
   else
     return static_cast<P>(a);
