@@ -561,6 +561,9 @@ MPISIM_DECLARE(int, Alltoallw_c, (const void* sendbuf, const MPI_Count sendcount
 MPISIM_DECLARE(int, Gatherv_c, (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm))
 MPISIM_DECLARE(int, Reduce_scatter_c, (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 MPISIM_DECLARE(int, Scatterv_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_allgatherv_c, (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallv_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallw_c, (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
 /* MPI-4.0 large-count forms of packing (positions and sizes go through int or MPI_Aint) and of type queries. */
 MPISIM_DECLARE(int, Pack_c, (const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position, MPI_Comm comm))
 MPISIM_DECLARE(int, Pack_external_c, (const char* datarep, const void* inbuf, MPI_Count incount, MPI_Datatype datatype, void* outbuf, MPI_Count outsize, MPI_Count* position))

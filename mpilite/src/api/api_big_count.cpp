@@ -112,6 +112,23 @@ int at_root(MPI_Comm comm, int root) {
   if (inter) return root == MPI_ROOT ? blocks(comm) : 0;
   return PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == root ? blocks(comm) : 0;
 }
+/// Entries of a neighbour collective's arrays: sources (`in`) or destinations of `comm`'s topology
+/// (0 without one: the int form reports that).
+int neighbours(MPI_Comm comm, bool in) {
+  int kind = MPI_UNDEFINED, n = 0, out = 0, weighted = 0, me = 0;
+  if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS) return 0;
+  if (kind == MPI_CART) return PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS ? 2 * n : 0;
+  if (kind == MPI_GRAPH)
+    return PMPI_Comm_rank(comm, &me) == MPI_SUCCESS &&
+                   PMPI_Graph_neighbors_count(comm, me, &n) == MPI_SUCCESS
+               ? n
+               : 0;
+  if (kind == MPI_DIST_GRAPH)
+    return PMPI_Dist_graph_neighbors_count(comm, &n, &out, &weighted) == MPI_SUCCESS
+               ? (in ? n : out)
+               : 0;
+  return 0;
+}
 /// Entries of MPI_Reduce_scatter's counts: one per process of the local group.
 int local_size(MPI_Comm comm) {
   int n = 0;
@@ -265,6 +282,9 @@ MPISIM_NARROWED(Win_allocate, on_comm(comm), (MPI_Aint size, MPI_Aint disp_unit,
 MPISIM_NARROWED(Win_allocate_shared, on_comm(comm), (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win), (size, disp_unit, info, comm, baseptr, win))
 MPISIM_NARROWED(Win_create, on_comm(comm), (void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win), (base, size, disp_unit, info, comm, win))
 MPISIM_NARROWED(Win_shared_query, on_win(win), (MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr), (win, rank, size, Through<int, MPI_Aint>(disp_unit, Through<int, MPI_Aint>::out), baseptr))
+MPISIM_NARROWED(Neighbor_allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(displs, neighbours(comm, true)), recvtype, comm))
+MPISIM_NARROWED(Neighbor_alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), Array<int>(sdispls, neighbours(comm, false)), sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(rdispls, neighbours(comm, true)), recvtype, comm))
+MPISIM_NARROWED(Neighbor_alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), sdispls, sendtypes, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), rdispls, recvtypes, comm))
 // clang-format on
 
 extern "C" {

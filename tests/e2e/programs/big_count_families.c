@@ -120,6 +120,16 @@ int main(int argc, char** argv) {
   MPI_Ineighbor_alltoall_c(out, 1, MPI_INT, nb, 1, MPI_INT, ring, &rq[0]);
   MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
   got[2] += 17 * sum(nb, 2);
+  const MPI_Count two[2] = {1, 1};
+  const MPI_Aint at[2] = {0, 1}, at_bytes[2] = {0, sizeof(int)};
+  const MPI_Datatype int2[2] = {MPI_INT, MPI_INT};
+  const int sendtwo[2] = {rank * 3, rank * 3 + 1};
+  MPI_Neighbor_allgatherv_c(&rank, 1, MPI_INT, nb, two, at, MPI_INT, ring);
+  got[2] += 43 * sum(nb, 2);
+  MPI_Neighbor_alltoallv_c(sendtwo, two, at, MPI_INT, nb, two, at, MPI_INT, ring);
+  got[2] += 47 * sum(nb, 2);
+  MPI_Neighbor_alltoallw_c(sendtwo, two, at_bytes, int2, nb, two, at_bytes, int2, ring);
+  got[2] += 53 * sum(nb, 2);
   MPI_Comm_free(&ring);
   free(all);
 
