@@ -19,19 +19,18 @@ SimTime CepProtocol::remote_bound(HostSet hosts) const {
 void CepProtocol::on_decision(const Decision& d) {
   if (d.kind != Decision::Kind::Bound) return;
   floor_ = std::max(floor_, d.g);
-  if (!lookaheads_.per_pair() || d.k_of_host.size() != from_.size()) return;
-  // Host j sends from an LP that acts no earlier than the snapshot's smallest K of some host k
-  // (less the lookahead K adds) plus the chain from k to j, and the message takes j's lookahead
-  // to this host. A later round's snapshot is later, so the bounds only grow.
-  const SimTime L = lookaheads_.smallest();
+  if (d.k_of_host.size() != from_.size()) return;
+  // Host j sends from an LP that acts no earlier than the snapshot's earliest action on some
+  // host k plus the chain from k to j, and the message takes j's lookahead to this host. A later
+  // round's snapshot is later, so the bounds only grow.
   const int hosts = static_cast<int>(from_.size());
   for (int j = 0; j < hosts; ++j) {
     if (j == host_) continue;
     SimTime act = kTimeInfinity;
-    for (int k = 0; k < hosts; ++k) {
-      const SimTime kk = d.k_of_host[static_cast<std::size_t>(k)];
-      if (kk < kTimeInfinity) act = std::min(act, plus(kk - L, lookaheads_.path(k, j)));
-    }
+    for (int k = 0; k < hosts; ++k)
+      act = std::min(
+          act, plus(action_of(d.k_of_host[static_cast<std::size_t>(k)], lookaheads_.smallest()),
+                    lookaheads_.path(k, j)));
     auto& f = from_[static_cast<std::size_t>(j)];
     f = std::max(f, plus(act, lookaheads_.direct(j, host_)));
   }

@@ -18,7 +18,7 @@ private:
   int host_;
   SimTime floor_ = 0; ///< every future message has ts >= floor_ (the last global bound)
   /// Per host: every future message from it has ts >= this (the last round, with the lookahead
-  /// between hosts; 0 when hosts are no farther apart than two LPs).
+  /// between hosts).
   std::vector<SimTime> from_;
 };
 

@@ -18,8 +18,6 @@ public:
   HostLookaheads(SimTime smallest, std::vector<std::vector<SimTime>> between);
 
   SimTime smallest() const { return smallest_; }
-  /// Whether hosts are farther apart than two LPs can be (between was given).
-  bool per_pair() const { return !direct_.empty(); }
   /// A message sent by an LP of host a to an LP of host b.
   SimTime direct(int a, int b) const;
   /// Any chain of messages that starts on host a and ends on host b, through any hosts (0 when

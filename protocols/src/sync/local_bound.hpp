@@ -16,6 +16,11 @@ inline SimTime plus(SimTime t, SimTime d) {
   return t >= kTimeInfinity ? kTimeInfinity : t + d;
 }
 
+/// The earliest action act = K - L behind a K (infinite stays infinite).
+inline SimTime action_of(SimTime k, SimTime lookahead) {
+  return k >= kTimeInfinity ? kTimeInfinity : k - lookahead;
+}
+
 /// The smallest and second smallest K over a host's LPs, and the LP of the smallest.
 struct LocalK {
   SimTime g = kTimeInfinity;

@@ -61,15 +61,12 @@ bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
 
 SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote, int to) const {
   if (lps.not_done() == 0) return kTimeInfinity;
-  const SimTime L = options_.lookahead;
   const SimTime to_peer = lookaheads_.direct(t_.host(), to);
   // Whatever chain of messages inside this host leads to a send toward `to`, its last hop is
   // one of this host's LPs sending to one of `to`'s: it takes at least `to_peer` after the
   // chain began (at an LP's earliest action, or at an arrival from another host).
-  const SimTime act = options_.static_lookahead ? lps.earliest_action()
-                      : k.g >= kTimeInfinity    ? kTimeInfinity
-                                                : k.g - L;
-  return plus(options_.static_lookahead ? act : std::min(act, remote), to_peer);
+  if (options_.static_lookahead) return plus(lps.earliest_action(), to_peer);
+  return plus(std::min(action_of(k.g, options_.lookahead), remote), to_peer);
 }
 
 Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
