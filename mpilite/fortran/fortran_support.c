@@ -72,3 +72,23 @@ const char* mpisim_f_string_in(const char* f, unsigned len, char* buf, unsigned 
   buf[len] = '\0';
   return buf;
 }
+
+MPI_Aint mpisim_f_attribute(int keyval, void* value) {
+  switch (keyval) {
+  case MPI_TAG_UB:
+  case MPI_HOST:
+  case MPI_IO:
+  case MPI_WTIME_IS_GLOBAL:
+  case MPI_UNIVERSE_SIZE:
+  case MPI_LASTUSEDCODE:
+  case MPI_APPNUM:
+  case MPI_WIN_DISP_UNIT:
+  case MPI_WIN_CREATE_FLAVOR:
+  case MPI_WIN_MODEL:
+    return *(int*)value;
+  case MPI_WIN_SIZE:
+    return *(MPI_Aint*)value;
+  default:
+    return (MPI_Aint)value;
+  }
+}

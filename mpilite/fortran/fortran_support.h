@@ -26,6 +26,17 @@ void mpisim_f_string_out(const char* c, char* f, unsigned len);
  *  of `size` bytes (truncated to fit). */
 const char* mpisim_f_string_in(const char* f, unsigned len, char* buf, unsigned size);
 
+/** The INTEGER(KIND=MPI_ADDRESS_KIND) a Fortran program reads for attribute `keyval` whose C
+ *  value is `value`: the value itself for attributes a program sets (MPI-3.1 17.2.7) and for
+ *  MPI_WIN_BASE, the integer pointed to for the other predefined attributes. */
+MPI_Aint mpisim_f_attribute(int keyval, void* value);
+
 #define MPISIM_F_ALIAS(ret, name, target, params) ret name params __attribute__((alias(#target)));
+
+/* A subroutine's binding name_ under its other three names. */
+#define MPISIM_F_NAMES(name, params)                                                               \
+  MPISIM_F_ALIAS(void, p##name##_, name##_, params)                                                \
+  MPISIM_F_ALIAS(void, name##__, name##_, params)                                                  \
+  MPISIM_F_ALIAS(void, p##name##__, name##_, params)
 
 #endif

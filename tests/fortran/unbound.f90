@@ -3,9 +3,9 @@
 program unbound
   use mpi
   implicit none
-  integer :: ierr, keyval
-  external :: copy_fn, delete_fn
+  integer :: ierr
+  character(len=MPI_MAX_PORT_NAME) :: port
   call mpi_init(ierr)
-  call mpi_comm_create_keyval(copy_fn, delete_fn, keyval, 0, ierr)
+  call mpi_open_port(MPI_INFO_NULL, port, ierr)
   call mpi_finalize(ierr)
 end program unbound
