@@ -1,5 +1,6 @@
-! Info objects and names from Fortran: CHARACTER arguments in (trailing blanks are not part of
-! the string) and out (blank padded). The expected values are stated in tests/CMakeLists.txt.
+! Info objects, names, error strings and data representations from Fortran: CHARACTER
+! arguments in (trailing blanks are not part of the string) and out (blank padded). The
+! expected values are stated in tests/CMakeLists.txt.
 program info_names
   use mpi
   implicit none
@@ -9,7 +10,9 @@ program info_names
   character(len=40) :: value
   character(len=MPI_MAX_OBJECT_NAME) :: name
   integer :: buf(2)
-  integer(kind=MPI_ADDRESS_KIND) :: wsize
+  integer(kind=MPI_ADDRESS_KIND) :: wsize, packed
+  integer :: eclass
+  character(len=MPI_MAX_ERROR_STRING) :: text
 
   call mpi_init(ierr)
   call mpi_comm_rank(MPI_COMM_WORLD, me, ierr)
@@ -64,5 +67,11 @@ program info_names
   call mpi_comm_set_name(MPI_COMM_WORLD, 'everyone', ierr)
   call mpi_comm_get_name(MPI_COMM_WORLD, name, resultlen, ierr)
   if (me == 0) print '(3a, i0)', 'fname: comm [', trim(name), '] ', resultlen
+  call mpi_add_error_class(eclass, ierr)
+  call mpi_add_error_string(eclass, 'no more coffee  ', ierr)
+  call mpi_error_string(eclass, text, resultlen, ierr)
+  if (me == 0) print '(3a, i0)', 'fname: error string [', trim(text), '] ', resultlen
+  call mpi_pack_external_size('external32', 3, MPI_INTEGER, packed, ierr)
+  if (me == 0) print '(a, i0)', 'fname: external32 size of 3 integers ', packed
   call mpi_finalize(ierr)
 end program info_names
