@@ -385,6 +385,15 @@ add_test(NAME conformance.sessions_alone_matches_mpich COMMAND ${EXPECT} 0
   -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 3 ${E2E_BIN}/sessions
      ${CONFORMANCE_PROGRAMS}/sessions.c alone)
 
+# MPI_Intercomm_create_from_groups (docs/model.md, Sessions): the even and the odd world ranks of
+# mpi://WORLD joined, with receives from any source and any tag pending on MPI_COMM_WORLD and a
+# duplicate of it all along (they get the messages sent after, not the leaders' exchange);
+# sizes, remote group, the call's error handler, point-to-point, an allreduce and a broadcast
+# across, a merge.
+e2e_program(intercomm_from_groups ${CONFORMANCE_PROGRAMS}/intercomm_from_groups.c)
+conformance_vs_mpich(intercomm_from_groups 5
+  "rank 3: pending receives got 102 from 2 tag 11, 202 from 2 tag 12$")
+
 # The tool information interface with no variables and no categories (docs/model.md): counts 0,
 # MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted
 # MPI_T_init_thread / MPI_T_finalize.
