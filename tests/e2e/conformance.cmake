@@ -413,10 +413,16 @@ add_test(NAME conformance.sessions_alone_matches_mpich COMMAND ${EXPECT} 0
 # mpi://WORLD joined, with receives from any source and any tag pending on MPI_COMM_WORLD and a
 # duplicate of it all along (they get the messages sent after, not the leaders' exchange);
 # sizes, remote group, the call's error handler, point-to-point, an allreduce and a broadcast
-# across, a merge.
+# across, a merge. A remote leader of the local group is refused by name.
 e2e_program(intercomm_from_groups ${CONFORMANCE_PROGRAMS}/intercomm_from_groups.c)
 conformance_vs_mpich(intercomm_from_groups 5
   "rank 3: pending receives got 102 from 2 tag 11, 202 from 2 tag 12$")
+foreach(hosts 1 2)
+  add_test(NAME conformance.intercomm_from_groups_leader_inside_is_refused.hosts${hosts}
+    COMMAND ${EXPECT} 1
+    -m "MPI_Intercomm_create_from_groups: MPI_ERR_RANK: the remote leader \\(world rank [0-9]\\) is a member of the local group$"
+    -- env MPISIM_CPU=off ${RUN} -np 5 -hosts ${hosts} ${E2E_BIN}/intercomm_from_groups leader_inside)
+endforeach()
 
 # The tool information interface with no variables and no categories (docs/model.md): counts 0,
 # MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted

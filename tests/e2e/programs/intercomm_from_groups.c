@@ -6,10 +6,12 @@
  * ranks, remote group and error handler, sends to a rank of the other group and receives from
  * any source there, runs an allreduce and a broadcast across, and merges a second
  * intercommunicator of the same groups (default leaders, another string tag); then the pending
- * receives get their messages, from the rank to the left. Rank 0 prints every rank's lines. */
+ * receives get their messages, from the rank to the left. Rank 0 prints every rank's lines.
+ * With "leader_inside", each group names one of its own ranks as the remote leader. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { kFields = 20, kMaxRemote = 8 };
 
@@ -43,6 +45,12 @@ int main(int argc, char** argv) {
   }
   free(members);
   const int odd = wrank % 2;
+  if (argc > 1 && strcmp(argv[1], "leader_inside") == 0) {
+    /* Erroneous: each group names one of its own ranks as the remote leader. */
+    MPI_Comm bad;
+    MPI_Intercomm_create_from_groups(parity[odd], 0, parity[odd], 1, "mpisim.bad", MPI_INFO_NULL,
+                                     MPI_ERRORS_ARE_FATAL, &bad);
+  }
 
   MPI_Comm inter;
   const int rc = MPI_Intercomm_create_from_groups(parity[odd], odd ? 0 : 1, parity[!odd],
