@@ -178,9 +178,14 @@ add_test(NAME conformance.rma_lock_of_a_no_locks_window_is_refused COMMAND ${EXP
 
 # Request-based one-sided operations in flight together (docs/model.md, One-sided communication):
 # MPI_Rget, MPI_Rput, MPI_Raccumulate and MPI_Rget_accumulate completed by MPI_Waitall, MPI_Test
-# and MPI_Win_flush_all, the put's buffer reused, the results read back; as MPICH prints.
+# and MPI_Win_flush_all, the put's buffer reused, the results read back, a counter incremented
+# and read with both in flight under exclusive locks; as MPICH prints, and the
+# same clocks on 1 to 4 host processes under every protocol.
 e2e_program(rma_requests ${CONFORMANCE_PROGRAMS}/rma_requests.c)
-conformance_vs_mpich(rma_requests 4 "requests: 4 ranks, fetch-and-add results sum 34$")
+conformance_vs_mpich(rma_requests 4
+  "requests: 4 ranks, fetch-and-add results sum 34, counter reads under exclusive locks sum 114$")
+add_test(NAME conformance.rma_requests_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py ${RUN} ${E2E_BIN}/rma_requests 4)
 # Their cost overlaps the origin's work: MPI_Rput, a compute section, MPI_Wait take
 # max(call + compute, flush) to the picosecond, on 1 and 2 host processes; the same clocks on 1
 # to 4 host processes under every protocol.

@@ -3,8 +3,9 @@
  * neighbour, an MPI_Rput to it, an MPI_Raccumulate to rank 0 and an MPI_Rget_accumulate (a
  * fetch-and-add) on rank 0 together, completes them with MPI_Waitall, MPI_Test in a loop and
  * MPI_Win_flush_all, reuses the put's buffer, and reads back what the others wrote in a
- * second epoch. Rank 0 prints every rank's line; the fetch-and-add results (whose order depends
- * on timing) are summed. */
+ * second epoch; then, under exclusive locks, increments a counter and reads it with both in
+ * flight. Rank 0 prints every rank's line; the fetch-and-add results and the counter's reads
+ * (whose order depends on timing) are summed. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,12 +61,28 @@ int main(int argc, char** argv) {
   MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
   MPI_Win_unlock_all(win);
 
+  /* Under exclusive locks, an increment and a read of one counter in flight together: the read
+   * (an accumulate with MPI_NO_OP, ordered after the increment) sees every increment before it. */
+  int counted = 0;
+  for (int k = 0; k < 3; ++k) {
+    int seen = 0;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    MPI_Raccumulate(&one, 1, MPI_INT, 0, 3, 1, MPI_INT, MPI_SUM, win, &rq[0]);
+    MPI_Rget_accumulate(NULL, 0, MPI_INT, &seen, 1, MPI_INT, 0, 3, 1, MPI_INT, MPI_NO_OP, win,
+                        &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    MPI_Win_unlock(0, win);
+    counted += seen;
+  }
+
   const int line[kFields] = {got[0],  got[3],       again[0],     again[1],  polled > 0,
                              flushed, from_left[0], from_left[1], totals[0], totals[1]};
   int* all = malloc(sizeof(int) * kFields * (size_t)size);
   int fetched_sum = 0;
   MPI_Gather(line, kFields, MPI_INT, all, kFields, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Reduce(&fetched, &fetched_sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  int counted_sum = 0;
+  MPI_Reduce(&counted, &counted_sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     for (int r = 0; r < size; ++r) {
       const int* f = all + kFields * r;
@@ -73,7 +90,9 @@ int main(int argc, char** argv) {
              "left %d %d, rank 0 slots 6 and 7: %d %d\n",
              r, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]);
     }
-    printf("requests: %d ranks, fetch-and-add results sum %d\n", size, fetched_sum);
+    printf("requests: %d ranks, fetch-and-add results sum %d, counter reads under exclusive "
+           "locks sum %d\n",
+           size, fetched_sum, counted_sum);
   }
   free(all);
   MPI_Win_free(&win);
