@@ -16,7 +16,7 @@ void CompoundRequest::finish(void* self) {
   auto& c = *static_cast<CompoundRequest*>(self);
   Request& q = *c.whole_;
   SimTime ready = q.post_time;
-  for (Request*& part : c.parts_) {
+  for (const Request* part : c.parts_) {
     if (!part) continue;
     SimTime done = part->ready_time;
     if (part->kind == RequestKind::Recv) {

@@ -92,9 +92,10 @@ int main(int argc, char** argv) {
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
     const double one = 1.0;
     MPI_Request two[2];
+    MPI_Status sts[2];
     MPI_Rput(&one, 1, MPI_DOUBLE, 1, 7, 1, MPI_DOUBLE, win, &two[0]);
     MPI_Rget(in, 2, MPI_DOUBLE, 1, 7, 2, MPI_DOUBLE, win, &two[1]);
-    MPI_Waitall(2, two, MPI_STATUSES_IGNORE);
+    MPI_Waitall(2, two, sts);
     MPI_Win_unlock(1, win);
     printf("exclusive epoch of requests: got %.1f %.1f\n", in[0], in[1]);
   }

@@ -30,13 +30,14 @@ int main(int argc, char** argv) {
   int got[4] = {0}, put[2] = {1000 * rank, 1000 * rank + 1}, one = 1, added = rank + 1,
       fetched = -1;
   MPI_Request rq[4];
+  MPI_Status sts[4];
   MPI_Win_lock_all(0, win);
   MPI_Rget(got, 4, MPI_INT, right, 0, 4, MPI_INT, win, &rq[0]);
   MPI_Rput(put, 2, MPI_INT, right, 4, 2, MPI_INT, win, &rq[1]);
   MPI_Raccumulate(&added, 1, MPI_INT, 0, 6, 1, MPI_INT, MPI_SUM, win, &rq[2]);
   MPI_Rget_accumulate(&one, 1, MPI_INT, &fetched, 1, MPI_INT, 0, 7, 1, MPI_INT, MPI_SUM, win,
                       &rq[3]);
-  MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(4, rq, sts);
   put[0] = put[1] = -1;      /* the put's buffer may be reused once it completed */
   MPI_Win_flush(right, win); /* ... and it is done at the target after a flush */
 
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
   MPI_Win_lock_all(0, win);
   MPI_Rget(from_left, 2, MPI_INT, rank, 4, 2, MPI_INT, win, &rq[0]);
   MPI_Rget(totals, 2, MPI_INT, 0, 6, 2, MPI_INT, win, &rq[1]);
-  MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+  MPI_Waitall(2, rq, sts);
   MPI_Win_unlock_all(win);
 
   /* Under exclusive locks, an increment and a read of one counter in flight together: the read
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
     MPI_Raccumulate(&one, 1, MPI_INT, 0, 3, 1, MPI_INT, MPI_SUM, win, &rq[0]);
     MPI_Rget_accumulate(NULL, 0, MPI_INT, &seen, 1, MPI_INT, 0, 3, 1, MPI_INT, MPI_NO_OP, win,
                         &rq[1]);
-    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    MPI_Waitall(2, rq, sts);
     MPI_Win_unlock(0, win);
     counted += seen;
   }
