@@ -176,6 +176,35 @@ add_test(NAME conformance.rma_lock_of_a_no_locks_window_is_refused COMMAND ${EXP
   -m "MPI_Win_lock: MPI_ERR_RMA_SYNC: rank [01] made the window with the info no_locks=true: it cannot be locked"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_passive nolocks)
 
+# Request-based one-sided operations in flight together (docs/model.md, One-sided communication):
+# MPI_Rget, MPI_Rput, MPI_Raccumulate and MPI_Rget_accumulate completed by MPI_Waitall, MPI_Test
+# and MPI_Win_flush_all, the put's buffer reused, the results read back, a counter incremented
+# and read with both in flight under exclusive locks; as MPICH prints, and the
+# same clocks on 1 to 4 host processes under every protocol.
+e2e_program(rma_requests ${CONFORMANCE_PROGRAMS}/rma_requests.c)
+conformance_vs_mpich(rma_requests 4
+  "requests: 4 ranks, fetch-and-add results sum 34, counter reads under exclusive locks sum 114$")
+add_test(NAME conformance.rma_requests_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py ${RUN} ${E2E_BIN}/rma_requests 4)
+# Their cost overlaps the origin's work: MPI_Rput, a compute section, MPI_Wait take
+# max(call + compute, flush) to the picosecond, on 1 and 2 host processes; the same clocks on 1
+# to 4 host processes under every protocol.
+e2e_program(rma_request_overlap ${CONFORMANCE_PROGRAMS}/rma_request_overlap.c)
+foreach(hosts 1 2)
+  add_test(NAME conformance.rma_request_overlaps_compute.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "^MPI_Rput \\+ MPI_Wait against MPI_Put \\+ MPI_Win_flush: took [0-9]+ ps, expected [0-9]+ ps: equal$"
+    -m "^compute of a quarter of the flush: took [0-9]+ ps, expected [0-9]+ ps: equal$"
+    -m "^compute until the reply: took [0-9]+ ps, expected [0-9]+ ps: equal$"
+    -m "^compute of three flushes: took [0-9]+ ps, expected [0-9]+ ps: equal$"
+    -m "^MPI_Rget overlapped: 0 wrong values, the wait cost 0 ps$"
+    -m "^wait after MPI_Win_flush: 0 ps$"
+    -m "^exclusive epoch of requests: got 1.0 16.0$"
+    -m "^target: 0 wrong values$"
+    -- env MPISIM_CPU=off ${RUN} -np 3 -hosts ${hosts} ${E2E_BIN}/rma_request_overlap)
+endforeach()
+add_test(NAME conformance.rma_request_overlap_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py ${RUN} ${E2E_BIN}/rma_request_overlap 3)
+
 # Dynamic windows (MPI_Win_create_dynamic, _attach, _detach): rank r puts r*10+i into the 4 ints
 # its right neighbour attached (fence), takes a ticket from a counter rank 0 attached (exclusive
 # lock), then reads the double its left neighbour attached after a detach (lock_all); as MPICH
@@ -384,6 +413,21 @@ add_test(NAME conformance.sessions_alone_matches_mpich COMMAND ${EXPECT} 0
   -m "all three agree" -m "sessions: 3 ranks, without MPI_Init, finalized$"
   -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 3 ${E2E_BIN}/sessions
      ${CONFORMANCE_PROGRAMS}/sessions.c alone)
+
+# MPI_Intercomm_create_from_groups (docs/model.md, Sessions): the even and the odd world ranks of
+# mpi://WORLD joined, with receives from any source and any tag pending on MPI_COMM_WORLD and a
+# duplicate of it all along (they get the messages sent after, not the leaders' exchange);
+# sizes, remote group, the call's error handler, point-to-point, an allreduce and a broadcast
+# across, a merge. A remote leader of the local group is refused by name.
+e2e_program(intercomm_from_groups ${CONFORMANCE_PROGRAMS}/intercomm_from_groups.c)
+conformance_vs_mpich(intercomm_from_groups 5
+  "rank 3: pending receives got 102 from 2 tag 11, 202 from 2 tag 12$")
+foreach(hosts 1 2)
+  add_test(NAME conformance.intercomm_from_groups_leader_inside_is_refused.hosts${hosts}
+    COMMAND ${EXPECT} 1
+    -m "MPI_Intercomm_create_from_groups: MPI_ERR_RANK: the remote leader \\(world rank [0-9]\\) is a member of the local group$"
+    -- env MPISIM_CPU=off ${RUN} -np 5 -hosts ${hosts} ${E2E_BIN}/intercomm_from_groups leader_inside)
+endforeach()
 
 # The tool information interface with no variables and no categories (docs/model.md): counts 0,
 # MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted

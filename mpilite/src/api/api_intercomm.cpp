@@ -55,7 +55,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   int peer = MPI_PROC_NULL;
   if (lc->rank_of(c.r.id) == local_leader)
     if (int e = check_leader_args(c, *lc, peer_comm, remote_leader, tag, pc, peer)) return e;
-  return create_intercomm(c, *lc, local_leader, peer, tag, pc, newintercomm);
+  return create_intercomm(c, {*lc, local_leader, peer, tag, pc ? pc->context : 0, pc},
+                          newintercomm);
 }
 MPISIM_WEAK_ALIAS(Intercomm_create)
 

@@ -173,7 +173,8 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
 }
 
 /// A request-based operation (MPI_Rput, ...): allowed in passive target epochs only. It is
-/// carried out at once, as by MPI_Win_flush, so its request is complete when returned.
+/// sent at once, with the operations queued for its target before it, and its request
+/// completes when the target's reply has come, as MPI_Win_flush would.
 int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* request) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
@@ -185,9 +186,8 @@ int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* reques
         "{} needs a passive target epoch to rank {} (MPI_Win_lock or MPI_Win_lock_all)", c.name,
         target);
   if (int e = issue(c, win, a)) return e;
-  if (target != MPI_PROC_NULL)
-    if (int e = flush_target(c, *w, target, false)) return e;
-  *request = completed_request(c.w, c.r, RequestKind::Send)->handle;
+  Request* q = target == MPI_PROC_NULL ? nullptr : start_batch(c, *w, target, false);
+  *request = (q ? q : completed_request(c.w, c.r, RequestKind::Send))->handle;
   return MPI_SUCCESS;
 }
 

@@ -1,7 +1,8 @@
 // MPI entry points: sessions (MPI-4.0 section 11.3). A session is local to its rank: it holds an
 // error handler and names two process sets, mpi://WORLD and mpi://SELF (as MPICH 4 names them).
 // Communicators made from a session's groups agree on their context over the world's ranks, as
-// MPI_Comm_create_group does on MPI_COMM_WORLD.
+// MPI_Comm_create_group does on MPI_COMM_WORLD; so do intercommunicators made from two groups,
+// whose leaders exchange them as MPI_Intercomm_create's do over MPI_COMM_WORLD.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 #include "api_errhandler.hpp"
 #include "api_object_checks.hpp"
 #include "comm_create.hpp"
+#include "intercomm.hpp"
 
 using namespace mpilite;
 
@@ -57,13 +59,60 @@ int check_pset(ApiCall& c, MPI_Session session, const char* name, const void* ou
   return MPI_SUCCESS;
 }
 
-/// A tag for the agreement of MPI_Comm_create_from_group, from its string tag (FNV-1a). The top
-/// bit is set: MPI_Comm_create_group's tags, which run on the same context, are non-negative.
+/// A tag for the messages of MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups,
+/// from their string tag (FNV-1a). The top bit is set: MPI_Comm_create_group's tags, which run
+/// on the same context, and the tags of the world's collectives, beside which the leaders of an
+/// intercommunicator exchange their groups, are non-negative. The low bit is clear, so that the
+/// tag is never MPI_ANY_TAG.
 int tag_of(std::string_view stringtag) {
   std::uint32_t h = 2166136261u;
   for (unsigned char ch : stringtag)
     h = (h ^ ch) * 16777619u;
-  return static_cast<int>(h | 0x80000000u);
+  return static_cast<int>((h | 0x80000000u) & ~1u);
+}
+
+/// The arguments that MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups share;
+/// `g` gets the members of `group`, which must include the caller (`out`: the call's result).
+int check_from_group(ApiCall& c, MPI_Group group, const char* stringtag, MPI_Info info,
+                     MPI_Errhandler errhandler, const void* out,
+                     std::shared_ptr<const RankList>& g) {
+  InfoEntries* entries;
+  if (int e = c.check_init()) return e;
+  if (int e = check_group(c, group, g)) return e;
+  if (int e = check_info(c, info, entries, true)) return e;
+  if (!stringtag || !out)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null stringtag or result argument");
+  if (!c.w.errhandlers().valid(errhandler))
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "invalid error handler {:#x}",
+                   static_cast<unsigned>(errhandler));
+  if (g->rank(c.r.id) == MPI_UNDEFINED)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_GROUP, "the caller is not a member of the group");
+  c.collective(MPI_COMM_WORLD);
+  return MPI_SUCCESS;
+}
+
+/// A communicator made from groups (`made`: the result of making `*comm`) starts with the error
+/// handler of the call, not the world's.
+int with_handler(ApiCall& c, int made, MPI_Errhandler errhandler, const MPI_Comm* comm) {
+  if (made == MPI_SUCCESS) c.w.errhandlers().replace(c.r.comms.at(*comm).errhandler, errhandler);
+  return made;
+}
+
+/// The world rank of the remote leader of MPI_Intercomm_create_from_groups (the arguments that
+/// only the local leader passes), or an error: it must be outside the local group `local`.
+int check_remote_leader(ApiCall& c, const RankList& local, MPI_Group remote_group,
+                        int remote_leader, int& peer) {
+  std::shared_ptr<const RankList> remote;
+  if (int e = check_group(c, remote_group, remote)) return e;
+  if (remote_leader < 0 || remote_leader >= remote->size())
+    return c.error(MPI_COMM_WORLD, MPI_ERR_RANK,
+                   "invalid remote leader {} (the remote group has {} ranks)", remote_leader,
+                   remote->size());
+  peer = remote->world(remote_leader);
+  if (local.rank(peer) != MPI_UNDEFINED)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_RANK,
+                   "the remote leader (world rank {}) is a member of the local group", peer);
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -163,24 +212,39 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info
                                 MPI_Errhandler errhandler, MPI_Comm* newcomm) {
   ApiCall c("MPI_Comm_create_from_group");
   std::shared_ptr<const RankList> g;
-  InfoEntries* entries;
-  if (int e = c.check_init()) return e;
-  if (int e = check_group(c, group, g)) return e;
-  if (int e = check_info(c, info, entries, true)) return e;
-  if (!stringtag || !newcomm)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null stringtag or newcomm argument");
-  if (!c.w.errhandlers().valid(errhandler))
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "invalid error handler {:#x}",
-                   static_cast<unsigned>(errhandler));
-  if (g->rank(c.r.id) == MPI_UNDEFINED)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_GROUP, "the caller is not a member of the group");
+  if (int e = check_from_group(c, group, stringtag, info, errhandler, newcomm, g)) return e;
   const Comm& world = *c.w.comm(MPI_COMM_WORLD);
-  c.collective(MPI_COMM_WORLD);
-  if (int e = create_comm_of_group(c, world, std::move(g), tag_of(stringtag), newcomm)) return e;
-  c.w.errhandlers().replace(c.r.comms.at(*newcomm).errhandler, errhandler);
-  return MPI_SUCCESS;
+  return with_handler(c, create_comm_of_group(c, world, std::move(g), tag_of(stringtag), newcomm),
+                      errhandler, newcomm);
 }
 MPISIM_WEAK_ALIAS(Comm_create_from_group)
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char* stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
+  ApiCall c("MPI_Intercomm_create_from_groups");
+  std::shared_ptr<const RankList> g;
+  if (int e = check_from_group(c, local_group, stringtag, info, errhandler, newintercomm, g))
+    return e;
+  if (local_leader < 0 || local_leader >= g->size())
+    return c.error(MPI_COMM_WORLD, MPI_ERR_RANK,
+                   "invalid local leader {} (the local group has {} ranks)", local_leader,
+                   g->size());
+  // MPI: remote_group and remote_leader are significant only at the local leader.
+  int peer = MPI_PROC_NULL;
+  if (g->rank(c.r.id) == local_leader)
+    if (int e = check_remote_leader(c, *g, remote_group, remote_leader, peer)) return e;
+  // The leaders exchange the groups on the world's collective context, as MPICH does, so that
+  // no receive of the program can take their messages; each group passes them on within itself
+  // on the world's subset context, as MPI_Comm_create_from_group agrees.
+  const Comm& world = *c.w.comm(MPI_COMM_WORLD);
+  const int tag = tag_of(stringtag);
+  const Comm local = group_part(c.r, world, std::move(g), tag);
+  const LeaderLink link{local, local_leader, peer, tag, world.coll_context(), &world};
+  return with_handler(c, create_intercomm(c, link, newintercomm), errhandler, newintercomm);
+}
+MPISIM_WEAK_ALIAS(Intercomm_create_from_groups)
 
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function* fn,
                                    MPI_Errhandler* errhandler) {

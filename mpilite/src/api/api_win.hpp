@@ -10,10 +10,18 @@ namespace mpilite {
 /// MPI_SUCCESS and the window in `out` if `h` is a window of the calling rank; else the error.
 int check_window(ApiCall& c, MPI_Win h, Window*& out);
 
-/// Passive target: sends the operations queued for `target` as one batch, waits for the reply
-/// and places the data it returns (api_win_lock.cpp). `unlock`: the batch ends the epoch,
-/// releasing the lock the target granted. A batch that would do nothing is not sent: a lock is
-/// only observable through operations.
+/// Passive target (api_win_batch.cpp): sends the operations queued for `target` as one batch
+/// and returns its request, which completes when the reply has come and the data it returns is
+/// placed (MPI_ERROR: the target's error), or null if there is nothing to send (a lock is only
+/// observable through operations). `unlock`: the batch ends the epoch, releasing the lock the
+/// target granted. A batch in flight that asks for the lock is waited for first.
+Request* start_batch(ApiCall& c, Window& w, int target, bool unlock);
+
+/// Waits until the batches in flight to `target` (every target: -1) have been answered, in
+/// simulated time too.
+void complete_batches(ApiCall& c, Window& w, int target);
+
+/// start_batch, then waits for its reply and for those of the batches before it.
 int flush_target(ApiCall& c, Window& w, int target, bool unlock);
 
 /// Raises error `code` of call `c` on window `w`, following the window's error handler.

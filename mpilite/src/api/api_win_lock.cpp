@@ -1,63 +1,11 @@
 // MPI entry points: passive target synchronization (MPI-3.1 section 11.5.3, 11.5.4). An origin
 // keeps the operations of a lock epoch until MPI_Win_flush* or MPI_Win_unlock*, then sends them
-// to the target as one batch and waits for its reply; the target's service (passive_target.hpp)
-// acquires the lock with the first batch and releases it with the last (docs/model.md, One-sided
-// communication).
-#include <algorithm>
-#include <cstring>
-#include <vector>
-
+// to the target as one batch and waits for its reply (api_win_batch.cpp); the target's service
+// (passive_target.hpp) acquires the lock with the first batch and releases it with the last
+// (docs/model.md, One-sided communication).
 #include "api_win.hpp"
-#include "datatype_wire.hpp"
-#include "passive_target.hpp"
-#include "rma_apply.hpp"
 
 using namespace mpilite;
-
-int mpilite::flush_target(ApiCall& c, Window& w, int target, bool unlock) {
-  LockEpoch& epoch = w.locks[target];
-  std::vector<RmaOp> ops;
-  auto mine = std::stable_partition(w.ops.begin(), w.ops.end(),
-                                    [&](const RmaOp& q) { return q.target != target; });
-  std::move(mine, w.ops.end(), std::back_inserter(ops));
-  w.ops.erase(mine, w.ops.end());
-  if (ops.empty() && !(unlock && epoch.acquired)) return MPI_SUCCESS;
-  BatchHeader h;
-  h.lock = epoch.acquired ? 0 : epoch.type;
-  h.unlock = unlock ? 1 : 0;
-  std::vector<std::byte> batch;
-  std::size_t reply_bytes = sizeof(int);
-  for (const RmaOp& q : ops) {
-    append_bytes(batch, static_cast<std::uint64_t>(q.message.size()));
-    batch.insert(batch.end(), q.message.begin(), q.message.end());
-    if (rma_returns_data(q.kind)) reply_bytes += q.bytes;
-  }
-  h.batch_bytes = batch.size();
-  std::vector<std::byte> reply(reply_bytes);
-  MPI_Request sent[2];
-  PMPI_Isend(&h, sizeof h, MPI_BYTE, target, kBatchHeaderTag, w.passive_comm, &sent[0]);
-  PMPI_Isend(batch.data(), static_cast<int>(batch.size()), MPI_BYTE, target, kBatchTag,
-             w.passive_comm, &sent[1]);
-  PMPI_Recv(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, target, kBatchReplyTag,
-            w.passive_comm, MPI_STATUS_IGNORE);
-  PMPI_Waitall(2, sent, MPI_STATUSES_IGNORE);
-  epoch.acquired = !unlock;
-  int error = MPI_SUCCESS;
-  std::memcpy(&error, reply.data(), sizeof error);
-  if (error != MPI_SUCCESS)
-    return win_error(c, w, error, "rank {} could not carry out an operation of this epoch{}",
-                     target,
-                     error == MPI_ERR_RMA_RANGE && w.flavor == MPI_WIN_FLAVOR_DYNAMIC
-                         ? ": it reaches outside the memory that rank attached to the window"
-                         : "");
-  std::size_t at = sizeof(int);
-  for (RmaOp& q : ops) {
-    if (!rma_returns_data(q.kind)) continue;
-    unpack(reply.data() + at, q.bytes, *q.result_type, q.result_addr);
-    at += q.bytes;
-  }
-  return MPI_SUCCESS;
-}
 
 namespace {
 

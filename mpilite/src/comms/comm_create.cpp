@@ -123,21 +123,26 @@ int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> 
   return MPI_SUCCESS;
 }
 
-int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,
-                         int tag, MPI_Comm* out) {
-  *out = MPI_COMM_NULL;
-  // A stand-in communicator of the group members whose collective context is the parent's
-  // subset context, so that the agreement's messages meet no other traffic of the parent.
+Comm group_part(Rank& r, const Comm& parent, std::shared_ptr<const RankList> group, int tag) {
+  // Its collective context is the parent's subset context, so that its messages meet no other
+  // traffic of the parent.
   Comm over;
   over.handle = parent.handle;
   over.context = parent.subset_context() - 1;
   over.size = group->size();
-  over.group = group;
+  over.group = std::move(group);
   over.name = parent.name;
-  // The agreement's messages carry the call's tag, as MPICH's do: a collective schedule tags its
-  // messages with the count of collectives its rank started on the context, and the members'
-  // counts on the subset context differ (each call involves other ranks of the parent).
-  c.r.collectives_started[over.coll_context()] = static_cast<std::uint32_t>(tag);
+  // Its messages carry the call's tag, as MPICH's do: a collective schedule tags its messages
+  // with the count of collectives its rank started on the context, and the members' counts on
+  // the subset context differ (each call involves other ranks of the parent).
+  r.collectives_started[over.coll_context()] = static_cast<std::uint32_t>(tag);
+  return over;
+}
+
+int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,
+                         int tag, MPI_Comm* out) {
+  *out = MPI_COMM_NULL;
+  const Comm over = group_part(c.r, parent, group, tag);
   int context;
   if (int e = agree_or_fail(c, over, context)) return e;
   Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));

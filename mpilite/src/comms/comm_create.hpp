@@ -36,6 +36,11 @@ int new_context(ApiCall& c, const Comm& over, int context);
 int create_comm(ApiCall& c, const Comm& parent, std::shared_ptr<const RankList> group,
                 std::shared_ptr<const Topology> topo, MPI_Comm* out);
 
+/// A stand-in intracommunicator of `group` (members of `parent`) for collectives among them
+/// alone, as the calls that are collective over a group only need: they run on the parent's
+/// subset context, tagged from `tag` (the caller's; the same at every member).
+Comm group_part(Rank& r, const Comm& parent, std::shared_ptr<const RankList> group, int tag);
+
 /// MPI_Comm_create_group: like create_comm, but collective over the members of `group` only
 /// (which must include the caller); the agreement runs on the parent's subset context, its
 /// messages tagged with the call's `tag`.

@@ -103,10 +103,9 @@ int agree_context_across(World& w, Rank& r, const LeaderLink& l) {
   return lowest_context(mine);
 }
 
-int create_intercomm(ApiCall& c, const Comm& local_comm, int local_leader, int peer, int tag,
-                     const Comm* peer_comm, MPI_Comm* out) {
+int create_intercomm(ApiCall& c, const LeaderLink& l, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
-  LeaderLink l{local_comm, local_leader, peer, tag, peer_comm ? peer_comm->context : 0, peer_comm};
+  const Comm& local_comm = l.local;
   const std::vector<int> remote = swap_members(c.w, c.r, l);
   // Every member sees both lists, so all of them raise this error alike.
   for (const int w : remote)

@@ -45,10 +45,10 @@ void swap_across(World& w, Rank& r, const LeaderLink& l, const void* mine, std::
 /// The lowest context-id block free at every member of both groups, or -1.
 int agree_context_across(World& w, Rank& r, const LeaderLink& l);
 
-/// MPI_Intercomm_create, once the caller checked local_comm (an intracommunicator) and, at the
-/// local leader, peer_comm and remote_leader (`peer` is the remote leader's world rank).
-int create_intercomm(ApiCall& c, const Comm& local_comm, int local_leader, int peer, int tag,
-                     const Comm* peer_comm, MPI_Comm* out);
+/// MPI_Intercomm_create and MPI_Intercomm_create_from_groups, once the caller checked their
+/// arguments: `l` joins the caller's group (an intracommunicator, or a stand-in of a group) to
+/// the other; at the local leader, l.peer is the remote leader's world rank.
+int create_intercomm(ApiCall& c, const LeaderLink& l, MPI_Comm* out);
 
 /// MPI_Comm_split on an intercommunicator: each group's members of the caller's `color`
 /// (ordered by key, then rank) form the new intercommunicator's groups; MPI_UNDEFINED, or a color

@@ -54,6 +54,7 @@ struct LockEpoch {
 };
 
 class PassiveTarget;
+struct BatchInFlight;
 
 struct Window {
   MPI_Win handle = MPI_WIN_NULL; ///< set by add_window
@@ -79,6 +80,8 @@ struct Window {
   std::map<int, LockEpoch> locks;              ///< by target rank
   bool lock_all = false;                       ///< MPI_Win_lock_all: every target, shared
   std::map<std::uintptr_t, MPI_Aint> attached; ///< dynamic windows: attached start -> bytes
+  /// Batches of request-based operations sent and not yet waited for by a flush.
+  std::vector<std::shared_ptr<BatchInFlight>> in_flight;
 };
 
 /// Whether this rank has a lock epoch open to `target` (MPI_Win_lock or MPI_Win_lock_all).
