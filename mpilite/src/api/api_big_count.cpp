@@ -4,14 +4,15 @@
 // narrowed(): the parameter types of the int form say which arguments to check. Arrays and
 // in-out values go through wrappers, Array and Through. The entry points below are written from
 // MPICH's prototypes, one line each.
-#include <algorithm>
 #include <climits>
 #include <memory>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "api_call.hpp"
+#include "api_datatype.hpp"
 #include "api_win.hpp"
 
 using namespace mpilite;
@@ -201,13 +202,19 @@ int narrowed(const char* name, Where where, int (*int_form)(P...), const A&... a
                   refused);
   }
   const int e = int_form(narrow<P>(args)...);
-  // A non-blocking or persistent form ends with its request, which the converted arrays must
-  // outlive.
+  if (e != MPI_SUCCESS) return e;
+  // A datatype constructor ends with the new type, whose contents MPI-4.0 decodes as the
+  // large-count form's; a non-blocking or persistent form with its request, which the converted
+  // arrays must outlive. (Handles are ints: the name tells them apart.)
   using Last = std::tuple_element_t<sizeof...(P) - 1, std::tuple<P...>>;
-  if constexpr ((is_array<A> || ...) && std::is_same_v<Last, MPI_Request*>)
-    if (e == MPI_SUCCESS)
-      keep_with_request(*std::get<sizeof...(A) - 1>(std::tie(args...)), args...);
-  return e;
+  if constexpr (std::is_same_v<Last, int*>) {
+    int* made = narrow<Last>(std::get<sizeof...(A) - 1>(std::tie(args...)));
+    if (std::string_view(name).starts_with("MPI_Type_"))
+      record_large_counts(*made);
+    else if constexpr ((is_array<A> || ...))
+      keep_with_request(*made, args...);
+  }
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -370,33 +377,5 @@ int PMPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Cou
   return PMPI_Get_elements_x(status, datatype, count);
 }
 MPISIM_WEAK_ALIAS(Get_elements_c)
-
-// A type records its constructor's arguments as the int form took them (the large-count
-// constructors above call the int ones), so it has no large counts to decode.
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers,
-                             MPI_Count* num_addresses, MPI_Count* num_large_counts,
-                             MPI_Count* num_datatypes, int* combiner) {
-  int integers = 0, addresses = 0, datatypes = 0;
-  const int e = PMPI_Type_get_envelope(datatype, &integers, &addresses, &datatypes, combiner);
-  if (e != MPI_SUCCESS) return e;
-  *num_integers = integers;
-  *num_addresses = addresses;
-  *num_large_counts = 0;
-  *num_datatypes = datatypes;
-  return MPI_SUCCESS;
-}
-MPISIM_WEAK_ALIAS(Type_get_envelope_c)
-
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
-                             MPI_Count, MPI_Count max_datatypes, int array_of_integers[],
-                             MPI_Aint array_of_addresses[], MPI_Count[],
-                             MPI_Datatype array_of_datatypes[]) {
-  // Room for more than INT_MAX entries is room enough: no type has that many.
-  auto room = [](MPI_Count n) { return static_cast<int>(std::clamp<MPI_Count>(n, 0, INT_MAX)); };
-  return PMPI_Type_get_contents(datatype, room(max_integers), room(max_addresses),
-                                room(max_datatypes), array_of_integers, array_of_addresses,
-                                array_of_datatypes);
-}
-MPISIM_WEAK_ALIAS(Type_get_contents_c)
 
 } // extern "C"

@@ -1,7 +1,8 @@
 /* The MPI-4.0 large-count (_c) forms whose arrays outlive the call: the non-blocking and the
  * persistent v-collectives (gather, scatter, allgather, alltoall v and w, reduce-scatter and the
  * neighbour ones), each with arrays of MPI_Count and MPI_Aint of its own; and MPI_Op_create_c,
- * MPI_Type_get_envelope_c, MPI_Type_get_contents_c.
+ * MPI_Type_get_envelope_c, MPI_Type_get_contents_c on types of the int and of the large-count
+ * constructors (whose counts and displacements are large counts, which the int forms refuse).
  * The persistent requests are made first and started (twice) after the non-blocking calls ran:
  * the int arrays their calls converted must last until the requests are freed. Each rank writes
  * its receive buffers into a line; rank 0 prints every rank's lines. With the argument "huge"
@@ -131,18 +132,25 @@ static void decode(const char* what, MPI_Datatype t) {
   MPI_Datatype types[8];
   MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nd, &combiner);
   MPI_Type_get_contents_c(t, 8, 8, 8, 8, ints, addresses, large, types);
+  int int_ni, int_na, int_nd, int_combiner;
+  const int refused = MPI_Type_get_envelope(t, &int_ni, &int_na, &int_nd, &int_combiner) != 0;
   printf("%s: integers %lld addresses %lld large counts %lld datatypes %lld combiner %s;", what,
          (long long)ni, (long long)na, (long long)nc, (long long)nd,
-         combiner == MPI_COMBINER_VECTOR   ? "vector"
-         : combiner == MPI_COMBINER_STRUCT ? "struct"
-                                           : "other");
+         combiner == MPI_COMBINER_VECTOR     ? "vector"
+         : combiner == MPI_COMBINER_STRUCT   ? "struct"
+         : combiner == MPI_COMBINER_SUBARRAY ? "subarray"
+         : combiner == MPI_COMBINER_DARRAY   ? "darray"
+         : combiner == MPI_COMBINER_RESIZED  ? "resized"
+                                             : "other");
   for (int i = 0; i < ni; ++i)
     printf(" %d", ints[i]);
   for (int i = 0; i < na; ++i)
     printf(" @%ld", (long)addresses[i]);
+  for (int i = 0; i < nc; ++i)
+    printf(" L%lld", (long long)large[i]);
   for (int i = 0; i < nd; ++i) /* predefined: not to be freed */
     printf(" %s", types[i] == MPI_INT ? "MPI_INT" : types[i] == MPI_DOUBLE ? "MPI_DOUBLE" : "?");
-  printf("\n");
+  printf("; int form refuses %d\n", refused);
 }
 
 int main(int argc, char** argv) {
@@ -209,18 +217,32 @@ int main(int argc, char** argv) {
            acc[1], acc[2], local_len, seen_int, x[0], x[1], x[2]);
   MPI_Op_free(&xor_op);
 
-  /* Decoding types made by the int constructors: no large counts. */
+  /* Decoding types of the int constructors (no large counts) and of the large-count ones. */
   if (rank == 0) {
-    MPI_Datatype vector, record;
-    MPI_Type_vector(3, 2, 5, MPI_INT, &vector);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    enum { TYPES = 7 };
+    MPI_Datatype made[TYPES];
     const int lengths[2] = {1, 2};
     const MPI_Aint places[2] = {0, 8};
+    const MPI_Count large_lengths[2] = {1, 2}, large_places[2] = {0, 8}, sizes[2] = {4, 5},
+                    subsizes[2] = {2, 3}, starts[2] = {1, 1}, gsizes[1] = {12};
+    const int distribs[1] = {MPI_DISTRIBUTE_BLOCK}, dargs[1] = {MPI_DISTRIBUTE_DFLT_DARG},
+              psizes[1] = {3};
     const MPI_Datatype kinds[2] = {MPI_INT, MPI_DOUBLE};
-    MPI_Type_create_struct(2, lengths, places, kinds, &record);
-    decode("vector", vector);
-    decode("struct", record);
-    MPI_Type_free(&vector);
-    MPI_Type_free(&record);
+    MPI_Type_vector(3, 2, 5, MPI_INT, &made[0]);
+    MPI_Type_create_struct(2, lengths, places, kinds, &made[1]);
+    MPI_Type_vector_c(3, 2, 5, MPI_INT, &made[2]);
+    MPI_Type_create_struct_c(2, large_lengths, large_places, kinds, &made[3]);
+    MPI_Type_create_subarray_c(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_INT, &made[4]);
+    MPI_Type_create_darray_c(3, 1, 1, gsizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT,
+                             &made[5]);
+    MPI_Type_create_resized_c(MPI_INT, -4, 12, &made[6]);
+    const char* names[TYPES] = {"vector",     "struct",   "vector_c", "struct_c",
+                                "subarray_c", "darray_c", "resized_c"};
+    for (int i = 0; i < TYPES; ++i) {
+      decode(names[i], made[i]);
+      MPI_Type_free(&made[i]);
+    }
   }
 
   free(later);
