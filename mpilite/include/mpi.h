@@ -66,6 +66,19 @@ typedef struct mpisim_t_enum* MPI_T_enum;
 typedef struct mpisim_t_cvar_handle* MPI_T_cvar_handle;
 typedef struct mpisim_t_pvar_handle* MPI_T_pvar_handle;
 typedef struct mpisim_t_pvar_session* MPI_T_pvar_session;
+/* MPI-4.0 events (section 15.3.8): mpisim exports no event types, so no handle of these exists. */
+typedef struct mpisim_t_event_registration* MPI_T_event_registration;
+typedef struct mpisim_t_event_instance* MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+  MPI_T_CB_REQUIRE_NONE = 0,
+  MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+  MPI_T_CB_REQUIRE_THREAD_SAFE,
+  MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+  MPI_T_SOURCE_ORDERED = 0,
+  MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
 
 /* ---- handles ---------------------------------------------------------------------------- */
 #define MPI_COMM_NULL ((MPI_Comm)0x04000000)
@@ -439,6 +452,17 @@ extern int mpisim_weights_empty[];
 
 /* ---- callbacks ------------------------------------------------------------------------- */
 typedef void(MPI_User_function)(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
+typedef void(MPI_User_function_c)(void* invec, void* inoutvec, MPI_Count* len,
+                                  MPI_Datatype* datatype);
+typedef void(MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                      MPI_T_event_registration event_registration,
+                                      MPI_T_cb_safety cb_safety, void* user_data);
+typedef void(MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                           MPI_T_cb_safety cb_safety, void* user_data);
+typedef void(MPI_T_event_dropped_cb_function)(MPI_Count count,
+                                              MPI_T_event_registration event_registration,
+                                              int source_index, MPI_T_cb_safety cb_safety,
+                                              void* user_data);
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm*, int*, ...);
 typedef int(MPI_Comm_copy_attr_function)(MPI_Comm, int, void*, void*, void*, int*);
 typedef int(MPI_Comm_delete_attr_function)(MPI_Comm, int, void*, void*);

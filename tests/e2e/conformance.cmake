@@ -77,7 +77,7 @@ endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
-        big_count_families)
+        big_count_families big_count_requests)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -136,6 +136,15 @@ add_test(NAME conformance.big_count_families_type_above_int_is_refused COMMAND $
 add_test(NAME conformance.big_count_families_counts_above_int_are_refused COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Alltoallv_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_families huge-counts)
+# The _c forms of the non-blocking and persistent v-collectives, whose converted int arrays last
+# as long as their requests (persistent ones started after other calls came and went), and
+# MPI_Op_create_c, MPI_Type_get_envelope_c, MPI_Type_get_contents_c; a count above 2^31 - 1 in
+# the counts array of a non-blocking one is refused.
+conformance_vs_mpich(big_count_requests 4
+  "^rank 3 persistent, start 2: gatherv=0,7,8,14,15,16,21,22,23,24 scatterv=1009 allgatherv=21,22,23,24,14,15,16,7,8,0 ")
+add_test(NAME conformance.big_count_requests_counts_above_int_are_refused COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Ialltoallv_c: MPI_ERR_COUNT: count 2147483648 is above 2\\^31 - 1"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/big_count_requests huge)
 
 # One-sided communication (docs/model.md): puts between fences, accumulates, a strided get from an
 # allocated window, as MPICH on 1 and 2 host processes; the invariant on 1-4 host processes
@@ -431,7 +440,7 @@ endforeach()
 
 # The tool information interface with no variables and no categories (docs/model.md): counts 0,
 # MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted
-# MPI_T_init_thread / MPI_T_finalize.
+# MPI_T_init_thread / MPI_T_finalize; no event types or sources (MPI-4.0), none of their handles.
 e2e_program(tool_interface ${CONFORMANCE_PROGRAMS}/tool_interface.c)
 add_test(NAME conformance.tool_interface_exports_no_variables COMMAND ${EXPECT} 0
   -m "^cvar_get_num before init: MPI_T_ERR_NOT_INITIALIZED$" -m "^cvars \\+ pvars \\+ categories: 0$"
@@ -440,5 +449,11 @@ add_test(NAME conformance.tool_interface_exports_no_variables COMMAND ${EXPECT} 
   -m "^pvar_start on a freed session: MPI_T_ERR_INVALID_SESSION$"
   -m "^category_get_num after one of two finalizes: MPI_SUCCESS$"
   -m "^pvar_get_num after the last finalize: MPI_T_ERR_NOT_INITIALIZED$"
+  -m "^event_get_num before init: MPI_T_ERR_NOT_INITIALIZED$" -m "^event types \\+ sources: 0$"
+  -m "^event_handle_alloc\\(0\\): MPI_T_ERR_INVALID_INDEX$"
+  -m "^source_get_info\\(0\\): MPI_T_ERR_INVALID_INDEX$"
+  -m "^category_get_num_events\\(0\\): MPI_T_ERR_INVALID_INDEX$"
+  -m "^event_register_callback\\(NULL\\): MPI_T_ERR_INVALID_HANDLE$"
+  -m "^event_handle_alloc\\(0\\) after the last finalize: MPI_T_ERR_NOT_INITIALIZED$"
   -m "^rank 0: 0 surprises$" -m "^rank 1: 0 surprises$"
   -- env MPISIM_CPU=off ${RUN} -np 2 -hosts 2 ${E2E_BIN}/tool_interface)

@@ -1,14 +1,18 @@
 // MPI entry points: the MPI-4.0 large-count (`_c`) forms. mpisim counts elements in int, as
 // MPI-3.1 does, so each form checks that its counts fit an int and calls the int form; a larger
 // count is refused with MPI_ERR_COUNT, never truncated. Every form goes through one template,
-// narrowed(): the parameter types of the int form say which arguments to check. Arrays (of
-// blocking calls only) and in-out values go through wrappers, Array and Through. The entry points
-// below are written from MPICH's prototypes, one line each.
+// narrowed(): the parameter types of the int form say which arguments to check. Arrays and
+// in-out values go through wrappers, Array and Through. The entry points below are written from
+// MPICH's prototypes, one line each.
 #include <climits>
+#include <memory>
+#include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "api_call.hpp"
+#include "api_datatype.hpp"
 #include "api_win.hpp"
 
 using namespace mpilite;
@@ -42,19 +46,21 @@ int refuse(ApiCall& c, OnWin where, fmt::format_string<Args...> f, Args&&... arg
 }
 
 /// An array of counts or displacements of a large-count form (`n` entries; none if it is null),
-/// as the int form's array of T (int, or MPI_Aint). The int form reads it during the call only,
-/// which holds for blocking calls: a non-blocking one reads its arrays until completion, after
-/// this one is gone.
+/// as the int form's array of T (int, or MPI_Aint). A blocking int form reads it during the call;
+/// a non-blocking or persistent one later too (its schedule runs after the call returns, and each
+/// MPI_Start runs it again), so the values are shared with the request (keep_with_request).
 template <class T> class Array {
 public:
-  template <class W> Array(const W* given, MPI_Count n) : given_(given != nullptr) {
+  template <class W>
+  Array(const W* given, MPI_Count n)
+      : given_(given != nullptr), values_(std::make_shared<std::vector<T>>()) {
     // A count above INT_MAX is refused before the call: no need to read that many entries.
     for (MPI_Count i = 0; given && i < n && n <= INT_MAX; ++i) {
       wide_.push_back(given[i]);
-      values_.push_back(std::is_same_v<T, int> && given[i] < INT_MIN ? -1
-                                                                     : static_cast<T>(given[i]));
+      values_->push_back(std::is_same_v<T, int> && given[i] < INT_MIN ? -1
+                                                                      : static_cast<T>(given[i]));
     }
-    values_.reserve(1); // a present array of no entries stays non-null
+    values_->reserve(1); // a present array of no entries stays non-null
   }
   /// The first entry the int form cannot hold, or 0.
   MPI_Count above() const {
@@ -63,12 +69,13 @@ public:
         if (v > INT_MAX) return v;
     return 0;
   }
-  const T* pointer() const { return given_ ? values_.data() : nullptr; }
+  const T* pointer() const { return given_ ? values_->data() : nullptr; }
+  std::shared_ptr<const void> values() const { return values_; }
 
 private:
   bool given_;
   std::vector<MPI_Count> wide_;
-  std::vector<T> values_;
+  std::shared_ptr<std::vector<T>> values_;
 };
 
 /// A W* (MPI_Count or MPI_Aint) of a large-count form that the int form has as a T* (a pack
@@ -94,9 +101,31 @@ private:
   mutable T value_;
 };
 
-template <class A> constexpr bool is_wrapper = false;
-template <class T> constexpr bool is_wrapper<Array<T>> = true;
+template <class A> constexpr bool is_array = false;
+template <class T> constexpr bool is_array<Array<T>> = true;
+template <class A> constexpr bool is_wrapper = is_array<A>;
 template <class T, class W> constexpr bool is_wrapper<Through<T, W>> = true;
+
+/// What a request keeps alive: what it kept before, and the int arrays of its large-count call.
+struct KeptArrays {
+  std::shared_ptr<void> before;
+  std::vector<std::shared_ptr<const void>> arrays;
+};
+
+/// Makes request `h` (just made by the int form of a large-count call) keep the int arrays of
+/// `args` until it is freed: its schedule reads them after the call, at every start if it is
+/// persistent.
+template <class... A> void keep_with_request(MPI_Request h, const A&... args) {
+  Request* q = World::get().request(h);
+  if (!q) return;
+  auto kept = std::make_shared<KeptArrays>();
+  kept->before = std::move(q->owned);
+  auto add = [&kept](const auto& a) {
+    if constexpr (is_array<std::decay_t<decltype(a)>>) kept->arrays.push_back(a.values());
+  };
+  (add(args), ...);
+  q->owned = std::move(kept);
+}
 
 /// Entries of a counts array: one per process of the remote group on an intercommunicator, of the
 /// group otherwise (0 if `comm` is not a communicator: the int form reports that).
@@ -172,7 +201,20 @@ int narrowed(const char* name, Where where, int (*int_form)(P...), const A&... a
                   "count {} is above 2^31 - 1: mpisim supports large counts up to that only",
                   refused);
   }
-  return int_form(narrow<P>(args)...);
+  const int e = int_form(narrow<P>(args)...);
+  if (e != MPI_SUCCESS) return e;
+  // A datatype constructor ends with the new type, whose contents MPI-4.0 decodes as the
+  // large-count form's; a non-blocking or persistent form with its request, which the converted
+  // arrays must outlive. (Handles are ints: the name tells them apart.)
+  using Last = std::tuple_element_t<sizeof...(P) - 1, std::tuple<P...>>;
+  if constexpr (std::is_same_v<Last, int*>) {
+    int* made = narrow<Last>(std::get<sizeof...(A) - 1>(std::tie(args...)));
+    if (std::string_view(name).starts_with("MPI_Type_"))
+      record_large_counts(*made);
+    else if constexpr ((is_array<A> || ...))
+      keep_with_request(*made, args...);
+  }
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -285,6 +327,24 @@ MPISIM_NARROWED(Win_shared_query, on_win(win), (MPI_Win win, int rank, MPI_Aint*
 MPISIM_NARROWED(Neighbor_allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(displs, neighbours(comm, true)), recvtype, comm))
 MPISIM_NARROWED(Neighbor_alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), Array<int>(sdispls, neighbours(comm, false)), sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(rdispls, neighbours(comm, true)), recvtype, comm))
 MPISIM_NARROWED(Neighbor_alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), sdispls, sendtypes, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), rdispls, recvtypes, comm))
+MPISIM_NARROWED(Iallgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(displs, blocks(comm)), recvtype, comm, request))
+MPISIM_NARROWED(Allgatherv_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(displs, blocks(comm)), recvtype, comm, info, request))
+MPISIM_NARROWED(Ialltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtype, comm, request))
+MPISIM_NARROWED(Alltoallv_init, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtype, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtype, comm, info, request))
+MPISIM_NARROWED(Ialltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtypes, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtypes, comm, request))
+MPISIM_NARROWED(Alltoallw_init, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, Array<int>(sendcounts, blocks(comm)), Array<int>(sdispls, blocks(comm)), sendtypes, recvbuf, Array<int>(recvcounts, blocks(comm)), Array<int>(rdispls, blocks(comm)), recvtypes, comm, info, request))
+MPISIM_NARROWED(Igatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), recvtype, root, comm, request))
+MPISIM_NARROWED(Gatherv_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), recvtype, root, comm, info, request))
+MPISIM_NARROWED(Ireduce_scatter, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request), (sendbuf, recvbuf, Array<int>(recvcounts, local_size(comm)), datatype, op, comm, request))
+MPISIM_NARROWED(Reduce_scatter_init, on_comm(comm), (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, recvbuf, Array<int>(recvcounts, local_size(comm)), datatype, op, comm, info, request))
+MPISIM_NARROWED(Iscatterv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request), (sendbuf, Array<int>(sendcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+MPISIM_NARROWED(Scatterv_init, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, Array<int>(sendcounts, at_root(comm, root)), Array<int>(displs, at_root(comm, root)), sendtype, recvbuf, recvcount, recvtype, root, comm, info, request))
+MPISIM_NARROWED(Ineighbor_allgatherv, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(displs, neighbours(comm, true)), recvtype, comm, request))
+MPISIM_NARROWED(Neighbor_allgatherv_init, on_comm(comm), (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, sendcount, sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(displs, neighbours(comm, true)), recvtype, comm, info, request))
+MPISIM_NARROWED(Ineighbor_alltoallv, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), Array<int>(sdispls, neighbours(comm, false)), sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(rdispls, neighbours(comm, true)), recvtype, comm, request))
+MPISIM_NARROWED(Neighbor_alltoallv_init, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), Array<int>(sdispls, neighbours(comm, false)), sendtype, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), Array<int>(rdispls, neighbours(comm, true)), recvtype, comm, info, request))
+MPISIM_NARROWED(Ineighbor_alltoallw, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), sdispls, sendtypes, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), rdispls, recvtypes, comm, request))
+MPISIM_NARROWED(Neighbor_alltoallw_init, on_comm(comm), (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request), (sendbuf, Array<int>(sendcounts, neighbours(comm, false)), sdispls, sendtypes, recvbuf, Array<int>(recvcounts, neighbours(comm, true)), rdispls, recvtypes, comm, info, request))
 // clang-format on
 
 extern "C" {

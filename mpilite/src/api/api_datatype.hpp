@@ -27,4 +27,9 @@ std::shared_ptr<const Datatype> keep(const Datatype& old);
 /// Stores the new type `t`, made by `contents`, and writes its handle to `newtype`.
 int publish(ApiCall& c, Datatype&& t, Contents&& contents, MPI_Datatype* newtype);
 
+/// Records the contents of `h`, just made by the int form of a large-count constructor, as the
+/// large-count constructor's (MPI-4.0 section 5.1.13): its counts and displacements become large
+/// counts.
+void record_large_counts(MPI_Datatype h);
+
 } // namespace mpilite

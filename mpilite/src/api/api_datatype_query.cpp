@@ -1,5 +1,6 @@
 // MPI entry points: what a datatype is (size, bounds, element counts, how it was made, name).
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 
@@ -56,7 +57,94 @@ int bounds_x(const char* name, MPI_Datatype datatype, Bounds which, MPI_Count* l
   return MPI_SUCCESS;
 }
 
+/// Looks up `datatype` for `c`, an int form (`large_form` false) or a large-count form of the
+/// decoding calls: the int forms cannot decode a type that has large counts (MPI-4.0 section
+/// 5.1.13).
+int lookup_decodable(ApiCall& c, MPI_Datatype datatype, bool large_form, const Datatype*& t) {
+  if (int e = lookup_type(c, datatype, t)) return e;
+  if (!large_form && t->contents && !t->contents->large_counts.empty())
+    return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE,
+                   "the datatype was made by a large-count constructor: decode it with {}_c",
+                   c.name);
+  return MPI_SUCCESS;
+}
+
+/// MPI_Type_get_envelope (N = int, no `num_large_counts`) and MPI_Type_get_envelope_c.
+template <class N>
+int envelope_call(const char* name, MPI_Datatype datatype, N* num_integers, N* num_addresses,
+                  N* num_large_counts, N* num_datatypes, int* combiner) {
+  ApiCall c(name);
+  const Datatype* t;
+  if (int e = lookup_decodable(c, datatype, num_large_counts != nullptr, t)) return e;
+  const Contents* k = t->contents.get();
+  auto entries = [](const auto& v) { return static_cast<N>(v.size()); };
+  *num_integers = k ? entries(k->ints) : 0;
+  *num_addresses = k ? entries(k->addresses) : 0;
+  if (num_large_counts) *num_large_counts = k ? entries(k->large_counts) : 0;
+  *num_datatypes = k ? entries(k->types) : 0;
+  *combiner = k ? k->combiner : MPI_COMBINER_NAMED;
+  return MPI_SUCCESS;
+}
+
+/// MPI_Type_get_contents (no `large_counts`) and MPI_Type_get_contents_c: `room` holds the
+/// sizes of the integers, addresses, large counts and datatypes arrays.
+int contents_call(const char* name, MPI_Datatype datatype, const std::array<MPI_Count, 4>& room,
+                  int* integers, MPI_Aint* addresses, MPI_Count* large_counts,
+                  MPI_Datatype* datatypes) {
+  ApiCall c(name);
+  const Datatype* t;
+  if (int e = lookup_decodable(c, datatype, large_counts != nullptr, t)) return e;
+  const Contents* k = t->contents.get();
+  if (!k)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE,
+                   "{} is predefined (combiner MPI_COMBINER_NAMED): it has no contents",
+                   t->name ? t->name : "datatype");
+  const std::array<std::size_t, 4> need{k->ints.size(), k->addresses.size(), k->large_counts.size(),
+                                        k->types.size()};
+  for (std::size_t i = 0; i < need.size(); ++i)
+    if (static_cast<MPI_Count>(need[i]) > room[i])
+      return c.error(MPI_COMM_WORLD, MPI_ERR_ARG,
+                     "arrays too small: need {} integers, {} addresses, {} large counts, {} "
+                     "datatypes, got room for {}, {}, {}, {} (ask {})",
+                     need[0], need[1], need[2], need[3], room[0], room[1], room[2], room[3],
+                     large_counts ? "MPI_Type_get_envelope_c" : "MPI_Type_get_envelope");
+  std::copy(k->ints.begin(), k->ints.end(), integers);
+  std::copy(k->addresses.begin(), k->addresses.end(), addresses);
+  std::copy(k->large_counts.begin(), k->large_counts.end(), large_counts);
+  // Derived old types come back as new handles, which the caller frees (MPI-3.1 4.1.13).
+  for (std::size_t i = 0; i < k->types.size(); ++i)
+    datatypes[i] =
+        k->types[i]->predefined ? k->types[i]->handle : c.w.add_datatype(Datatype(*k->types[i]));
+  return MPI_SUCCESS;
+}
+
 } // namespace
+
+void mpilite::record_large_counts(MPI_Datatype h) {
+  Datatype* t = const_cast<Datatype*>(World::get().datatype(h));
+  if (!t || !t->contents) return;
+  auto k = std::make_shared<Contents>(*t->contents);
+  std::vector<int>& ints = k->ints;
+  std::vector<MPI_Count>& large = k->large_counts;
+  const auto at = [&ints](std::size_t i) { return ints.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (k->combiner == MPI_COMBINER_SUBARRAY) {
+    // ndims, sizes, subsizes, starts, order: ndims and order stay.
+    large.assign(at(1), ints.end() - 1);
+    ints.erase(at(1), ints.end() - 1);
+  } else if (k->combiner == MPI_COMBINER_DARRAY) {
+    // size, rank, ndims, gsizes, distribs, dargs, psizes, order: the gsizes go.
+    const auto ndims = static_cast<std::size_t>(ints[2]);
+    large.assign(at(3), at(3 + ndims));
+    ints.erase(at(3), at(3 + ndims));
+  } else {
+    // The others: counts and displacements, as the int form has them in order.
+    large.assign(ints.begin(), ints.end());
+    large.insert(large.end(), k->addresses.begin(), k->addresses.end());
+    ints.clear();
+    k->addresses.clear();
+  }
+  t->contents = std::move(k);
+}
 
 extern "C" {
 
@@ -132,46 +220,38 @@ MPISIM_WEAK_ALIAS(Get_elements_x)
 
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
                            int* num_datatypes, int* combiner) {
-  ApiCall c("MPI_Type_get_envelope");
-  const Datatype* t;
-  if (int e = lookup_type(c, datatype, t)) return e;
-  const Contents* k = t->contents.get();
-  *num_integers = k ? static_cast<int>(k->ints.size()) : 0;
-  *num_addresses = k ? static_cast<int>(k->addresses.size()) : 0;
-  *num_datatypes = k ? static_cast<int>(k->types.size()) : 0;
-  *combiner = k ? k->combiner : MPI_COMBINER_NAMED;
-  return MPI_SUCCESS;
+  return envelope_call<int>("MPI_Type_get_envelope", datatype, num_integers, num_addresses, nullptr,
+                            num_datatypes, combiner);
 }
 MPISIM_WEAK_ALIAS(Type_get_envelope)
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count* num_integers,
+                             MPI_Count* num_addresses, MPI_Count* num_large_counts,
+                             MPI_Count* num_datatypes, int* combiner) {
+  return envelope_call("MPI_Type_get_envelope_c", datatype, num_integers, num_addresses,
+                       num_large_counts, num_datatypes, combiner);
+}
+MPISIM_WEAK_ALIAS(Type_get_envelope_c)
 
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
-  ApiCall c("MPI_Type_get_contents");
-  const Datatype* t;
-  if (int e = lookup_type(c, datatype, t)) return e;
-  const Contents* k = t->contents.get();
-  if (!k)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE,
-                   "{} is predefined (combiner MPI_COMBINER_NAMED): it has no contents",
-                   t->name ? t->name : "datatype");
-  if (static_cast<std::size_t>(std::max(max_integers, 0)) < k->ints.size() ||
-      static_cast<std::size_t>(std::max(max_addresses, 0)) < k->addresses.size() ||
-      static_cast<std::size_t>(std::max(max_datatypes, 0)) < k->types.size())
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG,
-                   "arrays too small: need {} integers, {} addresses, {} datatypes, got room for "
-                   "{}, {}, {} (ask MPI_Type_get_envelope)",
-                   k->ints.size(), k->addresses.size(), k->types.size(), max_integers,
-                   max_addresses, max_datatypes);
-  std::copy(k->ints.begin(), k->ints.end(), array_of_integers);
-  std::copy(k->addresses.begin(), k->addresses.end(), array_of_addresses);
-  // Derived old types come back as new handles, which the caller frees (MPI-3.1 4.1.13).
-  for (std::size_t i = 0; i < k->types.size(); ++i)
-    array_of_datatypes[i] =
-        k->types[i]->predefined ? k->types[i]->handle : c.w.add_datatype(Datatype(*k->types[i]));
-  return MPI_SUCCESS;
+  return contents_call("MPI_Type_get_contents", datatype,
+                       {max_integers, max_addresses, 0, max_datatypes}, array_of_integers,
+                       array_of_addresses, nullptr, array_of_datatypes);
 }
 MPISIM_WEAK_ALIAS(Type_get_contents)
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes,
+                             int array_of_integers[], MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]) {
+  return contents_call("MPI_Type_get_contents_c", datatype,
+                       {max_integers, max_addresses, max_large_counts, max_datatypes},
+                       array_of_integers, array_of_addresses, array_of_large_counts,
+                       array_of_datatypes);
+}
+MPISIM_WEAK_ALIAS(Type_get_contents_c)
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
   ApiCall c("MPI_Type_set_name");

@@ -5,6 +5,16 @@ using namespace mpilite;
 
 namespace {
 
+/// MPI_Op_create and MPI_Op_create_c: `user` holds the function.
+int create_op(const char* name, const Op& user, MPI_Op* op) {
+  ApiCall c(name);
+  if (int e = c.check_init()) return e;
+  if (!user.user_defined()) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null user function");
+  if (!op) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer for the new operation");
+  *op = c.w.ops().add(user);
+  return MPI_SUCCESS;
+}
+
 int lookup_op(ApiCall& c, MPI_Op h, const Op*& out) {
   out = c.w.op(h);
   if (out) return MPI_SUCCESS;
@@ -16,14 +26,15 @@ int lookup_op(ApiCall& c, MPI_Op h, const Op*& out) {
 extern "C" {
 
 int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
-  ApiCall c("MPI_Op_create");
-  if (int e = c.check_init()) return e;
-  if (!user_fn) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null user function");
-  if (!op) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer for the new operation");
-  *op = c.w.ops().add(user_fn, commute != 0);
-  return MPI_SUCCESS;
+  return create_op("MPI_Op_create", {.user = user_fn, .commutative = commute != 0}, op);
 }
 MPISIM_WEAK_ALIAS(Op_create)
+
+// MPI-4.0: the same op, whose function takes its length as an MPI_Count (apply_op passes one).
+int PMPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return create_op("MPI_Op_create_c", {.commutative = commute != 0, .user_c = user_fn}, op);
+}
+MPISIM_WEAK_ALIAS(Op_create_c)
 
 int PMPI_Op_free(MPI_Op* op) {
   ApiCall c("MPI_Op_free");
@@ -31,7 +42,7 @@ int PMPI_Op_free(MPI_Op* op) {
   if (!op) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null pointer to the operation");
   const Op* o;
   if (int e = lookup_op(c, *op, o)) return e;
-  if (!o->user)
+  if (!o->user_defined())
     return c.error(MPI_COMM_WORLD, MPI_ERR_OP, "cannot free predefined operation {}", o->name);
   // Operations in progress keep their own copy (Schedule::set_op), as MPI allows.
   c.w.ops().free(*op);

@@ -1,8 +1,10 @@
-// MPI entry points: the tool information interface (MPI-3.1 chapter 14). mpisim exports no control
-// or performance variables and no categories, which MPI allows (section 14.3): the counts are 0,
-// every index is invalid, no variable handle can exist, and every name is unknown. Initialization
-// is counted per rank, and performance-variable sessions can be made and freed (they hold no
-// handles). MPI_T calls return their codes without calling an error handler, as MPI requires.
+// MPI entry points: the tool information interface (MPI-3.1 chapter 14, MPI-4.0 chapter 15).
+// mpisim exports no control or performance variables, no categories, and (MPI-4.0 section
+// 15.3.8) no event types and no event sources, which MPI allows: the counts are 0, every index is
+// invalid, no variable or event handle can exist (nor an event instance, which only a callback
+// receives), and every name is unknown. Initialization is counted per rank, and
+// performance-variable sessions can be made and freed (they hold no handles). MPI_T calls return
+// their codes without calling an error handler, as MPI requires.
 #include <algorithm>
 
 #include "api_call.hpp"
@@ -19,12 +21,12 @@ template <class Body> int tool_call(const char* name, Body body) {
   return body(c.r);
 }
 
-/// A call about a variable or category by index: there is none.
+/// A call about a variable, category, event type or source by index: there is none.
 int no_index(const char* name) {
   return tool_call(name, [](Rank&) { return MPI_T_ERR_INVALID_INDEX; });
 }
 
-/// A call about a variable handle or enumeration: none can exist.
+/// A call about a variable or event handle, an event instance or an enumeration: none can exist.
 int no_handle(const char* name) {
   return tool_call(name, [](Rank&) { return MPI_T_ERR_INVALID_HANDLE; });
 }
@@ -60,6 +62,21 @@ int session_handle(const char* name, MPI_T_pvar_session s, MPI_T_pvar_handle h, 
 
 } // namespace
 
+/// PMPI_name and its weak alias MPI_name, whose parameters (`params`, unnamed: none is read) do
+/// not change the answer: `answer` gives it.
+#define MPISIM_TOOL_ANSWER(name, params, answer)                                                   \
+  extern "C" int PMPI_##name params {                                                              \
+    return answer("MPI_" #name);                                                                   \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(name)
+
+/// PMPI_name and its weak alias MPI_name, which count what mpisim exports of something: none.
+#define MPISIM_TOOL_COUNT(name)                                                                    \
+  extern "C" int PMPI_##name(int* count) {                                                         \
+    return zero_count("MPI_" #name, count);                                                        \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(name)
+
 extern "C" {
 
 int PMPI_T_init_thread(int required, int* provided) {
@@ -80,103 +97,49 @@ int PMPI_T_finalize(void) {
 }
 MPISIM_WEAK_ALIAS(T_finalize)
 
-int PMPI_T_cvar_get_num(int* num_cvar) {
-  return zero_count("MPI_T_cvar_get_num", num_cvar);
-}
-MPISIM_WEAK_ALIAS(T_cvar_get_num)
+MPISIM_TOOL_COUNT(T_cvar_get_num)
 
-int PMPI_T_pvar_get_num(int* num_pvar) {
-  return zero_count("MPI_T_pvar_get_num", num_pvar);
-}
-MPISIM_WEAK_ALIAS(T_pvar_get_num)
+MPISIM_TOOL_COUNT(T_pvar_get_num)
 
-int PMPI_T_category_get_num(int* num_cat) {
-  return zero_count("MPI_T_category_get_num", num_cat);
-}
-MPISIM_WEAK_ALIAS(T_category_get_num)
+MPISIM_TOOL_COUNT(T_category_get_num)
 
-int PMPI_T_category_changed(int* update_number) {
-  // The categories never change: their set is empty from the start.
-  return zero_count("MPI_T_category_changed", update_number);
-}
-MPISIM_WEAK_ALIAS(T_category_changed)
+// The categories never change: their set is empty from the start.
+MPISIM_TOOL_COUNT(T_category_changed)
 
-int PMPI_T_cvar_get_info(int, char*, int*, int*, MPI_Datatype*, MPI_T_enum*, char*, int*, int*,
-                         int*) {
-  return no_index("MPI_T_cvar_get_info");
-}
-MPISIM_WEAK_ALIAS(T_cvar_get_info)
+MPISIM_TOOL_ANSWER(T_cvar_get_info,
+                   (int, char*, int*, int*, MPI_Datatype*, MPI_T_enum*, char*, int*, int*, int*),
+                   no_index)
 
-int PMPI_T_cvar_handle_alloc(int, void*, MPI_T_cvar_handle*, int*) {
-  return no_index("MPI_T_cvar_handle_alloc");
-}
-MPISIM_WEAK_ALIAS(T_cvar_handle_alloc)
+MPISIM_TOOL_ANSWER(T_cvar_handle_alloc, (int, void*, MPI_T_cvar_handle*, int*), no_index)
 
-int PMPI_T_pvar_get_info(int, char*, int*, int*, int*, MPI_Datatype*, MPI_T_enum*, char*, int*,
-                         int*, int*, int*, int*) {
-  return no_index("MPI_T_pvar_get_info");
-}
-MPISIM_WEAK_ALIAS(T_pvar_get_info)
+MPISIM_TOOL_ANSWER(T_pvar_get_info,
+                   (int, char*, int*, int*, int*, MPI_Datatype*, MPI_T_enum*, char*, int*, int*,
+                    int*, int*, int*),
+                   no_index)
 
-int PMPI_T_category_get_info(int, char*, int*, char*, int*, int*, int*, int*) {
-  return no_index("MPI_T_category_get_info");
-}
-MPISIM_WEAK_ALIAS(T_category_get_info)
+MPISIM_TOOL_ANSWER(T_category_get_info, (int, char*, int*, char*, int*, int*, int*, int*), no_index)
 
-int PMPI_T_category_get_cvars(int, int, int[]) {
-  return no_index("MPI_T_category_get_cvars");
-}
-MPISIM_WEAK_ALIAS(T_category_get_cvars)
+MPISIM_TOOL_ANSWER(T_category_get_cvars, (int, int, int[]), no_index)
 
-int PMPI_T_category_get_pvars(int, int, int[]) {
-  return no_index("MPI_T_category_get_pvars");
-}
-MPISIM_WEAK_ALIAS(T_category_get_pvars)
+MPISIM_TOOL_ANSWER(T_category_get_pvars, (int, int, int[]), no_index)
 
-int PMPI_T_category_get_categories(int, int, int[]) {
-  return no_index("MPI_T_category_get_categories");
-}
-MPISIM_WEAK_ALIAS(T_category_get_categories)
+MPISIM_TOOL_ANSWER(T_category_get_categories, (int, int, int[]), no_index)
 
-int PMPI_T_cvar_get_index(const char*, int*) {
-  return no_name("MPI_T_cvar_get_index");
-}
-MPISIM_WEAK_ALIAS(T_cvar_get_index)
+MPISIM_TOOL_ANSWER(T_cvar_get_index, (const char*, int*), no_name)
 
-int PMPI_T_pvar_get_index(const char*, int, int*) {
-  return no_name("MPI_T_pvar_get_index");
-}
-MPISIM_WEAK_ALIAS(T_pvar_get_index)
+MPISIM_TOOL_ANSWER(T_pvar_get_index, (const char*, int, int*), no_name)
 
-int PMPI_T_category_get_index(const char*, int*) {
-  return no_name("MPI_T_category_get_index");
-}
-MPISIM_WEAK_ALIAS(T_category_get_index)
+MPISIM_TOOL_ANSWER(T_category_get_index, (const char*, int*), no_name)
 
-int PMPI_T_cvar_handle_free(MPI_T_cvar_handle*) {
-  return no_handle("MPI_T_cvar_handle_free");
-}
-MPISIM_WEAK_ALIAS(T_cvar_handle_free)
+MPISIM_TOOL_ANSWER(T_cvar_handle_free, (MPI_T_cvar_handle*), no_handle)
 
-int PMPI_T_cvar_read(MPI_T_cvar_handle, void*) {
-  return no_handle("MPI_T_cvar_read");
-}
-MPISIM_WEAK_ALIAS(T_cvar_read)
+MPISIM_TOOL_ANSWER(T_cvar_read, (MPI_T_cvar_handle, void*), no_handle)
 
-int PMPI_T_cvar_write(MPI_T_cvar_handle, const void*) {
-  return no_handle("MPI_T_cvar_write");
-}
-MPISIM_WEAK_ALIAS(T_cvar_write)
+MPISIM_TOOL_ANSWER(T_cvar_write, (MPI_T_cvar_handle, const void*), no_handle)
 
-int PMPI_T_enum_get_info(MPI_T_enum, int*, char*, int*) {
-  return no_handle("MPI_T_enum_get_info");
-}
-MPISIM_WEAK_ALIAS(T_enum_get_info)
+MPISIM_TOOL_ANSWER(T_enum_get_info, (MPI_T_enum, int*, char*, int*), no_handle)
 
-int PMPI_T_enum_get_item(MPI_T_enum, int, int*, char*, int*) {
-  return no_handle("MPI_T_enum_get_item");
-}
-MPISIM_WEAK_ALIAS(T_enum_get_item)
+MPISIM_TOOL_ANSWER(T_enum_get_item, (MPI_T_enum, int, int*, char*, int*), no_handle)
 
 int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
   return tool_call("MPI_T_pvar_session_create", [session](Rank& r) {
@@ -239,5 +202,61 @@ int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
   return session_handle("MPI_T_pvar_readreset", session, handle, false);
 }
 MPISIM_WEAK_ALIAS(T_pvar_readreset)
+
+// MPI-4.0 events and their sources (section 15.3.8): there are none.
+
+MPISIM_TOOL_COUNT(T_event_get_num)
+
+MPISIM_TOOL_COUNT(T_source_get_num)
+
+MPISIM_TOOL_ANSWER(T_event_get_info,
+                   (int, char*, int*, int*, MPI_Datatype[], MPI_Aint[], int*, MPI_T_enum*,
+                    MPI_Info*, char*, int*, int*),
+                   no_index)
+
+MPISIM_TOOL_ANSWER(T_event_handle_alloc, (int, void*, MPI_Info, MPI_T_event_registration*),
+                   no_index)
+
+MPISIM_TOOL_ANSWER(T_source_get_info,
+                   (int, char*, int*, char*, int*, MPI_T_source_order*, MPI_Count*, MPI_Count*,
+                    MPI_Info*),
+                   no_index)
+
+MPISIM_TOOL_ANSWER(T_source_get_timestamp, (int, MPI_Count*), no_index)
+
+MPISIM_TOOL_ANSWER(T_category_get_num_events, (int, int*), no_index)
+
+MPISIM_TOOL_ANSWER(T_category_get_events, (int, int, int[]), no_index)
+
+MPISIM_TOOL_ANSWER(T_event_get_index, (const char*, int*), no_name)
+
+MPISIM_TOOL_ANSWER(T_event_handle_set_info, (MPI_T_event_registration, MPI_Info), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_handle_get_info, (MPI_T_event_registration, MPI_Info*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_register_callback,
+                   (MPI_T_event_registration, MPI_T_cb_safety, MPI_Info, void*,
+                    MPI_T_event_cb_function*),
+                   no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_callback_set_info, (MPI_T_event_registration, MPI_T_cb_safety, MPI_Info),
+                   no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_callback_get_info,
+                   (MPI_T_event_registration, MPI_T_cb_safety, MPI_Info*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_handle_free,
+                   (MPI_T_event_registration, void*, MPI_T_event_free_cb_function*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_set_dropped_handler,
+                   (MPI_T_event_registration, MPI_T_event_dropped_cb_function*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_read, (MPI_T_event_instance, int, void*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_copy, (MPI_T_event_instance, void*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_get_timestamp, (MPI_T_event_instance, MPI_Count*), no_handle)
+
+MPISIM_TOOL_ANSWER(T_event_get_source, (MPI_T_event_instance, int*), no_handle)
 
 } // extern "C"

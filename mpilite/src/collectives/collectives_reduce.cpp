@@ -268,7 +268,7 @@ CollTask allreduce_rabenseifner(Schedule& s, void* recvbuf, std::size_t count,
 CollTask build_reduce(Schedule& s, const void* sendbuf, void* recvbuf, std::size_t count,
                       const Datatype& type_in, int root) {
   const Datatype& type = s.keep(type_in);
-  const bool predefined_op = s.op().user == nullptr;
+  const bool predefined_op = !s.op().user_defined();
   if (count > 0 && count * type.size > thresholds::kReduceShort && predefined_op &&
       count >= static_cast<std::size_t>(pof2_floor(s.size())))
     return reduce_rabenseifner(s, sendbuf, recvbuf, count, type, root);
@@ -279,7 +279,7 @@ CollTask build_allreduce(Schedule& s, const void* sendbuf, void* recvbuf, std::s
                          const Datatype& type_in) {
   const Datatype& type = s.keep(type_in);
   if (sendbuf != MPI_IN_PLACE) copy_elements(sendbuf, recvbuf, count, type);
-  const bool predefined_op = s.op().user == nullptr;
+  const bool predefined_op = !s.op().user_defined();
   if (count * type.size <= thresholds::kAllreduceShort || !predefined_op ||
       count < static_cast<std::size_t>(pof2_floor(s.size())))
     return allreduce_recursive_doubling(s, recvbuf, count, type);

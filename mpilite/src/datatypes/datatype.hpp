@@ -81,6 +81,9 @@ struct Contents {
   /// The old types: predefined ones as they are, derived ones as copies (the user may free
   /// them meanwhile), one copy per distinct handle.
   std::vector<std::shared_ptr<const Datatype>> types;
+  /// A large-count constructor's (MPI_Type_vector_c, ...) counts and displacements, which MPI-4.0
+  /// decodes apart (MPI_Type_get_contents_c); then `ints` and `addresses` hold the rest.
+  std::vector<MPI_Count> large_counts = {};
 };
 
 /// Keeps a derived type alive while an operation uses it (see World::release_datatype).

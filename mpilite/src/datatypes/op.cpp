@@ -300,14 +300,20 @@ bool op_defined_for(MPI_Op op, MPI_Datatype basic) {
 }
 
 bool op_applies_to(const Op& op, const Datatype& type) {
-  return op.user || (type.basic != MPI_DATATYPE_NULL && op_defined_for(op.handle, type.basic));
+  return op.user_defined() ||
+         (type.basic != MPI_DATATYPE_NULL && op_defined_for(op.handle, type.basic));
 }
 
 int apply_op(const Op& op, const Datatype& type, const void* in, void* inout, std::size_t count) {
+  MPI_Datatype h = type.handle;
   if (op.user) {
     int n = static_cast<int>(count);
-    MPI_Datatype h = type.handle;
     op.user(const_cast<void*>(in), inout, &n, &h);
+    return MPI_SUCCESS;
+  }
+  if (op.user_c) {
+    MPI_Count n = static_cast<MPI_Count>(count);
+    op.user_c(const_cast<void*>(in), inout, &n, &h);
     return MPI_SUCCESS;
   }
   if (!op_applies_to(op, type)) return MPI_ERR_OP;

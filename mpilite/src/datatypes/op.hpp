@@ -10,9 +10,14 @@ namespace mpilite {
 
 struct Op {
   MPI_Op handle = MPI_OP_NULL;
-  MPI_User_function* user = nullptr; ///< null for predefined ops
+  /// The user's function (of MPI_Op_create), null for predefined ops and those of user_c.
+  MPI_User_function* user = nullptr;
   bool commutative = true;
   const char* name = nullptr;
+  /// The user's function of MPI_Op_create_c, whose length is an MPI_Count.
+  MPI_User_function_c* user_c = nullptr;
+
+  bool user_defined() const { return user || user_c; }
 };
 
 /// The predefined op of `handle`, or null.

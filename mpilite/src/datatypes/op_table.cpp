@@ -9,7 +9,7 @@ constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
 } // namespace
 
-MPI_Op OpTable::add(MPI_User_function* fn, bool commutative) {
+MPI_Op OpTable::add(const Op& user) {
   std::size_t i;
   if (!free_.empty()) {
     i = free_.back();
@@ -19,9 +19,8 @@ MPI_Op OpTable::add(MPI_User_function* fn, bool commutative) {
     ops_.emplace_back();
   }
   Op& op = ops_[i];
+  op = user;
   op.handle = kUserOpBase | static_cast<int>(i);
-  op.user = fn;
-  op.commutative = commutative;
   op.name = nullptr;
   return op.handle;
 }

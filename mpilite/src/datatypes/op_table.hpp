@@ -13,8 +13,8 @@ namespace mpilite {
 /// MPI, and each rank is a process of the target); freed slots are reused.
 class OpTable {
 public:
-  /// Registers `fn` and returns its new handle.
-  MPI_Op add(MPI_User_function* fn, bool commutative);
+  /// Registers user op `op` (its function and commutativity) and returns its new handle.
+  MPI_Op add(const Op& op);
   /// The user op of `h`, or null (builtin handles are not in this table).
   const Op* find(MPI_Op h) const;
   /// Frees user op `h`; false if it is not one.
