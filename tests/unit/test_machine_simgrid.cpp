@@ -36,10 +36,13 @@ TEST(SimgridPlatform, ClusterPresetMapsEveryParameter) {
   EXPECT_TRUE(has(g.options, "smpi/ois:0:0.000000200000:0"));
   EXPECT_TRUE(has(g.options, "smpi/or:0:0.000000200000:0"));
   EXPECT_TRUE(has(g.options, "smpi/send-is-detached-thresh:65537"));
+  EXPECT_TRUE(has(g.options, "smpi/async-small-thresh:65537"));
   EXPECT_TRUE(has(g.options, "smpi/test:0.000000100000"));
   EXPECT_TRUE(has(g.options, "smpi/coll-selector:mpich"));
-  EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1"));
-  EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1"));
+  // Above the 64 KiB eager limit the latency carries mpisim's handshake: (3 L + o_s + o_r) / L;
+  // SMPI's entry for payloads from F bytes is F + 15.
+  EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1;65552:3.2666666666666666"));
+  EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1;65552:1"));
   ASSERT_EQ(g.unmapped.size(), 2u);
   EXPECT_NE(g.unmapped[0].find("no contention"), std::string::npos) << g.unmapped[0];
   EXPECT_NE(g.unmapped[1].find("storage"), std::string::npos) << g.unmapped[1];
@@ -54,8 +57,10 @@ TEST(SimgridPlatform, SegmentsBecomeFactorsAndNodesHoldTheirRanks) {
   m.io_latency = 0;
   m.io_bandwidth = m.io_shared_bandwidth = 0;
   const SimgridModel g = to_simgrid(m, 3, SimgridCompute::Measured);
-  EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1;1024:2")) << g.options[5];
-  EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1;1024:0.5")) << g.options[6];
+  // The segment's 3 us, and from the first rendezvous size 3 us + 2 L + o_s + o_r = 6.4 us.
+  EXPECT_TRUE(has(g.options, "smpi/lat-factor:0:1;1039:2;65552:4.2666666666666666"))
+      << g.options[5];
+  EXPECT_TRUE(has(g.options, "smpi/bw-factor:0:1;1039:0.5;65552:0.5")) << g.options[6];
   EXPECT_TRUE(has(g.options, "smpi/simulate-computation:yes"));
   EXPECT_EQ(g.hostfile, (std::vector<std::string>{"node-0", "node-0", "node-1"}));
   EXPECT_NE(g.platform_xml.find("radical=\"0-1\""), std::string::npos);
