@@ -633,6 +633,10 @@ MPISIM_DECLARE(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info
 MPISIM_DECLARE(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win))
 MPISIM_DECLARE(int, Win_create_c, (void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win))
 MPISIM_DECLARE(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr))
+/* MPI-4.0 status conversions between the Fortran forms, and MPI_INFO_ENV's copy. */
+MPISIM_DECLARE(int, Status_f2f08, (const MPI_Fint* f_status, MPI_F08_status* f08_status))
+MPISIM_DECLARE(int, Status_f082f, (const MPI_F08_status* f08_status, MPI_Fint* f_status))
+MPISIM_DECLARE(int, Info_create_env, (int argc, char* argv[], MPI_Info* info))
 MPISIM_DECLARE(int, Info_get_string, (MPI_Info info, const char* key, int* buflen, char* value, int* flag))
 /* MPI-4.0 sessions (section 11.3): psets mpi://WORLD and mpi://SELF. */
 MPISIM_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session))

@@ -73,6 +73,39 @@ TEST(Info, SetGetDeleteDupAndKeysInOrder) {
   EXPECT_EQ(log.after_free, MPI_INFO_NULL);
 }
 
+TEST(Info, CreateEnvCopiesTheEmptyEnvironmentAndStatusesConvertThroughFortran2008) {
+  int made = -1, nkeys = -1, f2f08 = -1, f082f = -1;
+  MPI_Info env = MPI_INFO_NULL;
+  MPI_Status back{};
+  auto summary = test::simulate(test::config(1), [&](int argc, char** argv) {
+    MPI_Init(nullptr, nullptr);
+    made = MPI_Info_create_env(argc, argv, &env);
+    MPI_Info_get_nkeys(env, &nkeys);
+    MPI_Info_free(&env);
+    MPI_Status st{};
+    st.MPI_SOURCE = 3;
+    st.MPI_TAG = 42;
+    st.MPI_ERROR = MPI_ERR_TRUNCATE;
+    MPI_Fint f[sizeof(MPI_Status) / sizeof(MPI_Fint)], f_again[sizeof f / sizeof *f];
+    MPI_F08_status f08{};
+    MPI_Status_c2f(&st, f);
+    f2f08 = MPI_Status_f2f08(f, &f08);
+    f082f = MPI_Status_f082f(&f08, f_again);
+    MPI_Status_f2c(f_again, &back);
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  EXPECT_EQ(made, MPI_SUCCESS);
+  EXPECT_EQ(nkeys, 0); // as MPI_INFO_ENV
+  EXPECT_EQ(env, MPI_INFO_NULL);
+  EXPECT_EQ(f2f08, MPI_SUCCESS);
+  EXPECT_EQ(f082f, MPI_SUCCESS);
+  EXPECT_EQ(back.MPI_SOURCE, 3);
+  EXPECT_EQ(back.MPI_TAG, 42);
+  EXPECT_EQ(back.MPI_ERROR, MPI_ERR_TRUNCATE);
+}
+
 TEST(Info, ErrorClassesOfBadArguments) {
   std::vector<int> codes;
   auto summary = test::simulate(test::config(1), [&](int, char**) {

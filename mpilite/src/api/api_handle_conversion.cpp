@@ -47,24 +47,18 @@ MPISIM_IDENTITY_CONVERSION(Type, MPI_Datatype)
 MPISIM_IDENTITY_CONVERSION(Win, MPI_Win)
 MPISIM_IDENTITY_CONVERSION(Session, MPI_Session)
 
-int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
-  return copy_status(c_status, f_status);
-}
-MPISIM_WEAK_ALIAS(Status_c2f)
+// Every status form has the C layout, so each conversion is the same copy.
+#define MPISIM_STATUS_CONVERSION(NAME, FROM, TO)                                                   \
+  int PMPI_Status_##NAME(const FROM* from, TO* to) {                                               \
+    return copy_status(from, to);                                                                  \
+  }                                                                                                \
+  MPISIM_WEAK_ALIAS(Status_##NAME)
 
-int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
-  return copy_status(f_status, c_status);
-}
-MPISIM_WEAK_ALIAS(Status_f2c)
-
-int PMPI_Status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08_status) {
-  return copy_status(c_status, f08_status);
-}
-MPISIM_WEAK_ALIAS(Status_c2f08)
-
-int PMPI_Status_f082c(const MPI_F08_status* f08_status, MPI_Status* c_status) {
-  return copy_status(f08_status, c_status);
-}
-MPISIM_WEAK_ALIAS(Status_f082c)
+MPISIM_STATUS_CONVERSION(c2f, MPI_Status, MPI_Fint)
+MPISIM_STATUS_CONVERSION(f2c, MPI_Fint, MPI_Status)
+MPISIM_STATUS_CONVERSION(c2f08, MPI_Status, MPI_F08_status)
+MPISIM_STATUS_CONVERSION(f082c, MPI_F08_status, MPI_Status)
+MPISIM_STATUS_CONVERSION(f2f08, MPI_Fint, MPI_F08_status)
+MPISIM_STATUS_CONVERSION(f082f, MPI_F08_status, MPI_Fint)
 
 } // extern "C"

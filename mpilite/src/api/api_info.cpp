@@ -50,6 +50,18 @@ int PMPI_Info_create(MPI_Info* info) {
 }
 MPISIM_WEAK_ALIAS(Info_create)
 
+// MPI-4.0: an info object with MPI_INFO_ENV's pairs (none: the simulated processes are not
+// started by a launcher whose settings would mean anything on the target machine). Allowed
+// before MPI_Init, so no initialization check.
+int PMPI_Info_create_env(int argc, char* argv[], MPI_Info* info) {
+  ApiCall c("MPI_Info_create_env");
+  if (argc < 0 || (argc > 0 && !argv)) return arg_error(c, "argc and argv do not match");
+  if (!info) return arg_error(c, "null info argument");
+  *info = c.w.infos().add();
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Info_create_env)
+
 int PMPI_Info_free(MPI_Info* info) {
   ApiCall c("MPI_Info_free");
   InfoEntries* entries;

@@ -31,6 +31,13 @@ struct Blocks {
            packed[static_cast<std::size_t>(std::min(from, n))];
   }
   std::size_t of(int rank) const { return count[static_cast<std::size_t>(rank)]; }
+  /// The receive buffer holds the blocks in rank order without gaps (Allgather's layout, and
+  /// the usual Allgatherv's), so an algorithm may gather into it directly.
+  bool in_rank_order() const {
+    for (std::size_t i = 0; i < count.size(); ++i)
+      if (displ[i] != static_cast<MPI_Aint>(packed[i])) return false;
+    return true;
+  }
   MPI_Aint at(int rank) const { return displ[static_cast<std::size_t>(rank)]; }
 };
 
@@ -45,13 +52,16 @@ void copy_own(const Own& own, void* to, std::size_t count, const Datatype& type)
   copy_typed(own.buf, own.count, *own.type, to, count, type);
 }
 
-/// Recursive doubling on a power of two: subtrees swap everything they hold.
+/// Recursive doubling on a power of two: subtrees swap everything they hold, in rank order;
+/// through a scratch buffer only when the receive buffer has another layout (the copy out of it
+/// costs a call per rank, which at thousands of ranks outweighs the messages).
 CollTask allgather_doubling(Schedule& s, const Own& own, void* recvbuf, const Blocks& b,
                             const Datatype& type) {
   const int p = s.size(), me = s.rank();
-  void* tmp = s.scratch(b.total, type);
+  const bool direct = b.in_rank_order();
+  void* tmp = direct ? recvbuf : s.scratch(b.total, type);
   auto pos = [&](int rank) { return element(tmp, static_cast<MPI_Aint>(b.span(0, rank)), type); };
-  copy_own(own, pos(me), b.of(me), type);
+  if (own.buf != pos(me)) copy_own(own, pos(me), b.of(me), type);
   std::size_t held = b.of(me);
   for (int mask = 1, i = 0; mask < p; mask <<= 1, ++i) {
     const int dst = me ^ mask;
@@ -60,6 +70,7 @@ CollTask allgather_doubling(Schedule& s, const Own& own, void* recvbuf, const Bl
     co_await s.exchange(pos(my_tree), held, type, dst, pos(dst_tree), incoming, type, dst);
     held += incoming;
   }
+  if (direct) co_return;
   for (int r = 0; r < p; ++r)
     copy_elements(element(tmp, static_cast<MPI_Aint>(b.span(0, r)), type),
                   element(recvbuf, b.at(r), type), b.of(r), type);

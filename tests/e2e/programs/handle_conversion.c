@@ -71,6 +71,14 @@ int main(int argc, char** argv) {
              MPI_Type_f2c(MPI_Type_c2f(MPI_DATATYPE_NULL)) == MPI_DATATYPE_NULL &&
              MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL);
   MPI_Win_free(&win);
+  /* MPI-4.0's copy of MPI_INFO_ENV: an info object of its own, whatever keys it holds. */
+  MPI_Info env;
+  int env_keys = -1;
+  const int env_made = MPI_Info_create_env(argc, argv, &env) == MPI_SUCCESS;
+  MPI_Info_get_nkeys(env, &env_keys);
+  printf("rank %d: environment info made %d, keys counted %d, not MPI_INFO_ENV %d\n", rank,
+         env_made, env_keys >= 0, env != MPI_INFO_ENV);
+  MPI_Info_free(&env);
   MPI_Info_free(&info);
   MPI_Group_free(&group);
   MPI_Type_free(&pair);
