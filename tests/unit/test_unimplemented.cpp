@@ -104,10 +104,9 @@ TEST(Unimplemented, EveryMpi31FunctionIsDeclared) {
         "MPI_Psend_init", "MPI_Parrived", "MPI_Session_init", "MPI_Comm_create_from_group",
         "MPI_Put_c", "MPI_Type_vector_c", "MPI_Bcast_init_c", "MPI_Mrecv_c", "MPI_Gatherv_c",
         "MPI_Pack_c", "MPI_Type_create_struct_c", "MPI_Win_allocate_c", "MPI_Neighbor_alltoallw_c",
-        "MPI_T_event_read", "MPI_Op_create_c", "MPI_Gatherv_init_c", "MPI_Ialltoallw_c"})
+        "MPI_T_event_read", "MPI_Op_create_c", "MPI_Gatherv_init_c", "MPI_Ialltoallw_c",
+        "MPI_Info_create_env", "MPI_Status_f2f08"})
     EXPECT_NE(std::find(names.begin(), names.end(), f), names.end()) << f;
-  for (const char* f : {"MPI_Info_create_env"})
-    EXPECT_EQ(std::find(names.begin(), names.end(), f), names.end()) << f << " is not declared";
 }
 
 TEST(PredefinedCallbacks, DupFunctionsCopyTheValueAndNullOnesAreNull) {
