@@ -1,7 +1,8 @@
-// malloc, calloc, realloc and free of the whole process, for memory folding: a block that a
-// rank allocates in its own code and that reaches MPISIM_AUTO_SHARED_MALLOC is folded
-// (folded_heap.hpp); free and realloc recognize folded blocks by address. Everything else goes
-// to the next definition (the C library's, or the AddressSanitizer's in sanitized builds).
+// malloc, calloc, realloc, free and the aligned allocators of the whole process, for memory
+// folding and fresh heaps. A block that a rank allocates in its own code and that reaches
+// MPISIM_AUTO_SHARED_MALLOC is folded (folded_heap.hpp); free and realloc recognize folded
+// blocks by address. Everything else goes to the next definition (the C library's, or the
+// AddressSanitizer's in sanitized builds), zeroed when MPISIM_FRESH_HEAP asks (zeroed_blocks.hpp).
 #include <dlfcn.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include "fold_guard.hpp"
 #include "folded_heap.hpp"
 #include "world.hpp"
+#include "zeroed_blocks.hpp"
 
 namespace mpilite {
 namespace {
@@ -23,6 +25,9 @@ using CallocFn = void* (*)(std::size_t, std::size_t);
 using ReallocFn = void* (*)(void*, std::size_t);
 using FreeFn = void (*)(void*);
 using UsableFn = std::size_t (*)(void*);
+using PosixMemalignFn = int (*)(void**, std::size_t, std::size_t);
+using AlignedFn = void* (*)(std::size_t, std::size_t);
+using PageFn = void* (*)(std::size_t);
 
 struct Next {
   MallocFn malloc = nullptr;
@@ -30,6 +35,11 @@ struct Next {
   ReallocFn realloc = nullptr;
   FreeFn free = nullptr;
   UsableFn usable = nullptr;
+  PosixMemalignFn posix_memalign = nullptr;
+  AlignedFn aligned_alloc = nullptr;
+  AlignedFn memalign = nullptr;
+  PageFn valloc = nullptr;
+  PageFn pvalloc = nullptr;
 };
 Next g_next;
 
@@ -61,12 +71,33 @@ MPISIM_MALLOC_PATH const Next& next() {
   n.realloc = reinterpret_cast<ReallocFn>(dlsym(RTLD_NEXT, "realloc"));
   n.usable = reinterpret_cast<UsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));
   n.free = reinterpret_cast<FreeFn>(dlsym(RTLD_NEXT, "free"));
+  n.posix_memalign = reinterpret_cast<PosixMemalignFn>(dlsym(RTLD_NEXT, "posix_memalign"));
+  n.aligned_alloc = reinterpret_cast<AlignedFn>(dlsym(RTLD_NEXT, "aligned_alloc"));
+  n.memalign = reinterpret_cast<AlignedFn>(dlsym(RTLD_NEXT, "memalign"));
+  n.valloc = reinterpret_cast<PageFn>(dlsym(RTLD_NEXT, "valloc"));
+  n.pvalloc = reinterpret_cast<PageFn>(dlsym(RTLD_NEXT, "pvalloc"));
   g_next = n;
   g_resolving = false;
   return g_next;
 }
 
 std::atomic<std::size_t> g_threshold{0};
+bool g_zero_new = false;
+
+/// Whether glibc took the block at `p` from mmap (bit 1 of the size word before it, its chunk
+/// header): fresh kernel pages, zero until written.
+MPISIM_MALLOC_PATH bool from_kernel(const void* p) {
+  return (static_cast<const std::size_t*>(p)[-1] & 2) != 0;
+}
+
+/// The block `p`, its bytes from `from` to its end (slack included: a realloc that grows it
+/// in place hands that out) zeroed unless they are fresh kernel pages.
+MPISIM_MALLOC_PATH void* zero_unless_fresh(void* p, std::size_t from = 0) {
+  if (!g_zero_new || !p || from_kernel(p)) return p;
+  const std::size_t n = next().usable(p);
+  if (n > from) std::memset(static_cast<char*>(p) + from, 0, n - from);
+  return p;
+}
 pthread_t g_rank_thread;
 
 /// Whether a block of `n` bytes allocated now is folded: a rank's own code on the ranks' thread.
@@ -98,6 +129,13 @@ MPISIM_MALLOC_PATH int fold_holder() {
   return w && w->in_rank_on_this_thread() ? w->self().id : -1;
 }
 
+void zero_new_blocks() {
+#if !defined(__SANITIZE_ADDRESS__)
+  next();
+  g_zero_new = true;
+#endif
+}
+
 void set_auto_fold(std::size_t threshold) {
   next();
   g_rank_thread = pthread_self();
@@ -113,6 +151,9 @@ extern "C" {
 MPISIM_MALLOC_PATH void* malloc(std::size_t n) {
   if (g_resolving) return boot_alloc(n);
   if (fold_now(n)) return fold(n, __builtin_return_address(0));
+  // glibc's calloc clears only what is not fresh: an mmap'd block, or the part of a block carved
+  // from newly grown heap, stays untouched until the program writes it.
+  if (g_zero_new) return next().calloc(1, n);
   return next().malloc(n);
 }
 
@@ -147,7 +188,11 @@ MPISIM_MALLOC_PATH void* realloc(void* p, std::size_t n) {
     return q;
   }
   const bool folded = is_folded(p);
-  if (!folded && !fold_now(n)) return next().realloc(p, n);
+  if (!folded && !fold_now(n)) {
+    const std::size_t old = p ? next().usable(p) : 0;
+    void* q = next().realloc(p, n);
+    return zero_unless_fresh(q, old);
+  }
   // From here on the result is folded: the block was, or its new size is to be.
   const void* caller = __builtin_return_address(0);
   if (!p) return fold(n, caller);
@@ -161,6 +206,28 @@ MPISIM_MALLOC_PATH void* realloc(void* p, std::size_t n) {
   if (!folded) std::memcpy(q, p, std::min(next().usable(p), n));
   free(p);
   return q;
+}
+
+MPISIM_MALLOC_PATH int posix_memalign(void** out, std::size_t alignment, std::size_t n) {
+  const int e = next().posix_memalign(out, alignment, n);
+  if (e == 0) zero_unless_fresh(*out);
+  return e;
+}
+
+MPISIM_MALLOC_PATH void* aligned_alloc(std::size_t alignment, std::size_t n) {
+  return zero_unless_fresh(next().aligned_alloc(alignment, n));
+}
+
+MPISIM_MALLOC_PATH void* memalign(std::size_t alignment, std::size_t n) {
+  return zero_unless_fresh(next().memalign(alignment, n));
+}
+
+MPISIM_MALLOC_PATH void* valloc(std::size_t n) {
+  return zero_unless_fresh(next().valloc(n));
+}
+
+MPISIM_MALLOC_PATH void* pvalloc(std::size_t n) {
+  return zero_unless_fresh(next().pvalloc(n));
 }
 
 MPISIM_MALLOC_PATH std::size_t malloc_usable_size(void* p) {

@@ -10,8 +10,21 @@
 static const size_t sizes[] = {24, 200, 1000, 5000, 100000, 1 << 20};
 enum { kSizes = sizeof sizes / sizeof sizes[0], kRounds = 3 };
 
-static long unwritten_sum(size_t n) {
-  unsigned char* p = malloc(n);
+/* The allocators a program gets memory from: malloc, and the aligned ones of SIMD codes. */
+static unsigned char* allocate(size_t n, int how) {
+  void* p = NULL;
+  switch (how % 3) {
+  case 0:
+    return malloc(n);
+  case 1:
+    return posix_memalign(&p, 64, n) == 0 ? p : NULL;
+  default:
+    return aligned_alloc(4096, (n + 4095) / 4096 * 4096);
+  }
+}
+
+static long unwritten_sum(size_t n, int how) {
+  unsigned char* p = allocate(n, how);
   long sum = 0;
   for (size_t i = 0; i < n; ++i)
     sum += p[i];
@@ -28,19 +41,23 @@ int main(int argc, char** argv) {
   long sum = 0;
   for (int round = 0; round < kRounds; ++round) {
     for (int k = 0; k < kSizes; ++k) {
-      unsigned char* p = malloc(sizes[k]);
+      unsigned char* p = allocate(sizes[k], k + round);
       memset(p, rank + 1, sizes[k]);
       free(p);
-      sum += unwritten_sum(sizes[k]);
+      sum += unwritten_sum(sizes[k], k + round + 1);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     for (int k = 0; k < kSizes; ++k)
-      sum += unwritten_sum(sizes[(k + rank) % kSizes]);
-    /* realloc to a new block: the part past the old size is new memory too. */
-    unsigned char *q = calloc(16, 1), *r = realloc(q, 4000);
-    for (int i = 0; i < 4000; ++i)
-      sum += i < 16 ? r[i] : 0;
-    free(r);
+      sum += unwritten_sum(sizes[(k + rank) % kSizes], k + rank);
+    /* realloc, in place or to a new block: the part past the old size is new memory too. */
+    unsigned char* q = calloc(16, 1);
+    for (size_t old = 16, grown = 100; grown <= 400000; old = grown, grown *= 20) {
+      q = realloc(q, grown);
+      for (size_t i = old; i < grown; ++i)
+        sum += q[i];
+      memset(q, 0x5a, grown);
+    }
+    free(q);
   }
   long total = 0;
   MPI_Reduce(&sum, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
