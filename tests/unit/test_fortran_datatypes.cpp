@@ -157,7 +157,7 @@ TEST(FortranDatatypes, KindsWithoutALayoutAreRejectedWithMpiErrType) {
     MPI_Init(nullptr, nullptr);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     char buf[64] = {};
-    for (MPI_Datatype t : {MPI_REAL16, MPI_INTEGER16, MPI_REAL2, MPI_COMPLEX32}) {
+    for (MPI_Datatype t : {MPI_INTEGER16, MPI_REAL2}) {
       const int err = MPI_Send(buf, 1, t, 0, 0, MPI_COMM_WORLD);
       int cls = -1;
       MPI_Error_class(err, &cls);
@@ -166,7 +166,55 @@ TEST(FortranDatatypes, KindsWithoutALayoutAreRejectedWithMpiErrType) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(classes, std::vector<int>(4, MPI_ERR_TYPE));
+  EXPECT_EQ(classes, std::vector<int>(2, MPI_ERR_TYPE));
+}
+
+// gfortran's REAL(16) and COMPLEX(16) are IEEE quadruple precision: a sum keeps the bits a
+// double would lose, and a product of complex numbers is exact.
+TEST(FortranDatatypes, QuadPrecisionReducesInQuadPrecision) {
+  using Quad = __float128;
+  constexpr int kRanks = 3;
+  const Quad tiny = 1.0Q / (Quad(1ull << 50) * Quad(1ull << 50)); // 2^-100
+  Quad sum = 0, received = 0;
+  __float128 _Complex prod = 0;
+  int real_size = 0, complex_size = 0, match = 0;
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  auto summary = test::simulate(test::config(kRanks), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const Quad mine = rank == 0 ? Quad(1) : tiny; // 1 + 2 * 2^-100
+    Quad total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_REAL16, MPI_SUM, MPI_COMM_WORLD);
+    __float128 _Complex z = 0, p = 0;
+    __real__ z = 0;
+    __imag__ z = 1; // i: the product over three ranks is -i
+    MPI_Reduce(&z, &p, 1, MPI_COMPLEX32, MPI_PROD, 0, MPI_COMM_WORLD);
+    if (rank == 1) MPI_Send(&total, 1, MPI_REAL16, 0, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      MPI_Recv(&received, 1, MPI_REAL16, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      sum = total;
+      prod = p;
+      MPI_Type_size(MPI_REAL16, &real_size);
+      MPI_Type_size(MPI_COMPLEX32, &complex_size);
+      MPI_Datatype matched;
+      MPI_Type_match_size(MPI_TYPECLASS_REAL, 16, &matched);
+      match = matched == MPI_REAL16;
+      int len = 0;
+      MPI_Type_get_name(MPI_REAL16, name, &len);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  EXPECT_TRUE(sum == 1 + 2 * tiny);
+  EXPECT_TRUE(sum != 1); // what a double sum would give
+  EXPECT_TRUE(received == sum);
+  EXPECT_TRUE(__real__ prod == 0 && __imag__ prod == -1);
+  EXPECT_EQ(real_size, 16);
+  EXPECT_EQ(complex_size, 32);
+  EXPECT_EQ(match, 1);
+  EXPECT_STREQ(name, "MPI_REAL16");
 }
 
 } // namespace

@@ -21,13 +21,17 @@ struct Kind {
 
 constexpr std::array<Kind, 4> kIntegers{
     {{MPI_INTEGER1, 0, 2}, {MPI_INTEGER2, 0, 4}, {MPI_INTEGER4, 0, 9}, {MPI_INTEGER8, 0, 18}}};
-constexpr std::array<Kind, 2> kReals{{{MPI_REAL4, 6, 37}, {MPI_REAL8, 15, 307}}};
-constexpr std::array<Kind, 2> kComplexes{{{MPI_COMPLEX8, 6, 37}, {MPI_COMPLEX16, 15, 307}}};
+constexpr std::array<Kind, 3> kReals{
+    {{MPI_REAL4, 6, 37}, {MPI_REAL8, 15, 307}, {MPI_REAL16, 33, 4931}}};
+constexpr std::array<Kind, 3> kComplexes{
+    {{MPI_COMPLEX8, 6, 37}, {MPI_COMPLEX16, 15, 307}, {MPI_COMPLEX32, 33, 4931}}};
+/// MPICH's MPI_Type_create_f90_real and _complex stop at double precision (REAL(16) is found by
+/// MPI_Type_match_size only).
+constexpr std::size_t kF90Kinds = 2;
 
 /// The smallest kind of `kinds` with at least precision `p` and range `r` (MPI_UNDEFINED: any),
 /// as SELECTED_REAL_KIND and SELECTED_INT_KIND choose it.
-template <std::size_t N>
-int select_kind(const char* name, const std::array<Kind, N>& kinds, int p, int r,
+int select_kind(const char* name, std::span<const Kind> kinds, int p, int r,
                 MPI_Datatype* newtype) {
   ApiCall c(name);
   if (int e = check_pointer(c, newtype, "newtype")) return e;
@@ -85,12 +89,13 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype) {
 MPISIM_WEAK_ALIAS(Type_create_f90_integer)
 
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype) {
-  return select_kind("MPI_Type_create_f90_real", kReals, p, r, newtype);
+  return select_kind("MPI_Type_create_f90_real", std::span(kReals).first(kF90Kinds), p, r, newtype);
 }
 MPISIM_WEAK_ALIAS(Type_create_f90_real)
 
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype) {
-  return select_kind("MPI_Type_create_f90_complex", kComplexes, p, r, newtype);
+  return select_kind("MPI_Type_create_f90_complex", std::span(kComplexes).first(kF90Kinds), p, r,
+                     newtype);
 }
 MPISIM_WEAK_ALIAS(Type_create_f90_complex)
 

@@ -120,6 +120,8 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
   MPISIM_SCALAR(MPI_REAL8, double);
   MPISIM_SCALAR(MPI_COMPLEX8, float _Complex);
   MPISIM_SCALAR(MPI_COMPLEX16, double _Complex);
+  MPISIM_SCALAR(MPI_REAL16, __float128); // gfortran's REAL(16): IEEE quadruple precision
+  MPISIM_SCALAR(MPI_COMPLEX32, __float128 _Complex);
 #undef MPISIM_SCALAR
   const Datatype& i = get(MPI_INT);
   put(MPI_FLOAT_INT, "MPI_FLOAT_INT", pair<float, int>(get(MPI_FLOAT), i, "MPI_FLOAT_INT"));

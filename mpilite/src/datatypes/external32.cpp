@@ -41,6 +41,7 @@ Form form_of(MPI_Datatype t) {
   case MPI_DOUBLE_COMPLEX:
   case MPI_COMPLEX8:
   case MPI_COMPLEX16:
+  case MPI_COMPLEX32:
     return {builtin_datatype(t)->size, Rule::Swap, 2};
   default: {
     const Datatype* b = builtin_datatype(t);

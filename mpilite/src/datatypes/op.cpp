@@ -51,6 +51,7 @@ Family family_of(MPI_Datatype t) {
   case MPI_DOUBLE_PRECISION:
   case MPI_REAL4:
   case MPI_REAL8:
+  case MPI_REAL16:
     return Family::Floating;
   case MPI_C_BOOL:
   case MPI_LOGICAL:
@@ -62,6 +63,7 @@ Family family_of(MPI_Datatype t) {
   case MPI_DOUBLE_COMPLEX:
   case MPI_COMPLEX8:
   case MPI_COMPLEX16:
+  case MPI_COMPLEX32:
     return Family::Complex;
   case MPI_BYTE:
     return Family::Byte;
@@ -93,6 +95,12 @@ template <class T, class Fn> void each(const void* in, void* inout, std::size_t 
     b[i] = fn(a[i], b[i]);
 }
 
+template <class T> struct IsComplex : std::false_type {};
+template <class T> struct IsComplex<std::complex<T>> : std::true_type {};
+
+/// gfortran's REAL(16) and COMPLEX(16): IEEE quadruple precision, in software.
+using Quad = __float128;
+
 template <class T> bool arith(MPI_Op op, const void* in, void* inout, std::size_t n) {
   switch (op) {
   case MPI_SUM:
@@ -104,9 +112,7 @@ template <class T> bool arith(MPI_Op op, const void* in, void* inout, std::size_
   default:
     break;
   }
-  if constexpr (!std::is_same_v<T, std::complex<float>> &&
-                !std::is_same_v<T, std::complex<double>> &&
-                !std::is_same_v<T, std::complex<long double>>) {
+  if constexpr (!IsComplex<T>::value) {
     switch (op) {
     case MPI_MAX:
       each<T>(in, inout, n, [](T a, T b) { return a > b ? a : b; });
@@ -236,6 +242,8 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
     return arith<double>(op, in, inout, n);
   case MPI_LONG_DOUBLE:
     return arith<long double>(op, in, inout, n);
+  case MPI_REAL16:
+    return arith<Quad>(op, in, inout, n);
   case MPI_C_BOOL:
     return arith<bool>(op, in, inout, n);
   case MPI_C_FLOAT_COMPLEX:
@@ -248,6 +256,8 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
     return arith<std::complex<double>>(op, in, inout, n);
   case MPI_C_LONG_DOUBLE_COMPLEX:
     return arith<std::complex<long double>>(op, in, inout, n);
+  case MPI_COMPLEX32:
+    return arith<std::complex<Quad>>(op, in, inout, n);
   default:
     return false;
   }
