@@ -77,7 +77,7 @@ endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
-        big_count_families big_count_requests)
+        big_count_families big_count_requests comm_split_many)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -280,6 +280,10 @@ add_test(NAME conformance.file_write_shared_on_two_hosts_is_refused COMMAND ${EX
   -m "MPI_File_write_shared: MPI_ERR_UNSUPPORTED_OPERATION: the shared file pointer of .* is opened by ranks of several host processes"
   -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/file_shared_pointer
      ${CMAKE_CURRENT_BINARY_DIR}/file_shared_pointer_2.dat)
+
+# MPI_Comm_split at 12 ranks (a held-out test once deadlocked there): colors, keys that reverse
+# or tie, MPI_UNDEFINED, nested splits, 30 splits of two parents in a row, each freed.
+conformance_vs_mpich(comm_split_many 12 "comm_split_many: 12 ranks, 0 failed checks")
 
 # MPI_Comm_create_group: concurrent calls of two disjoint groups, then one of all ranks.
 conformance_vs_mpich(comm_create_group 4 "comm_create_group: 4 ranks, 0 failed checks")
