@@ -189,7 +189,8 @@ MPISIM_MALLOC_PATH void* realloc(void* p, std::size_t n) {
   }
   const bool folded = is_folded(p);
   if (!folded && !fold_now(n)) {
-    const std::size_t old = p ? next().usable(p) : 0;
+    // Asked only with a fresh heap: without one, realloc stays a single call.
+    const std::size_t old = g_zero_new && p ? next().usable(p) : 0;
     void* q = next().realloc(p, n);
     return zero_unless_fresh(q, old);
   }

@@ -49,13 +49,12 @@ public:
     // waiting.
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_ARE_FATAL);
     batches_.resize(static_cast<std::size_t>(hosts_));
+    sent_to_.assign(static_cast<std::size_t>(hosts_), 0);
+    received_from_.assign(static_cast<std::size_t>(hosts_), 0);
   }
 
   ~MpichTransport() override {
-    for (int h = 0; h < hosts_; ++h)
-      flush(h);
-    while (!pending_.empty())
-      progress();
+    settle();
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -100,10 +99,7 @@ public:
   void pause() override { sched_yield(); }
 
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
-    for (int h = 0; h < hosts_; ++h)
-      flush(h);
-    while (!pending_.empty())
-      progress();
+    settle();
     int n = static_cast<int>(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(hosts_));
     check(MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
@@ -137,6 +133,23 @@ public:
   }
 
 private:
+  /// Called by every host at once: sends what waits and returns once every batch any host sent
+  /// has been received. A large batch completes only when its receiver takes it, so a host that
+  /// merely waited for its own sends could wait forever on a peer that has stopped polling (at
+  /// the end of a run, in the gather or in MPI_Finalize). Batches received here are kept for
+  /// poll().
+  void settle() {
+    for (int h = 0; h < hosts_; ++h)
+      flush(h);
+    std::vector<long> expected(static_cast<std::size_t>(hosts_));
+    check(MPI_Alltoall(sent_to_.data(), 1, MPI_LONG, expected.data(), 1, MPI_LONG, comm_),
+          "MPI_Alltoall");
+    while (!pending_.empty() || received_from_ != expected) {
+      progress();
+      receive();
+    }
+  }
+
   /// Sends the batch of frames waiting for `to`, if any.
   void flush(int to) {
     auto& batch = batches_[static_cast<std::size_t>(to)];
@@ -147,6 +160,7 @@ private:
     }
     pending_.push_back({MPI_REQUEST_NULL, std::move(batch)});
     batch = {};
+    ++sent_to_[static_cast<std::size_t>(to)];
     Pending& p = pending_.back();
     check(MPI_Isend(p.frame.data(), static_cast<int>(p.frame.size()), MPI_BYTE, to, kBatchTag,
                     comm_, &p.request),
@@ -165,6 +179,7 @@ private:
     check(
         MPI_Recv(batch.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kBatchTag, comm_, MPI_STATUS_IGNORE),
         "MPI_Recv");
+    ++received_from_[static_cast<std::size_t>(st.MPI_SOURCE)];
     for (std::size_t at = 0; at < batch.size();) {
       if (batch.size() - at < 5)
         throw std::runtime_error("a truncated batch between host processes");
@@ -191,6 +206,7 @@ private:
   int hosts_ = 1;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::deque<Pending> pending_;
+  std::vector<long> sent_to_, received_from_;   ///< batches, per peer host
   std::vector<std::vector<std::byte>> batches_; ///< per peer: frames not yet sent
   std::deque<Frame> received_;                  ///< frames of received batches not yet taken
 };
