@@ -83,7 +83,7 @@ void HostLink::on_data(int, std::span<const std::byte> body) {
 
 void HostLink::on_reply(int, std::span<const std::byte> body) {
   const protocols::ReplyFrame r = protocols::decode_reply(body);
-  mpilite::complete_reply(*world_, {r.to, r.request, r.ts});
+  mpilite::reply_from_host(*world_, {r.to, r.request, r.ts});
 }
 
 void HostLink::poll() {

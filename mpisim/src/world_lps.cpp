@@ -33,6 +33,13 @@ protocols::Sources WorldLps::sources(std::int64_t id) const {
   return s;
 }
 
+bool WorldLps::closed() const {
+  for (const auto& r : world_.ranks())
+    if (r->task.state != TaskState::Done && !mpilite::waits_only_within_host(world_, *r))
+      return false;
+  return true;
+}
+
 bool WorldLps::raise(bool all_blocked,
                      const std::function<protocols::LpBound(std::int64_t)>& bound) {
   bool woke = false;

@@ -19,6 +19,7 @@ public:
   bool any_ready() const override { return world_.scheduler().has_ready(); }
   void undecided(const std::function<void(std::int64_t, SimTime)>& visit) override;
   protocols::Sources sources(std::int64_t id) const override;
+  bool closed() const override;
   bool raise(bool all_blocked,
              const std::function<protocols::LpBound(std::int64_t)>& bound) override;
   SimTime min_clock() const override;

@@ -92,6 +92,13 @@ public:
     return h == host_ ? mpisim::protocols::Sources{true, 0}
                       : mpisim::protocols::Sources{false, mpisim::protocols::host_bit(h)};
   }
+  bool closed() const override {
+    return std::all_of(lps_.begin(), lps_.end(), [&](const Lp& lp) {
+      if (lp.pc == script(lp).size()) return true;
+      const Step& st = script(lp)[lp.pc];
+      return lp.blocked && st.kind == Step::Kind::Recv && st.peer >= 0 && st.peer % hosts_ == host_;
+    });
+  }
   bool raise(bool all_blocked,
              const std::function<mpisim::protocols::LpBound(std::int64_t)>& bound) override {
     bool woke = false;

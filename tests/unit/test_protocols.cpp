@@ -47,6 +47,38 @@ std::vector<Script> permutation_rounds(int lps, int rounds, unsigned seed) {
   return s;
 }
 
+/// 24 LPs whose rounds mix traffic across hosts with exchanges inside them: each LP sends one
+/// message of a random permutation, then `local` times swaps a message with LP i + 12 mod 24 (on
+/// the same host for 1 to 4 hosts) by name, then receives the permutation's message by name or from
+/// any source. Messages from other hosts arrive, with low timestamps, while their receivers wait
+/// only for LPs of their own host.
+std::vector<Script> rounds_with_local_exchanges(int rounds, int local, unsigned seed) {
+  constexpr int kLps = 24;
+  std::mt19937 rng(seed);
+  std::vector<Script> s(kLps);
+  std::vector<int> perm(kLps), inverse(kLps);
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < kLps; ++i)
+      perm[static_cast<std::size_t>(i)] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int i = 0; i < kLps; ++i)
+      inverse[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = i;
+    for (int i = 0; i < kLps; ++i) {
+      auto& me = s[static_cast<std::size_t>(i)];
+      me.push_back({Step::Kind::Compute, std::uniform_int_distribution<SimTime>(0, 5000)(rng)});
+      me.push_back({Step::Kind::Send, 0, perm[static_cast<std::size_t>(i)], 2 * r});
+      for (int x = 0; x < local; ++x) {
+        me.push_back({Step::Kind::Compute, std::uniform_int_distribution<SimTime>(0, 300)(rng)});
+        me.push_back({Step::Kind::Send, 0, (i + 12) % 24, 2 * r + 1});
+        me.push_back({Step::Kind::Recv, 0, (i + 12) % 24, 2 * r + 1});
+      }
+      const bool any = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+      me.push_back({Step::Kind::Recv, 0, any ? -1 : inverse[static_cast<std::size_t>(i)], 2 * r});
+    }
+  }
+  return s;
+}
+
 struct Result {
   std::vector<Synchronizer::Outcome> outcomes;     ///< per host
   std::vector<mpisim::protocols::SyncStats> stats; ///< per host
@@ -136,6 +168,24 @@ TEST_P(EveryProtocol, SafeEndsAndEqualsOneHost) {
   }
 }
 
+TEST_P(EveryProtocol, WaitsWithinAHostAreSafe) {
+  // While every LP of a host waits only for LPs of that host, the host takes its bounds from
+  // itself alone; messages from other hosts that arrive meanwhile must still be ordered right.
+  const auto [protocol, det] = GetParam();
+  for (unsigned seed : {8u, 9u}) {
+    const auto scripts = rounds_with_local_exchanges(8, 3, seed);
+    const Result one = simulate(scripts, 1, ProtocolKind::NmpCep, false, seed);
+    ASSERT_EQ(one.outcomes[0], Synchronizer::Outcome::Finish);
+    for (int hosts : {2, 3, 4}) {
+      const Result r = simulate(scripts, hosts, protocol, det, seed * 13 + hosts);
+      EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
+      for (auto o : r.outcomes)
+        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+      EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
+    }
+  }
+}
+
 TEST_P(EveryProtocol, PerHostPairLookaheadIsSafe) {
   // Null messages promise each peer the lookahead toward it (5x the smallest latency on 2 hosts;
   // on 4, hosts of the same parity keep the small one): still no message below a bound, and the
@@ -175,16 +225,39 @@ TEST_P(EveryProtocol, FindsADeadlockOnEveryHost) {
   }
 }
 
-TEST(NmpCep, NullMessagesOnTwoHostsGlobalRoundsBeyond) {
-  // On two hosts a peer's promise depends on this host's alone: one exchange of null messages
-  // gives the bound, and global rounds serve only to end the run. With a third host a bound
-  // would wait on a chain of exchanges: every bound comes from a global round instead.
+/// LP 0 and LP 1 (on two hosts) trade `n` messages, computing `dt` before each send.
+std::vector<Script> remote_pingpong(int n, SimTime dt) {
+  std::vector<Script> s(2);
+  for (int x = 0; x < n; ++x) {
+    s[0].insert(s[0].end(),
+                {{Step::Kind::Compute, dt}, {Step::Kind::Send, 0, 1}, {Step::Kind::Recv, 0, 1}});
+    s[1].insert(s[1].end(),
+                {{Step::Kind::Recv, 0, 0}, {Step::Kind::Compute, dt}, {Step::Kind::Send, 0, 0}});
+  }
+  return s;
+}
+
+TEST(NmpCep, TwoHostsHeldByEachOtherTakeARoundInsteadOfManyNullMessages) {
+  // Each LP waits for the other, 50 lookaheads ahead: null messages raise the two bounds one
+  // lookahead per exchange, a global round at once. The composite takes the round.
+  const auto scripts = remote_pingpong(20, 50 * kLatency);
+  const Result nmp = simulate(scripts, 2, ProtocolKind::Nmp, false, 5u);
+  const Result both = simulate(scripts, 2, ProtocolKind::NmpCep, false, 5u);
+  EXPECT_EQ(both.clocks, nmp.clocks);
+  for (int h = 0; h < 2; ++h) {
+    EXPECT_GT(nmp.stats[static_cast<std::size_t>(h)].rounds(), 500u);
+    EXPECT_LT(both.stats[static_cast<std::size_t>(h)].rounds(), 80u);
+    EXPECT_GT(both.stats[static_cast<std::size_t>(h)].cep_rounds, 0u);
+  }
+}
+
+TEST(NmpCep, ThirdHostsMeanGlobalRoundsOnly) {
+  // With a third host a bound would wait on a chain of exchanges: every bound comes from a
+  // global round.
   const auto scripts = permutation_rounds(12, 20, 7u);
   const Result two = simulate(scripts, 2, ProtocolKind::NmpCep, false, 11u);
-  for (const auto& s : two.stats) {
+  for (const auto& s : two.stats)
     EXPECT_GT(s.null_rounds, 0u);
-    EXPECT_EQ(s.cep_rounds, 0u);
-  }
   for (int hosts : {3, 4}) {
     const Result r = simulate(scripts, hosts, ProtocolKind::NmpCep, false, 13u);
     EXPECT_EQ(r.clocks, two.clocks);
@@ -193,6 +266,29 @@ TEST(NmpCep, NullMessagesOnTwoHostsGlobalRoundsBeyond) {
       EXPECT_GT(s.cep_rounds, 0u) << hosts << " hosts";
     }
   }
+}
+
+TEST(EveryBoundProtocol, HostsThatWaitOnlyOnThemselvesExchangeNothing) {
+  // Pairs of LPs on the same host trade messages by name, DET off: each host is alone until the
+  // end, so no protocol sends a null message or runs a bound round (the paper's pingpong pairs).
+  std::vector<Script> pairs(24);
+  for (int i = 0; i < 24; ++i)
+    for (int x = 0; x < 20; ++x) {
+      auto& me = pairs[static_cast<std::size_t>(i)];
+      me.push_back({Step::Kind::Compute, 100 * (i % 5) + x});
+      me.push_back({Step::Kind::Send, 0, (i + 12) % 24, x});
+      me.push_back({Step::Kind::Recv, 0, (i + 12) % 24, x});
+    }
+  const Result one = simulate(pairs, 1, ProtocolKind::NmpCep, false, 3u);
+  for (auto protocol : {ProtocolKind::Nmp, ProtocolKind::Cep, ProtocolKind::NmpCep})
+    for (int hosts : {2, 4}) {
+      const Result r = simulate(pairs, hosts, protocol, false, 17u);
+      EXPECT_EQ(r.clocks, one.clocks);
+      for (const auto& s : r.stats) {
+        EXPECT_EQ(s.null_messages, 0u) << hosts << " hosts";
+        EXPECT_EQ(s.cep_rounds, 0u) << hosts << " hosts";
+      }
+    }
 }
 
 std::string name(const ::testing::TestParamInfo<Setting>& i) {

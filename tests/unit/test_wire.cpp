@@ -43,11 +43,12 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
 }
 
 TEST(Wire, ProtocolFramesRoundTrip) {
-  const NullFrame n{123456789, true, 42};
+  const NullFrame n{123456789, true, 42, 987654321};
   const auto nb = decode_null(encode(n));
   EXPECT_EQ(nb.value, 123456789);
   EXPECT_TRUE(nb.wants);
   EXPECT_EQ(nb.round, 42u);
+  EXPECT_EQ(nb.need, 987654321);
 
   ReportFrame r;
   r.epoch = 4;

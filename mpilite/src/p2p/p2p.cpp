@@ -111,6 +111,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     q->complete = true;
     q->ready_time = injected;
   }
+  if (m->reply_to && !k.is_local(dest)) ++r.remote_replies;
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
   k.on_send(*m, injected, eager_data ? bytes : 0);

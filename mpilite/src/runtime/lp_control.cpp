@@ -44,19 +44,41 @@ bool waits_on_any_source(const Rank& r) {
   return r.decide_time < kTimeInfinity;
 }
 
+namespace {
+
+/// Calls `source(world_rank)` for each rank that may send what `q` (a receive of `r`) waits for;
+/// returns false (having called nothing more) when that is every rank of the world.
+bool for_each_source_of(const Rank& r, const Request& q, const std::function<void(int)>& source) {
+  const Comm& c = *q.comm;
+  if (q.source != MPI_ANY_SOURCE) {
+    source(q.source);
+  } else if (c.self) {
+    source(r.id);
+  } else if (!c.inter() && c.group->is_identity()) {
+    return false;
+  } else {
+    for (int m = 0; m < c.peer_count(); ++m)
+      source(c.peer_world(m, r.id));
+  }
+  return true;
+}
+
+} // namespace
+
 bool for_each_potential_source(const Rank& r, const std::function<void(int)>& source) {
+  for (const Request* q : r.posted)
+    if (q->undecided && !for_each_source_of(r, *q, source)) return false;
+  return true;
+}
+
+bool waits_only_within_host(World& w, const Rank& r) {
+  if (waits_on_any_source(r) || r.remote_replies > 0) return false;
+  bool local = true;
   for (const Request* q : r.posted) {
-    if (!q->undecided) continue;
-    if (q->source != MPI_ANY_SOURCE) {
-      source(q->source);
-    } else if (q->comm->self) {
-      source(r.id);
-    } else if (q->comm->group->is_identity()) {
-      return false;
-    } else {
-      for (int m = 0; m < q->comm->size; ++m)
-        source(q->comm->group->world(m));
-    }
+    const bool some = for_each_source_of(
+        r, *q, [&](int world_rank) { local = local && w.local(world_rank) != nullptr; });
+    if (!some) return w.size() == static_cast<int>(w.ranks().size());
+    if (!local) return false;
   }
   return true;
 }
@@ -92,6 +114,11 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
   deliver(w, m);
+}
+
+void reply_from_host(World& w, const Reply& reply) {
+  if (Rank* r = w.local(reply.to)) --r->remote_replies;
+  complete_reply(w, reply);
 }
 
 SimTime earliest_decision(World& w) {

@@ -35,6 +35,11 @@ bool waits_on_any_source(const Rank& rank);
 /// wait for; returns false (having called nothing more) when that is every rank of the world.
 bool for_each_potential_source(const Rank& rank, const std::function<void(int world_rank)>& source);
 
+/// Whether `rank` can take nothing from another host process before it acts again: it waits for
+/// no test or probe, for no reply from another host, and every receive it has posted can only
+/// match a rank of this host. (Messages from elsewhere that reach it meanwhile wait unmatched.)
+bool waits_only_within_host(World& w, const Rank& rank);
+
 /// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
 /// that may answer an incoming message, not before its own input bound.
 SimTime earliest_action(const Rank& rank);
@@ -55,6 +60,8 @@ Envelope envelope_of(const Message& m);
 const std::byte* payload_of(const Message& m);
 /// A message from another host arrives: queues it at its local destination and matches.
 void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> payload);
+/// The reply to a send of this host arrives from another host.
+void reply_from_host(World& w, const Reply& reply);
 
 /// The earliest simulated time at which a stopped rank may act (match a message, answer a
 /// test): the smallest act over the ranks with something to decide.

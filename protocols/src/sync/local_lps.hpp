@@ -38,6 +38,9 @@ public:
   virtual void undecided(const std::function<void(std::int64_t id, SimTime act)>& visit) = 0;
   /// The potential sources of what LP `id` waits for now.
   virtual Sources sources(std::int64_t id) const = 0;
+  /// Whether no LP of this host can take input from another host before one of them acts again:
+  /// each waits only for LPs of this host (what comes from elsewhere meanwhile waits unmatched).
+  virtual bool closed() const = 0;
   /// Raises the input bound of every LP with something to decide (of every blocked LP when
   /// `all_blocked`) to `bound(id)`, decides what became safe and wakes the LPs that may proceed.
   /// Returns whether any LP became ready.

@@ -10,8 +10,16 @@ SimTime NmpCepProtocol::remote_bound(HostSet hosts) const {
 
 bool NmpCepProtocol::on_idle(const IdleState& s) {
   if (nmp_.round_asked()) return cep_.on_idle(s);
-  if (s.summary.needs_bound && depends_on_third_hosts(nmp_.needed(s.wanted))) {
-    nmp_.ask_round();
+  const HostSet needed = nmp_.needed(s.wanted);
+  if (s.summary.needs_bound && depends_on_third_hosts(needed)) {
+    nmp_.ask_round(false, s.need);
+    return cep_.on_idle(s);
+  }
+  // Two hosts whose bounds are held down by each other's raise them by a lookahead per exchange
+  // of null messages; when the next exchange would free neither, one round gives both their
+  // bounds at once. The asks stand: the next time one host alone waits, a null may do.
+  if (s.held_by_peers && nmp_.asked_by(needed) && !nmp_.exchange_frees(needed, s)) {
+    nmp_.ask_round(true, s.need);
     return cep_.on_idle(s);
   }
   return nmp_.on_idle(s);

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 
+#include "local_bound.hpp"
+
 namespace mpisim::protocols {
 
 NmpProtocol::NmpProtocol(const ProtocolContext& c)
-    : t_(c.transport), stats_(c.stats), channel_(static_cast<std::size_t>(c.transport.hosts()), 0),
+    : t_(c.transport), stats_(c.stats), lookaheads_(c.lookaheads),
+      channel_(static_cast<std::size_t>(c.transport.hosts()), 0),
       null_sent_(static_cast<std::size_t>(c.transport.hosts()), -1),
       peer_wants_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      peer_need_(static_cast<std::size_t>(c.transport.hosts()), 0),
       wants_sent_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
 
 SimTime NmpProtocol::remote_bound(HostSet hosts) const {
@@ -22,6 +26,7 @@ void NmpProtocol::on_null(int from, const NullFrame& f) {
   auto& c = channel_[static_cast<std::size_t>(from)];
   c = std::max(c, f.value);
   peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
+  peer_need_[static_cast<std::size_t>(from)] = f.need;
   round_asked_ = std::max(round_asked_, f.round);
 }
 
@@ -38,16 +43,37 @@ HostSet NmpProtocol::needed(HostSet wanted) const {
   return asked ? kAllHosts : wanted;
 }
 
-void NmpProtocol::ask_round() {
-  // The values repeat promises already made: a request carries no bound of its own. The round
-  // gives this host its bounds, so it withdraws what it asked of its peers.
+bool NmpProtocol::asked_by(HostSet hosts) const {
+  for (int h = 0; h < t_.hosts(); ++h)
+    if (h != t_.host() && contains(hosts, h) && peer_wants_[static_cast<std::size_t>(h)])
+      return true;
+  return false;
+}
+
+bool NmpProtocol::exchange_frees(HostSet hosts, const IdleState& s) const {
+  for (int h = 0; h < t_.hosts(); ++h) {
+    const auto i = static_cast<std::size_t>(h);
+    if (h == t_.host() || !contains(hosts, h) || !peer_wants_[i]) continue;
+    // Promises held down by each other's grow a lookahead per hop: this host's, the peer's
+    // answer, this host's next.
+    const SimTime v = s.eot_to(h);
+    const SimTime answer = plus(v, lookaheads_.direct(h, t_.host()));
+    if (answer <= s.need && plus(answer, lookaheads_.direct(t_.host(), h)) <= peer_need_[i])
+      return false;
+  }
+  return true;
+}
+
+void NmpProtocol::ask_round(bool keep_asks, SimTime need) {
+  // The values repeat promises already made: a request carries no bound of its own.
   for (int h = 0; h < t_.hosts(); ++h) {
     const auto i = static_cast<std::size_t>(h);
     if (h == t_.host()) continue;
+    if (!keep_asks) wants_sent_[i] = 0;
     t_.send(h, FrameKind::Null,
-            encode(NullFrame{std::max<SimTime>(null_sent_[i], 0), false, decisions_ + 1}));
+            encode(NullFrame{std::max<SimTime>(null_sent_[i], 0), wants_sent_[i] != 0,
+                             decisions_ + 1, need}));
     ++stats_.null_messages; // a null batch, but counted in the round it asks for
-    wants_sent_[i] = 0;
   }
   round_asked_ = std::max(round_asked_, decisions_ + 1);
 }
@@ -66,7 +92,7 @@ bool NmpProtocol::on_idle(const IdleState& s) {
     if (!announce && v <= null_sent_[i]) continue;
     null_sent_[i] = std::max(null_sent_[i], v);
     wants_sent_[i] = static_cast<char>(want);
-    t_.send(h, FrameKind::Null, encode(NullFrame{v, want}));
+    t_.send(h, FrameKind::Null, encode(NullFrame{v, want, 0, s.need}));
     ++stats_.null_messages;
     if (lowest < 0) lowest = s.min_clock();
     if (v < kTimeInfinity && lowest < kTimeInfinity)

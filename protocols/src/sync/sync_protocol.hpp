@@ -24,6 +24,11 @@ struct IdleState {
   HostSet wanted = 0;
   /// A lower bound on the recv timestamp of any message this host may still send to `host`.
   std::function<SimTime(int host)> eot_to;
+  /// Whether those bounds are held down by what other hosts may still send this one (rather than
+  /// by its own LPs' earliest action): then they grow only as the peers' promises do.
+  bool held_by_peers = false;
+  /// The earliest action of the host's undecided LPs: what a bound must pass to let one proceed.
+  SimTime need = kTimeInfinity;
   /// The smallest clock of the host's unfinished LPs (the lookahead statistic).
   std::function<SimTime()> min_clock;
 };

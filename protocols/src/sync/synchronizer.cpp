@@ -59,14 +59,14 @@ bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   });
 }
 
-SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime remote, int to) const {
+SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to) const {
   if (lps.not_done() == 0) return kTimeInfinity;
   const SimTime to_peer = lookaheads_.direct(t_.host(), to);
   // Whatever chain of messages inside this host leads to a send toward `to`, its last hop is
   // one of this host's LPs sending to one of `to`'s: it takes at least `to_peer` after the
   // chain began (at an LP's earliest action, or at an arrival from another host).
   if (options_.static_lookahead) return plus(lps.earliest_action(), to_peer);
-  return plus(std::min(action_of(k.g, options_.lookahead), remote), to_peer);
+  return plus(std::min(action_of(k.g, options_.lookahead), inputs), to_peer);
 }
 
 Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
@@ -80,6 +80,9 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
   const bool peers = t_.hosts() > 1;
   const bool windowed = peers && protocol_->windowed();
   const SimTime L = options_.lookahead;
+  // No LP runs until this call returns, so an LP that waits only within the host goes on doing
+  // so (frames from elsewhere can only end a wait for a reply, which makes it conservative).
+  const bool closed = peers && !windowed && lps.closed();
   for (int spins = 0;; ++spins) {
     poll(sink);
     bool woke = false;
@@ -95,11 +98,17 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
     const LocalK k = local_k(lps, L);
     const SimTime remote =
         std::min(peers ? protocol_->remote_bound(kAllHosts) : kTimeInfinity, held);
+    // What other hosts send can reach this host's LPs only through a receive of theirs. When
+    // every LP waits only for LPs of this host, none takes anything from elsewhere before one of
+    // them acts (no earlier than K - L, as local_eit assumes): until then the host is alone, and
+    // its current decisions and what it promises its peers need no bound from them.
+    const SimTime inputs = closed ? held : remote;
     HostSet wanted = 0;
     const auto bound = [&](std::int64_t id) {
       if (windowed) return LpBound{remote, remote};
       const SimTime wide = local_eit(k, id, L, remote);
       if (!peers) return LpBound{wide, wide};
+      if (closed) return LpBound{local_eit(k, id, L, inputs), wide};
       const Sources from = lps.sources(id);
       // A message from a local source may have been caused by any host's: then the bound needs
       // every host's.
@@ -112,7 +121,9 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
     IdleState s;
     s.summary = {k.g, k.arg, k.g2, lps.not_done(), k.g < kTimeInfinity};
     s.wanted = wanted;
-    s.eot_to = [&](int to) { return eot(lps, k, remote, to); };
+    s.eot_to = [&](int to) { return eot(lps, k, inputs, to); };
+    s.need = action_of(k.g, L);
+    s.held_by_peers = !options_.static_lookahead && inputs < s.need;
     s.min_clock = [&] { return lps.min_clock(); };
     if (protocol_->on_idle(s)) rounds_.report(s.summary);
     // Poll hard for a short while (a reply is often microseconds away), then let other host

@@ -61,8 +61,9 @@ public:
 
 private:
   bool apply(const Decision& d, LocalLps& lps, SimTime held);
-  /// A lower bound on the recv timestamp of anything this host may still send to host `to`.
-  SimTime eot(LocalLps& lps, const LocalK& k, SimTime remote, int to) const;
+  /// A lower bound on the recv timestamp of anything this host may still send to host `to`;
+  /// `inputs` bounds what its LPs may still take in from elsewhere.
+  SimTime eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to) const;
 
   Transport& t_;
   SyncOptions options_;

@@ -8,6 +8,7 @@ std::vector<std::byte> encode(const NullFrame& f) {
   w.i64(f.value);
   w.boolean(f.wants);
   w.u64(f.round);
+  w.i64(f.need);
   return out;
 }
 
@@ -17,6 +18,7 @@ NullFrame decode_null(std::span<const std::byte> body) {
   f.value = r.i64();
   f.wants = r.boolean();
   f.round = r.u64();
+  f.need = r.i64();
   r.finish();
   return f;
 }

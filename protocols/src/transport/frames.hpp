@@ -31,6 +31,9 @@ struct NullFrame {
   /// NMP+CEP: null messages make no more progress for the sender, which asks every host to join
   /// the global round of this epoch (decisions it has seen + 1; 0: no request).
   std::uint64_t round = 0;
+  /// What the sender's LPs wait for: none can proceed on a bound from the receiver until it
+  /// passes this (a hint for choosing between null messages and a round, never for safety).
+  SimTime need = kTimeInfinity;
 };
 
 /// A host's state when none of its LPs can run.

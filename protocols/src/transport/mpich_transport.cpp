@@ -27,13 +27,26 @@ constexpr std::size_t kMaxPending = 4096;
 constexpr std::size_t kBatchBytes = 64 * 1024;
 constexpr int kBatchTag = 1;
 
-void check(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
+[[noreturn]] void fail(int rc, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int n = 0;
   MPI_Error_string(rc, text, &n);
   std::fprintf(stderr, "mpisim: transport between host processes failed in %s: %s\n", what, text);
+  std::fflush(stderr);
+  // Most often a peer process has ended (a fault in one of its ranks, which it has named, with
+  // the code mpiexec should report): give mpiexec the time to see that exit and end this process
+  // too, rather than race it with a code of 1.
+  sleep(2);
   MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) fail(rc, what);
+}
+
+void on_transport_error(MPI_Comm*, int* rc, ...) {
+  fail(*rc, "a call of MPICH");
 }
 
 class MpichTransport final : public Transport {
@@ -42,12 +55,15 @@ public:
     int provided = 0;
     skip_io_discovery();
     check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    // A failing peer must end this process too, with MPICH's message, rather than leave it
+    // waiting (the duplicate below inherits the handler).
+    MPI_Errhandler fatal;
+    check(MPI_Comm_create_errhandler(on_transport_error, &fatal), "MPI_Comm_create_errhandler");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, fatal);
+    MPI_Errhandler_free(&fatal);
     check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
     MPI_Comm_rank(comm_, &host_);
     MPI_Comm_size(comm_, &hosts_);
-    // A failing peer must end this process too, with MPICH's message, rather than leave it
-    // waiting.
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_ARE_FATAL);
     batches_.resize(static_cast<std::size_t>(hosts_));
     sent_to_.assign(static_cast<std::size_t>(hosts_), 0);
     received_from_.assign(static_cast<std::size_t>(hosts_), 0);
