@@ -353,6 +353,11 @@ conformance_vs_mpich(intercomm_coupled 6 "rank 3: merged rank 5 of 6 inter 0 che
 e2e_program(intercomm_master_worker ${CONFORMANCE_PROGRAMS}/intercomm_master_worker.c)
 conformance_vs_mpich(intercomm_master_worker 5
   "master: 4 workers, 20 results, sum of squares 2870, mismatches 0")
+# The master's wildcard receives wait on the workers' group, the intercommunicator's remote group
+# (a host holding only the master must not think it waits on itself alone).
+add_test(NAME conformance.intercomm_master_worker_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py --map block --clocks-only ${RUN}
+    ${E2E_BIN}/intercomm_master_worker 5)
 # Every collective on intercommunicators of 2 and 3 ranks, contiguous and interleaved in
 # MPI_COMM_WORLD, roots in either group, blocking and not (docs/model.md, Intercommunicators).
 e2e_program(intercomm_collectives ${CONFORMANCE_PROGRAMS}/intercomm_collectives.c)
