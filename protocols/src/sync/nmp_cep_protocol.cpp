@@ -18,7 +18,7 @@ bool NmpCepProtocol::on_idle(const IdleState& s) {
   // Two hosts whose bounds are held down by each other's raise them by a lookahead per exchange
   // of null messages; when the next exchange would free neither, one round gives both their
   // bounds at once. The asks stand: the next time one host alone waits, a null may do.
-  if (s.held_by_peers && nmp_.asked_by(needed) && !nmp_.exchange_frees(needed, s)) {
+  if (s.held_by_peers && !nmp_.exchange_frees(needed, s)) {
     nmp_.ask_round(true, s.need);
     return cep_.on_idle(s);
   }

@@ -43,13 +43,6 @@ HostSet NmpProtocol::needed(HostSet wanted) const {
   return asked ? kAllHosts : wanted;
 }
 
-bool NmpProtocol::asked_by(HostSet hosts) const {
-  for (int h = 0; h < t_.hosts(); ++h)
-    if (h != t_.host() && contains(hosts, h) && peer_wants_[static_cast<std::size_t>(h)])
-      return true;
-  return false;
-}
-
 bool NmpProtocol::exchange_frees(HostSet hosts, const IdleState& s) const {
   for (int h = 0; h < t_.hosts(); ++h) {
     const auto i = static_cast<std::size_t>(h);

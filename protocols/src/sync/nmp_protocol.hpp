@@ -26,12 +26,11 @@ public:
   /// The hosts whose bounds this host needs when its LPs need `wanted`'s: all of them once a
   /// peer asked for this host's own bounds, which depend on every host's.
   HostSet needed(HostSet wanted) const;
-  /// Whether a peer in `hosts` has asked for this host's bounds.
-  bool asked_by(HostSet hosts) const;
   /// Whether one exchange of null messages with each peer in `hosts` that asked for this host's
   /// bounds would let an LP proceed on one side: this host's promise passes what the peer's LPs
   /// wait for, or the peer's answer passes what this host's wait for (as far as the peer last
-  /// said: a hint for choosing between null messages and a round, never for safety).
+  /// said: a hint for choosing between null messages and a round, never for safety). True when
+  /// no such peer asked.
   bool exchange_frees(HostSet hosts, const IdleState& s) const;
   /// Asks every peer to join the global round that follows the last decision seen; withdraws
   /// this host's asks for bounds unless `keep_asks`. `need`: what this host's LPs wait for.
@@ -47,11 +46,10 @@ private:
   std::vector<SimTime> null_sent_; ///< last null value sent to each peer
   std::vector<char> peer_wants_;   ///< the peer's last null message asked for bounds
   std::vector<SimTime> peer_need_; ///< what the peer's LPs wait for, as it last said
-
-  std::vector<char> wants_sent_;  ///< what this host last told each peer it wants
-  SimTime floor_ = 0;             ///< the last global bound (rounds that found a passive host)
-  std::uint64_t decisions_ = 0;   ///< decisions applied (the epoch of the last)
-  std::uint64_t round_asked_ = 0; ///< the latest epoch a round was asked for
+  std::vector<char> wants_sent_;   ///< what this host last told each peer it wants
+  SimTime floor_ = 0;              ///< the last global bound (rounds that found a passive host)
+  std::uint64_t decisions_ = 0;    ///< decisions applied (the epoch of the last)
+  std::uint64_t round_asked_ = 0;  ///< the latest epoch a round was asked for
 };
 
 } // namespace mpisim::protocols
