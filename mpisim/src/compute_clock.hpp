@@ -13,8 +13,6 @@ public:
   /// Bursts longer than this (host ns) are charged their thread CPU time, not wall time.
   static constexpr double kLongBurstNs = 100'000;
 
-  ComputeClock();
-
   /// Now, in ticks of the host clock: read last thing when a rank leaves MPI.
   std::uint64_t now() const;
   /// Host CPU time (ns) of the burst that started at `start` (a now()): read first thing when
@@ -26,11 +24,15 @@ public:
   void refresh();
 
 private:
-  double elapsed_ns(std::uint64_t from, std::uint64_t to) const {
-    return static_cast<double>(static_cast<std::int64_t>(to - from)) * ns_per_tick_;
+  double elapsed_ns(std::uint64_t from, std::uint64_t to) {
+    return static_cast<double>(static_cast<std::int64_t>(to - from)) *
+           (ns_per_tick_ > 0 ? ns_per_tick_ : rate());
   }
+  /// Sets ns_per_tick_ from the process's calibration, made at the first use (which may wait
+  /// for it) and shared by every ComputeClock.
+  double rate();
 
-  double ns_per_tick_;
+  double ns_per_tick_ = 0;      ///< 0 until the first conversion
   std::uint64_t ref_ticks_ = 0; ///< when the thread CPU clock was last read ...
   std::int64_t ref_cpu_ns_ = 0; ///< ... and what it said
 };
