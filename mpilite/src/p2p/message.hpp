@@ -3,9 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 
 #include "sim_time.hpp"
+#include "zeroed_blocks.hpp"
 
 namespace mpilite {
 
@@ -18,6 +21,11 @@ enum class SendProtocol : std::uint8_t {
   EagerSync,  ///< eager data, but the send completes when the receiver's acknowledgement arrives
   Rendezvous, ///< request-to-send; data moves when matched; the send completes when it has left
   Buffered,   ///< rendezvous timing for the receiver, but the sender completed at once (Bsend)
+};
+
+/// Releases a block of allocate_unzeroed.
+struct FreeBlock {
+  void operator()(std::byte* p) const { std::free(p); }
 };
 
 struct Message {
@@ -40,7 +48,7 @@ struct Message {
   std::int32_t partitions = 0; ///< a partitioned send's partition count (0: not partitioned)
   // Data: packed bytes owned by the message, or the sender's own buffer (in-host rendezvous).
   std::byte* packed = nullptr; ///< points into `small` or `heap`, or null
-  std::unique_ptr<std::byte[]> heap;
+  std::unique_ptr<std::byte, FreeBlock> heap;
   alignas(16) std::byte small[64];
   const void* user_buf = nullptr;
   std::size_t user_count = 0;
@@ -50,7 +58,9 @@ struct Message {
 /// Room for `bytes` packed bytes of payload, small ones inside the message itself.
 inline std::byte* allocate_payload(Message& m, std::size_t bytes) {
   if (bytes <= sizeof m.small) return m.packed = m.small;
-  m.heap.reset(new std::byte[bytes]);
+  // Written whole by the send that packs it (or the frame it arrives in) before any read.
+  m.heap.reset(static_cast<std::byte*>(allocate_unzeroed(bytes)));
+  if (!m.heap) throw std::bad_alloc();
   return m.packed = m.heap.get();
 }
 

@@ -136,6 +136,10 @@ void zero_new_blocks() {
 #endif
 }
 
+void* allocate_unzeroed(std::size_t n) {
+  return next().malloc(n);
+}
+
 void set_auto_fold(std::size_t threshold) {
   next();
   g_rank_thread = pthread_self();

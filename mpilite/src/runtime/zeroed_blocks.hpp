@@ -2,6 +2,8 @@
 // read as zero, as memory new to a fresh process does.
 #pragma once
 
+#include <cstddef>
+
 namespace mpilite {
 
 /// From now on, memory that malloc, realloc (past the old size) and the aligned allocators
@@ -10,5 +12,10 @@ namespace mpilite {
 /// them, as natively, and not at the allocation. Under AddressSanitizer its own allocator does
 /// the filling (fresh_heap.cpp), and this does nothing. Called before the ranks start.
 void zero_new_blocks();
+
+/// A block of `n` bytes that the simulator itself writes whole before it reads it (a message's
+/// payload): glibc's malloc, never zeroed, so that the fresh heap does not write every message
+/// twice. Null when memory runs out. Release it with std::free.
+void* allocate_unzeroed(std::size_t n);
 
 } // namespace mpilite
