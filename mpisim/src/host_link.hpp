@@ -51,6 +51,11 @@ public:
     transport_->abort_all(code);
     std::_Exit(code); // not reached: the compiler cannot see through the virtual call
   }
+  /// Ends every host process with `code` from a fault's signal handler (mpilite::FaultExit).
+  [[noreturn]] void abort_from_fault(int code) {
+    transport_->abort_from_fault(code);
+    std::_Exit(code);
+  }
 
   // protocols::FrameSink
   void on_data(int from, std::span<const std::byte> body) override;

@@ -15,6 +15,7 @@
 #include "auto_fold.hpp"
 #include "deadlock.hpp"
 #include "host_clock.hpp"
+#include "overflow_guard.hpp"
 #include "summary_codec.hpp"
 #include "switching.hpp"
 #include "time_limit.hpp"
@@ -29,6 +30,13 @@ long peak_memory_kib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss;
+}
+
+/// The link a fault in a rank ends the job through, when there are several host processes.
+HostLink* g_fault_link = nullptr;
+
+void end_job_on_fault(int code) {
+  g_fault_link->abort_from_fault(code);
 }
 
 } // namespace
@@ -198,6 +206,10 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   }
   const int hosts = link_->hosts();
   const int host = link_->host();
+  if (hosts > 1) {
+    g_fault_link = link_.get();
+    mpilite::set_fault_exit(&end_job_on_fault);
+  }
   const RankMap map(config_, map_graph, hosts);
   if (hosts > 1) check_same_map(map);
   RunSummary s;
@@ -281,6 +293,8 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
+  mpilite::set_fault_exit(nullptr);
+  g_fault_link = nullptr;
   link_.reset(); // MPI_Finalize
   return s;
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,10 @@ const int* g_rank_of_slot = nullptr;
 std::size_t g_stack_size = 0;
 alignas(16) char g_alt_stack[64 * 1024];
 bool g_installed = false;
+std::atomic<FaultExit> g_fault_exit{nullptr};
+volatile sig_atomic_t g_fault_code = 1;
+/// How long the fault exit may take before the alarm ends the process.
+constexpr unsigned kFaultExitSeconds = 5;
 
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
@@ -40,6 +45,25 @@ const char* signal_text(int sig) {
   return "a signal";
 }
 
+extern "C" void on_fault_exit_alarm(int) {
+  _exit(g_fault_code);
+}
+
+/// Ends the process with `code` through the fault exit, if one is set. Async-signal-safe up to
+/// that call.
+[[noreturn]] void end_process(int code) {
+  if (const FaultExit exit_fn = g_fault_exit.load()) {
+    g_fault_code = code;
+    struct sigaction sa {};
+    sa.sa_handler = &on_fault_exit_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, nullptr);
+    alarm(kFaultExitSeconds);
+    exit_fn(code);
+  }
+  _exit(code);
+}
+
 /// Names the rank whose code received `sig`, then exits as mpiexec reports a killed process.
 /// Only async-signal-safe calls and reads of the running rank's fields.
 [[noreturn]] void report_fault(int sig, const Rank& r) {
@@ -53,7 +77,7 @@ const char* signal_text(int sig) {
                               r.id, signal_text(sig), where, call ? call : "",
                               time_to_seconds(r.clock), 128 + sig);
   if (n > 0) (void)!write(2, msg, std::min(static_cast<std::size_t>(n), sizeof msg - 1));
-  _exit(128 + sig);
+  end_process(128 + sig);
 }
 
 const void* stack_pointer(void* ucontext) {
@@ -108,6 +132,10 @@ void install_overflow_guard(const StackPool& pool) {
     sigaction(sig, &sa, nullptr);
 }
 
+void set_fault_exit(FaultExit exit_fn) {
+  g_fault_exit.store(exit_fn);
+}
+
 void forget_overflow_guard(const StackPool& pool) {
   if (g_pool == &pool) g_pool = nullptr;
 }
@@ -126,7 +154,7 @@ void report_stack_overflow(std::size_t slot) {
                               "to a larger size, e.g. MPISIM_STACK=%zuKiB\n",
                               rank, g_stack_size / 1024, g_stack_size / 1024 * 4);
   if (n > 0) (void)!write(2, msg, static_cast<std::size_t>(n));
-  _exit(3);
+  end_process(3);
 }
 
 } // namespace mpilite

@@ -25,4 +25,14 @@ void set_overflow_rank_names(const int* rank_of_slot, std::size_t stack_size);
 /// Prints "rank R overflowed its stack (...); set MPISIM_STACK" and exits the process.
 [[noreturn]] void report_stack_overflow(std::size_t slot);
 
+/// Ends the process with `code` once a fault is named; must not return.
+using FaultExit = void (*)(int code);
+
+/// How a fault in a rank ends the process (default, or null: _exit). With several host processes
+/// the transport asks mpiexec to end the job with the code: a process that merely exits races
+/// with mpiexec's clean-up of the others, which may then report another process's status. It
+/// runs in the signal handler, so it should do little; should it not end the process within a
+/// few seconds (a fault inside the C library's allocator, say), an alarm _exit()s with the code.
+void set_fault_exit(FaultExit exit_fn);
+
 } // namespace mpilite

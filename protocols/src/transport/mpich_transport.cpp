@@ -7,6 +7,7 @@
 // idle) or grows past kBatchBytes. A batch is a sequence of (kind u8, length u32, body); FIFO
 // order per pair of hosts holds within and across batches.
 #include <mpi.h>
+#include <poll.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -27,6 +28,13 @@ constexpr std::size_t kMaxPending = 4096;
 constexpr std::size_t kBatchBytes = 64 * 1024;
 constexpr int kBatchTag = 1;
 
+/// Waits `ms` of wall time. Not with sleep or usleep: in a rank's code (a signal handler in its
+/// fiber, say) those advance the rank's simulated clock and return at once
+/// (mpilite/src/api/api_libc_time.cpp).
+void wait_ms(int ms) {
+  poll(nullptr, 0, ms);
+}
+
 [[noreturn]] void fail(int rc, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int n = 0;
@@ -36,7 +44,7 @@ constexpr int kBatchTag = 1;
   // Most often a peer process has ended (a fault in one of its ranks, which it has named, with
   // the code mpiexec should report): give mpiexec the time to see that exit and end this process
   // too, rather than race it with a code of 1.
-  sleep(2);
+  wait_ms(2000);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);
 }
@@ -143,7 +151,15 @@ public:
     std::fflush(stderr);
     // mpiexec ends every process as soon as one aborts: give it a moment to pass on what this
     // one just wrote, which says why.
-    usleep(200000);
+    wait_ms(200);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+  }
+
+  [[noreturn]] void abort_from_fault(int code) override {
+    // Through mpiexec, whose own clean-up of the job would otherwise race with this process's
+    // exit and may report another process's status (killed, or 1 for a lost connection).
+    wait_ms(200); // time for mpiexec to pass on the fault's message
     MPI_Abort(MPI_COMM_WORLD, code);
     std::_Exit(code);
   }

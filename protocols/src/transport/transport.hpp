@@ -51,6 +51,9 @@ public:
   virtual std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) = 0;
   /// Ends every host process with `code`.
   [[noreturn]] virtual void abort_all(int code) = 0;
+  /// The same from the handler of a fault signal in a rank, which has already said why: no
+  /// stdio, nothing that allocates on this side.
+  [[noreturn]] virtual void abort_from_fault(int code) { std::_Exit(code); }
 };
 
 /// One host process alone: no peers, no frames.
