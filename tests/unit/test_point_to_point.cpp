@@ -59,6 +59,38 @@ TEST(PointToPoint, RendezvousPingPongRoundTripIsExact) {
     EXPECT_EQ(ping_pong_round_trip(n), 2 * rendezvous_leg(n)) << n << " bytes";
 }
 
+TEST(PointToPoint, AMessageToOneselfIsALocalCopyThatTakesNoTime) {
+  // Eager and rendezvous sizes, then the same eager message to the other rank, which costs the
+  // model's leg: only the message to oneself is free.
+  std::vector<int> ok(2, 0);
+  SimTime after_self = -1, after_other = -1;
+  auto r = test::simulate(test::config(2), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    int good = 1;
+    for (int n : {0, 8, 65536, 1 << 20}) {
+      std::vector<char> out(static_cast<std::size_t>(n) + 1, static_cast<char>('a' + me));
+      std::vector<char> in(static_cast<std::size_t>(n) + 1, 0);
+      MPI_Sendrecv(out.data(), n, MPI_CHAR, me, 5, in.data(), n, MPI_CHAR, me, 5, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+      good &= n == 0 || (in[0] == 'a' + me && in[static_cast<std::size_t>(n - 1)] == 'a' + me);
+    }
+    if (me == 0) after_self = MPISIM_Clock_ps();
+    int v = me, w = -1;
+    MPI_Sendrecv(&v, 1, MPI_INT, 1 - me, 6, &w, 1, MPI_INT, 1 - me, 6, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    good &= w == 1 - me;
+    if (me == 0) after_other = MPISIM_Clock_ps();
+    ok[static_cast<std::size_t>(me)] = good;
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  EXPECT_TRUE(ok[0] && ok[1]);
+  EXPECT_EQ(after_self, 0);
+  EXPECT_EQ(after_other, eager_leg(4));
+}
+
 TEST(PointToPoint, TokenRingOfThousandRanksTenRounds) {
   constexpr int kRanks = 1000, kRounds = 10;
   int final_token = -1;
