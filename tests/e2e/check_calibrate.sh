@@ -1,7 +1,8 @@
 #!/bin/sh
 # mpisim-calibrate on this machine, then the same ping-pong simulated with the machine file it
-# wrote: every measured point must be reproduced within 5 %, and the simulation must agree with
-# the calibrator's fitted curve to 0.1 % (mpisim implements the model the calibrator fitted).
+# wrote: the simulation must agree with the calibrator's fitted curve to 0.1 % (mpisim implements
+# the model the calibrator fitted), and so reproduce every measured point within the fit's own
+# largest residual (at most 5 %) plus 0.2 %.
 # usage: check_calibrate.sh MPIEXEC CALIBRATE MPISIMRUN PINGPONG WORKDIR
 # Exit 77 (skipped) when the machine is too busy to measure: three calibrations in a row whose
 # own fit misses a measured point by more than 5 %.
@@ -41,13 +42,14 @@ if ! MPISIM_CPU=off "$run" -np 2 --machine "$dir/test.machine" "$pingpong" $byte
   exit 1
 fi
 echo "bytes measured fitted simulated"
-awk -F'[, ]' '
+awk -F'[, ]' -v tol="$max" '
+  BEGIN { tol = tol / 100 + 0.002 }
   NR == FNR { if (FNR > 1) { measured[$1] = $2; fitted[$1] = $3 } next }
   {
     m = measured[$1]; f = fitted[$1]; s = $2
     printf "%s %s %s %s\n", $1, m, f, s
     if (m == "") { print "FAIL: no measurement for " $1 " bytes"; bad = 1; next }
-    if ((s - m) / m > 0.05 || (m - s) / m > 0.05) {
+    if ((s - m) / m > tol || (m - s) / m > tol) {
       printf "FAIL: %s bytes: simulated %g s, measured %g s\n", $1, s, m; bad = 1
     }
     if ((s - f) / f > 0.001 || (f - s) / f > 0.001) {
