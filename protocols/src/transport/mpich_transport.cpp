@@ -149,17 +149,15 @@ public:
   [[noreturn]] void abort_all(int code) override {
     std::fflush(stdout);
     std::fflush(stderr);
-    // mpiexec ends every process as soon as one aborts: give it a moment to pass on what this
-    // one just wrote, which says why.
-    wait_ms(200);
-    MPI_Abort(MPI_COMM_WORLD, code);
-    std::_Exit(code);
+    abort_from_fault(code);
   }
 
   [[noreturn]] void abort_from_fault(int code) override {
     // Through mpiexec, whose own clean-up of the job would otherwise race with this process's
     // exit and may report another process's status (killed, or 1 for a lost connection).
-    wait_ms(200); // time for mpiexec to pass on the fault's message
+    // mpiexec ends every process as soon as one aborts: first a moment to pass on what this one
+    // just wrote, which says why.
+    wait_ms(200);
     MPI_Abort(MPI_COMM_WORLD, code);
     std::_Exit(code);
   }
