@@ -47,7 +47,7 @@ void HostLink::send_message(mpilite::Message* m) {
                                 e.partitions};
   const int to = map_->host_of(m->dst);
   check_promise(to, m->ts, "a message", m->src, m->dst);
-  sync_->send(to, FrameKind::Data, protocols::encode(h, mpilite::payload_of(*m)));
+  sync_->send(to, FrameKind::Data, protocols::encode(h), {mpilite::payload_of(*m), e.bytes});
   world_->free_message(m);
 }
 

@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -17,20 +18,25 @@ namespace test {
 class FakeNetwork {
 public:
   FakeNetwork(int hosts, unsigned seed)
-      : hosts_(hosts), queues_(static_cast<std::size_t>(hosts * hosts)) {
+      : hosts_(hosts), queues_(static_cast<std::size_t>(hosts * hosts)),
+        taken_(static_cast<std::size_t>(hosts)) {
     for (int h = 0; h < hosts; ++h)
       rngs_.emplace_back(seed * 7919u + static_cast<unsigned>(h));
   }
 
   int hosts() const { return hosts_; }
 
-  void send(int from, int to, mpisim::protocols::FrameKind kind, std::vector<std::byte> body) {
+  void send(int from, int to, mpisim::protocols::FrameKind kind, std::span<const std::byte> head,
+            std::span<const std::byte> tail) {
     if (to == from || to < 0 || to >= hosts_) throw std::logic_error("a frame to a bad host");
+    std::vector<std::byte> body(head.begin(), head.end());
+    body.insert(body.end(), tail.begin(), tail.end());
     std::lock_guard lock(mutex_);
     queue(from, to).push_back({from, kind, std::move(body)});
     ++frames_;
   }
 
+  /// The frame's body stays in `out`'s storage (one per host) until that host's next poll.
   bool poll(int host, mpisim::protocols::Frame& out) {
     std::lock_guard lock(mutex_);
     auto& rng = rngs_[static_cast<std::size_t>(host)];
@@ -41,8 +47,10 @@ public:
       if (!queue(from, host).empty()) ready.push_back(from);
     if (ready.empty()) return false;
     const int from = ready[std::uniform_int_distribution<std::size_t>(0, ready.size() - 1)(rng)];
-    out = std::move(queue(from, host).front());
+    Stored& in = taken_[static_cast<std::size_t>(host)];
+    in = std::move(queue(from, host).front());
     queue(from, host).pop_front();
+    out = {in.from, in.kind, in.body};
     return true;
   }
 
@@ -52,12 +60,18 @@ public:
   }
 
 private:
-  std::deque<mpisim::protocols::Frame>& queue(int from, int to) {
+  struct Stored {
+    int from = -1;
+    mpisim::protocols::FrameKind kind = mpisim::protocols::FrameKind::Data;
+    std::vector<std::byte> body;
+  };
+  std::deque<Stored>& queue(int from, int to) {
     return queues_[static_cast<std::size_t>(from * hosts_ + to)];
   }
   int hosts_;
   mutable std::mutex mutex_;
-  std::vector<std::deque<mpisim::protocols::Frame>> queues_;
+  std::vector<std::deque<Stored>> queues_;
+  std::vector<Stored> taken_; ///< per host: the frame it took last
   std::vector<std::mt19937> rngs_;
   std::uint64_t frames_ = 0;
 };
@@ -67,8 +81,9 @@ public:
   FakeTransport(FakeNetwork& net, int host) : net_(net), host_(host) {}
   int host() const override { return host_; }
   int hosts() const override { return net_.hosts(); }
-  void send(int to, mpisim::protocols::FrameKind kind, std::vector<std::byte> body) override {
-    net_.send(host_, to, kind, std::move(body));
+  void send_parts(int to, mpisim::protocols::FrameKind kind, std::span<const std::byte> head,
+                  std::span<const std::byte> tail) override {
+    net_.send(host_, to, kind, head, tail);
   }
   bool poll(mpisim::protocols::Frame& out) override { return net_.poll(host_, out); }
   void pause() override { std::this_thread::yield(); }

@@ -237,8 +237,7 @@ private:
           h.seq = m.seq;
           h.ts = m.ts;
           h.tag = m.tag;
-          sync_->send(to, mpisim::protocols::FrameKind::Data,
-                      mpisim::protocols::encode(h, nullptr));
+          sync_->send(to, mpisim::protocols::FrameKind::Data, mpisim::protocols::encode(h));
         }
         ++lp.pc;
         break;

@@ -17,8 +17,9 @@ Synchronizer::Synchronizer(Transport& transport, const SyncOptions& options)
       rounds_(transport, stats_, protocol_->round_kind(),
               options.quantum > 0 ? options.quantum : options.lookahead) {}
 
-void Synchronizer::send(int to, FrameKind kind, std::vector<std::byte> body) {
-  t_.send(to, kind, std::move(body));
+void Synchronizer::send(int to, FrameKind kind, std::span<const std::byte> head,
+                        std::span<const std::byte> tail) {
+  t_.send_parts(to, kind, head, tail);
   rounds_.count_sent(to);
 }
 

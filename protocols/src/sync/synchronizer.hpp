@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "global_rounds.hpp"
@@ -44,8 +45,10 @@ public:
   int host() const { return t_.host(); }
   int hosts() const { return t_.hosts(); }
 
-  /// Sends a frame of the simulation's traffic to `to` (counted for the global rounds).
-  void send(int to, FrameKind kind, std::vector<std::byte> body);
+  /// Sends a frame of the simulation's traffic to `to` (counted for the global rounds): `head`
+  /// followed by `tail` (Transport::send_parts).
+  void send(int to, FrameKind kind, std::span<const std::byte> head,
+            std::span<const std::byte> tail = {});
   /// The lower bound this host last promised `to`: a message below it would break the peer's
   /// decisions.
   SimTime promised(int to) const { return protocol_->promised(to); }

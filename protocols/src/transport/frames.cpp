@@ -113,9 +113,9 @@ ReplyFrame decode_reply(std::span<const std::byte> body) {
   return f;
 }
 
-std::vector<std::byte> encode(const DataHeader& h, const void* payload) {
+std::vector<std::byte> encode(const DataHeader& h) {
   std::vector<std::byte> out;
-  out.reserve(65 + h.bytes);
+  out.reserve(53);
   WireWriter w(out);
   w.i32(h.src);
   w.i32(h.dst);
@@ -127,7 +127,6 @@ std::vector<std::byte> encode(const DataHeader& h, const void* payload) {
   w.u64(h.reply_to);
   w.u8(h.protocol);
   w.i32(h.partitions);
-  w.bytes(payload, h.bytes);
   return out;
 }
 

@@ -91,8 +91,9 @@ std::vector<std::byte> encode(const NullFrame& f);
 std::vector<std::byte> encode(const ReportFrame& f);
 std::vector<std::byte> encode(const Decision& f);
 std::vector<std::byte> encode(const ReplyFrame& f);
-/// A data frame: the header, then `payload`.
-std::vector<std::byte> encode(const DataHeader& h, const void* payload);
+/// The header of a data frame. The frame's body is the header followed by the h.bytes of the
+/// payload, sent as two parts (Transport::send_parts).
+std::vector<std::byte> encode(const DataHeader& h);
 
 NullFrame decode_null(std::span<const std::byte> body);
 /// `hosts`: the number of host processes (the report's per-peer counts).

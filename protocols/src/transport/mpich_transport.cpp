@@ -2,10 +2,14 @@
 // a library of its own, loaded with dlopen (transport_loader.cpp), so that MPICH's MPI_* symbols
 // never enter the target program's namespace.
 //
-// Frames to one peer are batched: send() appends to the peer's batch, and a batch leaves as one
-// MPICH message when this host polls (every poll, so while ranks run and whenever the host is
+// Frames to one peer are batched: send_parts() appends to the peer's batch, and a batch leaves as
+// one MPICH message when this host polls (every poll, so while ranks run and whenever the host is
 // idle) or grows past kBatchBytes. A batch is a sequence of (kind u8, length u32, body); FIFO
 // order per pair of hosts holds within and across batches.
+//
+// A message's payload is copied once on each side: into the batch, and by the receiver out of the
+// batch it received, where poll() hands out frames in place. Batch buffers are reused, never
+// zeroed: growing one is the only allocation.
 #include <mpi.h>
 #include <poll.h>
 #include <sched.h>
@@ -13,8 +17,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "transport.hpp"
 
@@ -27,6 +34,30 @@ constexpr std::size_t kMaxPending = 4096;
 // A batch this large leaves at once.
 constexpr std::size_t kBatchBytes = 64 * 1024;
 constexpr int kBatchTag = 1;
+// Spare batch buffers kept for reuse, and the largest kept: a run of large messages should not
+// leave its buffers behind.
+constexpr std::size_t kSpares = 16;
+constexpr std::size_t kLargestSpare = 4 * kBatchBytes;
+
+/// Leaves new elements uninitialized: a batch is written whole (by this host, or by MPICH
+/// receiving it) before it is read, and zeroing it first cost as much as a copy.
+template <class T> struct UninitializedAllocator : std::allocator<T> {
+  template <class U> struct rebind { using other = UninitializedAllocator<U>; };
+  UninitializedAllocator() = default;
+  template <class U> UninitializedAllocator(const UninitializedAllocator<U>&) {}
+  template <class U> void construct(U* p) { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... A> void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+using Bytes = std::vector<std::byte, UninitializedAllocator<std::byte>>;
+
+/// With that allocator, vector::insert would copy byte by byte.
+void append(Bytes& b, std::span<const std::byte> s) {
+  const std::size_t at = b.size();
+  b.resize(at + s.size());
+  if (!s.empty()) std::memcpy(b.data() + at, s.data(), s.size());
+}
 
 /// Waits `ms` of wall time. Not with sleep or usleep: in a rank's code (a signal handler in its
 /// fiber, say) those advance the rank's simulated clock and return at once
@@ -86,14 +117,16 @@ public:
   int host() const override { return host_; }
   int hosts() const override { return hosts_; }
 
-  void send(int to, FrameKind kind, std::vector<std::byte> body) override {
+  void send_parts(int to, FrameKind kind, std::span<const std::byte> head,
+                  std::span<const std::byte> tail) override {
     auto& batch = batches_[static_cast<std::size_t>(to)];
-    if (batch.empty()) batch.reserve(256);
+    if (batch.capacity() == 0) batch = spare();
     batch.push_back(static_cast<std::byte>(kind));
-    const auto n = static_cast<std::uint32_t>(body.size());
+    const auto n = static_cast<std::uint32_t>(head.size() + tail.size());
     for (int i = 0; i < 4; ++i)
       batch.push_back(static_cast<std::byte>(n >> (8 * i)));
-    batch.insert(batch.end(), body.begin(), body.end());
+    append(batch, head);
+    append(batch, tail);
     if (batch.size() >= kBatchBytes) flush(to);
   }
 
@@ -103,12 +136,17 @@ public:
       int done = 0;
       check(MPI_Test(&pending_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
       if (!done) break;
+      keep_spare(std::move(pending_.front().frame));
       pending_.pop_front();
     }
   }
 
   bool poll(Frame& out) override {
     if (received_.empty()) {
+      // Every frame handed out so far has been read: their batches can be reused.
+      for (auto& b : held_)
+        keep_spare(std::move(b));
+      held_.clear();
       for (int h = 0; h < hosts_; ++h)
         flush(h);
       progress();
@@ -189,7 +227,7 @@ private:
       sched_yield();
     }
     pending_.push_back({MPI_REQUEST_NULL, std::move(batch)});
-    batch = {};
+    batch = Bytes();
     ++sent_to_[static_cast<std::size_t>(to)];
     Pending& p = pending_.back();
     check(MPI_Isend(p.frame.data(), static_cast<int>(p.frame.size()), MPI_BYTE, to, kBatchTag,
@@ -205,7 +243,8 @@ private:
     if (!flag) return;
     int bytes = 0;
     MPI_Get_count(&st, MPI_BYTE, &bytes);
-    std::vector<std::byte> batch(static_cast<std::size_t>(bytes));
+    Bytes& batch = held_.emplace_back(spare());
+    batch.resize(static_cast<std::size_t>(bytes));
     check(
         MPI_Recv(batch.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kBatchTag, comm_, MPI_STATUS_IGNORE),
         "MPI_Recv");
@@ -220,31 +259,54 @@ private:
       at += 5;
       if (kind < 1 || kind > kLastFrameKind || batch.size() - at < n)
         throw std::runtime_error("a bad frame between host processes");
-      received_.push_back(
-          {st.MPI_SOURCE, static_cast<FrameKind>(kind),
-           std::vector<std::byte>(batch.begin() + static_cast<std::ptrdiff_t>(at),
-                                  batch.begin() + static_cast<std::ptrdiff_t>(at + n))});
+      received_.push_back({st.MPI_SOURCE, static_cast<FrameKind>(kind),
+                           std::span<const std::byte>(batch).subspan(at, n)});
       at += n;
     }
   }
 
+  /// An empty batch buffer, with the capacity of a former batch when one is spare.
+  Bytes spare() {
+    if (spares_.empty()) {
+      Bytes b;
+      b.reserve(256);
+      return b;
+    }
+    Bytes b = std::move(spares_.back());
+    spares_.pop_back();
+    return b;
+  }
+
+  void keep_spare(Bytes b) {
+    if (spares_.size() >= kSpares || b.capacity() > kLargestSpare) return;
+    b.clear();
+    spares_.push_back(std::move(b));
+  }
+
   struct Pending {
     MPI_Request request;
-    std::vector<std::byte> frame;
+    Bytes frame;
   };
   int host_ = 0;
   int hosts_ = 1;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::deque<Pending> pending_;
-  std::vector<long> sent_to_, received_from_;   ///< batches, per peer host
-  std::vector<std::vector<std::byte>> batches_; ///< per peer: frames not yet sent
-  std::deque<Frame> received_;                  ///< frames of received batches not yet taken
+  std::vector<long> sent_to_, received_from_; ///< batches, per peer host
+  std::vector<Bytes> batches_;                ///< per peer: frames not yet sent
+  std::deque<Frame> received_; ///< frames of received batches not yet taken, in held_
+  std::deque<Bytes> held_;     ///< received batches whose frames may still be read
+  std::vector<Bytes> spares_;  ///< batch buffers free for reuse
 };
 
 } // namespace
 } // namespace mpisim::protocols
 
-/// The library's one entry point (transport_loader.cpp looks it up by name).
+/// The interface this library was built for (transport_loader.cpp checks it first).
+extern "C" __attribute__((visibility("default"))) int mpisim_transport_interface() {
+  return mpisim::protocols::kTransportInterface;
+}
+
+/// The library's entry point (transport_loader.cpp looks it up by name).
 extern "C" __attribute__((visibility("default"))) mpisim::protocols::Transport*
 mpisim_open_mpich_transport(int* argc, char*** argv) {
   return new mpisim::protocols::MpichTransport(argc, argv);

@@ -6,7 +6,8 @@
 
 namespace mpisim::protocols {
 
-void SingleHost::send(int to, FrameKind, std::vector<std::byte>) {
+void SingleHost::send_parts(int to, FrameKind, std::span<const std::byte>,
+                            std::span<const std::byte>) {
   throw std::logic_error("a frame to host " + std::to_string(to) + " with one host process");
 }
 

@@ -9,9 +9,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace mpisim::protocols {
+
+/// The version of the Transport class and Frame below, which a program (linked with mpisim) and
+/// the MPICH transport library (loaded at run time) must share: a program linked with another
+/// mpisim would call the library through a different layout. Raise it with every change of
+/// either.
+inline constexpr int kTransportInterface = 2;
 
 /// What a frame carries.
 enum class FrameKind : std::uint8_t {
@@ -26,7 +33,9 @@ inline constexpr std::uint8_t kLastFrameKind = static_cast<std::uint8_t>(FrameKi
 struct Frame {
   int from = -1;
   FrameKind kind = FrameKind::Data;
-  std::vector<std::byte> body; ///< encoded with wire.hpp
+  /// Encoded with wire.hpp. The bytes belong to the transport and stay valid until its next
+  /// poll(): a receiver decodes them in place instead of taking a copy of every frame.
+  std::span<const std::byte> body;
 };
 
 class Transport {
@@ -36,8 +45,16 @@ public:
   virtual int host() const = 0;
   virtual int hosts() const = 0;
 
-  /// Queues `body` as a frame of `kind` to host `to` (never this host). Never blocks for long.
-  virtual void send(int to, FrameKind kind, std::vector<std::byte> body) = 0;
+  /// Queues a frame of `kind` to host `to` (never this host) whose body is `head` followed by
+  /// `tail`, copied once: the caller's bytes are free again when it returns. A message's header
+  /// and payload go as the two parts, so that its payload is not first copied to join them.
+  /// Never blocks for long.
+  virtual void send_parts(int to, FrameKind kind, std::span<const std::byte> head,
+                          std::span<const std::byte> tail) = 0;
+  /// A frame of one part.
+  void send(int to, FrameKind kind, std::span<const std::byte> body) {
+    send_parts(to, kind, body, {});
+  }
   /// Receives one waiting frame, if any. Does not block.
   virtual bool poll(Frame& out) = 0;
   /// Lets outstanding sends progress.
@@ -61,7 +78,7 @@ class SingleHost final : public Transport {
 public:
   int host() const override { return 0; }
   int hosts() const override { return 1; }
-  void send(int, FrameKind, std::vector<std::byte>) override;
+  void send_parts(int, FrameKind, std::span<const std::byte>, std::span<const std::byte>) override;
   bool poll(Frame&) override { return false; }
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
     return {mine};

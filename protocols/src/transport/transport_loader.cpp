@@ -47,10 +47,22 @@ std::unique_ptr<Transport> open_mpich_transport(int* argc, char*** argv) {
                  path.c_str(), dlerror());
     std::exit(1);
   }
+  using Interface = int (*)();
   using Open = Transport* (*)(int*, char***);
+  auto interface = reinterpret_cast<Interface>(dlsym(lib, "mpisim_transport_interface"));
   auto open = reinterpret_cast<Open>(dlsym(lib, "mpisim_open_mpich_transport"));
   if (!open) {
     std::fprintf(stderr, "mpisim: %s is not mpisim's transport library\n", path.c_str());
+    std::exit(1);
+  }
+  const int found = interface ? interface() : 1;
+  if (found != kTransportInterface) {
+    std::fprintf(stderr,
+                 "mpisim: %s implements version %d of the transport between host processes, and "
+                 "this program was linked with an mpisim that expects version %d\n"
+                 "mpisim: rebuild the program with this mpisim's compiler wrapper (mpisimcc, "
+                 "mpisimcxx, mpisimf77), or run it on one host process\n",
+                 path.c_str(), found, kTransportInterface);
     std::exit(1);
   }
   return std::unique_ptr<Transport>(open(argc, argv));
