@@ -12,6 +12,8 @@ NmpProtocol::NmpProtocol(const ProtocolContext& c)
       null_sent_(static_cast<std::size_t>(c.transport.hosts()), -1),
       peer_wants_(static_cast<std::size_t>(c.transport.hosts()), 0),
       peer_need_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      met_need_(static_cast<std::size_t>(c.transport.hosts()), -1),
+      guess_(static_cast<std::size_t>(c.transport.hosts()), 0),
       wants_sent_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
 
 SimTime NmpProtocol::remote_bound(HostSet hosts) const {
@@ -26,13 +28,37 @@ void NmpProtocol::on_null(int from, const NullFrame& f) {
   auto& c = channel_[static_cast<std::size_t>(from)];
   c = std::max(c, f.value);
   peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
-  peer_need_[static_cast<std::size_t>(from)] = f.need;
+  const auto i = static_cast<std::size_t>(from);
+  // A need already met and guessed past is old news (a null sent before the last round).
+  if (f.need > met_need_[i]) {
+    peer_need_[i] = f.need;
+    note_met_need(i);
+  }
   round_asked_ = std::max(round_asked_, f.round);
 }
 
 void NmpProtocol::on_decision(const Decision& d) {
-  if (d.kind == Decision::Kind::Bound) floor_ = std::max(floor_, d.g);
+  if (d.kind == Decision::Kind::Bound) {
+    floor_ = std::max(floor_, d.g);
+    for (std::size_t i = 0; i < peer_need_.size(); ++i)
+      note_met_need(i);
+  }
   decisions_ = std::max(decisions_, d.epoch);
+}
+
+void NmpProtocol::note_met_need(std::size_t peer) {
+  // Every LP's bound is at least the last round's g: a need below it has been met, and what the
+  // peer's LPs wait for next is unknown until it says. Judged from the met need, an answer would
+  // look useful when it can no longer be: guess the next a step as long as the last one ahead.
+  const SimTime n = peer_need_[peer];
+  SimTime& met = met_need_[peer];
+  if (n >= floor_ || n <= met) return;
+  guess_[peer] = n + (met >= 0 ? n - met : 0);
+  met = n;
+}
+
+SimTime NmpProtocol::judged_need(std::size_t peer) const {
+  return peer_need_[peer] >= floor_ ? peer_need_[peer] : guess_[peer];
 }
 
 HostSet NmpProtocol::needed(HostSet wanted) const {
@@ -51,7 +77,7 @@ bool NmpProtocol::exchange_frees(HostSet hosts, const IdleState& s) const {
     // answer, this host's next.
     const SimTime v = s.eot_to(h);
     const SimTime answer = plus(v, lookaheads_.direct(h, t_.host()));
-    if (answer <= s.need && plus(answer, lookaheads_.direct(t_.host(), h)) <= peer_need_[i])
+    if (answer <= s.need && plus(answer, lookaheads_.direct(t_.host(), h)) <= judged_need(i))
       return false;
   }
   return true;
