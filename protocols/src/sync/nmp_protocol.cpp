@@ -13,7 +13,7 @@ NmpProtocol::NmpProtocol(const ProtocolContext& c)
       peer_wants_(static_cast<std::size_t>(c.transport.hosts()), 0),
       peer_need_(static_cast<std::size_t>(c.transport.hosts()), 0),
       met_need_(static_cast<std::size_t>(c.transport.hosts()), -1),
-      guess_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      step_(static_cast<std::size_t>(c.transport.hosts()), 0),
       wants_sent_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
 
 SimTime NmpProtocol::remote_bound(HostSet hosts) const {
@@ -47,18 +47,19 @@ void NmpProtocol::on_decision(const Decision& d) {
 }
 
 void NmpProtocol::note_met_need(std::size_t peer) {
-  // Every LP's bound is at least the last round's g: a need below it has been met, and what the
-  // peer's LPs wait for next is unknown until it says. Judged from the met need, an answer would
-  // look useful when it can no longer be: guess the next a step as long as the last one ahead.
   const SimTime n = peer_need_[peer];
   SimTime& met = met_need_[peer];
   if (n >= floor_ || n <= met) return;
-  guess_[peer] = n + (met >= 0 ? n - met : 0);
+  step_[peer] = met >= 0 ? n - met : 0;
   met = n;
 }
 
 SimTime NmpProtocol::judged_need(std::size_t peer) const {
-  return peer_need_[peer] >= floor_ ? peer_need_[peer] : guess_[peer];
+  // Every LP's bound is at least the last round's g: a need below it has been met, and what the
+  // peer's LPs wait for next is unknown until it says. Judged from the met need, an answer would
+  // look useful when it can no longer be: guess the next a step as long as the last one beyond g.
+  const SimTime n = peer_need_[peer];
+  return n >= floor_ ? n : plus(floor_, step_[peer]);
 }
 
 HostSet NmpProtocol::needed(HostSet wanted) const {

@@ -39,11 +39,10 @@ public:
   bool round_asked() const { return round_asked_ > decisions_; }
 
 private:
-  /// Takes note when the last global round met what `peer` last said it needs, and guesses its
-  /// next need.
+  /// Takes note when the last global round met what `peer` last said it needs.
   void note_met_need(std::size_t peer);
   /// What `peer`'s LPs wait for, for choosing between null messages and a round: what it said,
-  /// or the guess once a round has met that.
+  /// or a guess once a round has met that.
   SimTime judged_need(std::size_t peer) const;
 
   Transport& t_;
@@ -54,7 +53,7 @@ private:
   std::vector<char> peer_wants_;   ///< the peer's last null message asked for bounds
   std::vector<SimTime> peer_need_; ///< what the peer's LPs wait for, as it last said
   std::vector<SimTime> met_need_;  ///< the peer's last need a global round met (-1: none)
-  std::vector<SimTime> guess_;     ///< the peer's next need, guessed when met_need_ was met
+  std::vector<SimTime> step_;      ///< between the peer's last two needs that rounds met
   std::vector<char> wants_sent_;   ///< what this host last told each peer it wants
   SimTime floor_ = 0;              ///< the last global bound (rounds that found a passive host)
   std::uint64_t decisions_ = 0;    ///< decisions applied (the epoch of the last)
