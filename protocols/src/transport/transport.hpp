@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace mpisim::protocols {
@@ -99,5 +100,8 @@ bool launched_as_several_processes();
 /// The transport among the processes started by mpiexec: loads the MPICH transport library and
 /// initializes MPICH. Ends the process with a message when the library cannot be loaded.
 std::unique_ptr<Transport> open_mpich_transport(int* argc, char*** argv);
+/// The same from the library at `path`. Ends the process with a message when it cannot be
+/// loaded, is not a transport library, or implements another kTransportInterface.
+std::unique_ptr<Transport> open_transport_library(const std::string& path, int* argc, char*** argv);
 
 } // namespace mpisim::protocols

@@ -36,7 +36,11 @@ std::string library_path() {
 } // namespace
 
 std::unique_ptr<Transport> open_mpich_transport(int* argc, char*** argv) {
-  const std::string path = library_path();
+  return open_transport_library(library_path(), argc, argv);
+}
+
+std::unique_ptr<Transport> open_transport_library(const std::string& path, int* argc,
+                                                  char*** argv) {
   // Never closed: the transport's code must outlive every use of it.
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
