@@ -47,14 +47,11 @@ public:
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) {
     return transport_->gather(mine);
   }
-  [[noreturn]] void abort_all(int code) {
-    transport_->abort_all(code);
-    std::_Exit(code); // not reached: the compiler cannot see through the virtual call
-  }
+  [[noreturn]] void abort_all(int code) { transport_->abort_all(code); }
   /// Ends every host process with `code` from a fault's signal handler (mpilite::FaultExit).
   [[noreturn]] void abort_from_fault(int code) {
     transport_->abort_from_fault(code);
-    std::_Exit(code);
+    std::_Exit(code); // not reached: the compiler cannot see through the virtual call
   }
 
   // protocols::FrameSink

@@ -25,10 +25,9 @@ SimTime NmpProtocol::remote_bound(HostSet hosts) const {
 }
 
 void NmpProtocol::on_null(int from, const NullFrame& f) {
-  auto& c = channel_[static_cast<std::size_t>(from)];
-  c = std::max(c, f.value);
-  peer_wants_[static_cast<std::size_t>(from)] = static_cast<char>(f.wants);
   const auto i = static_cast<std::size_t>(from);
+  channel_[i] = std::max(channel_[i], f.value);
+  peer_wants_[i] = static_cast<char>(f.wants);
   // A need already met and guessed past is old news (a null sent before the last round).
   if (f.need > met_need_[i]) {
     peer_need_[i] = f.need;

@@ -184,12 +184,6 @@ public:
     return out;
   }
 
-  [[noreturn]] void abort_all(int code) override {
-    std::fflush(stdout);
-    std::fflush(stderr);
-    abort_from_fault(code);
-  }
-
   [[noreturn]] void abort_from_fault(int code) override {
     // Through mpiexec, whose own clean-up of the job would otherwise race with this process's
     // exit and may report another process's status (killed, or 1 for a lost connection).

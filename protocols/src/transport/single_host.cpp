@@ -1,4 +1,3 @@
-#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -9,12 +8,6 @@ namespace mpisim::protocols {
 void SingleHost::send_parts(int to, FrameKind, std::span<const std::byte>,
                             std::span<const std::byte>) {
   throw std::logic_error("a frame to host " + std::to_string(to) + " with one host process");
-}
-
-void SingleHost::abort_all(int code) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(code);
 }
 
 bool launched_as_several_processes() {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <span>
@@ -19,7 +20,7 @@ namespace mpisim::protocols {
 /// the MPICH transport library (loaded at run time) must share: a program linked with another
 /// mpisim would call the library through a different layout. Raise it with every change of
 /// either.
-inline constexpr int kTransportInterface = 2;
+inline constexpr int kTransportInterface = 3;
 
 /// What a frame carries.
 enum class FrameKind : std::uint8_t {
@@ -67,10 +68,15 @@ public:
   /// Collective over all hosts (once, at the end of a run): host 0 gets every host's bytes, in
   /// host order; the others get nothing.
   virtual std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) = 0;
-  /// Ends every host process with `code`.
-  [[noreturn]] virtual void abort_all(int code) = 0;
+  /// Ends every host process with `code`, once this one's stdio is out.
+  [[noreturn]] void abort_all(int code) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    abort_from_fault(code);
+    std::_Exit(code); // not reached: the compiler cannot see through the virtual call
+  }
   /// The same from the handler of a fault signal in a rank, which has already said why: no
-  /// stdio, nothing that allocates on this side.
+  /// stdio, nothing that allocates on this side. One host process alone just exits.
   [[noreturn]] virtual void abort_from_fault(int code) { std::_Exit(code); }
 };
 
@@ -84,7 +90,6 @@ public:
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
     return {mine};
   }
-  [[noreturn]] void abort_all(int code) override;
 };
 
 /// Tells hwloc, which mpiexec and MPICH run at start-up, not to look for I/O devices (PCI, network
