@@ -17,9 +17,11 @@ bool NmpCepProtocol::on_idle(const IdleState& s) {
   }
   // Two hosts whose bounds are held down by each other's raise them by a lookahead per exchange
   // of null messages; when the next exchange would free neither, one round gives both their
-  // bounds at once. The asks stand: the next time one host alone waits, a null may do.
-  if (s.held_by_peers && !nmp_.exchange_frees(needed, s)) {
-    nmp_.ask_round(true, s.need);
+  // bounds at once. Asks not made yet ride on the round's request: a peer cannot have answered
+  // them, and a round costs no more than the null messages that would announce them and answer
+  // them. The asks stand: the next time one host alone waits, a null may do.
+  if (s.held_by_peers && (!nmp_.asked(needed) || !nmp_.exchange_frees(needed, s))) {
+    nmp_.ask_round(true, s.need, needed);
     return cep_.on_idle(s);
   }
   return nmp_.on_idle(s);

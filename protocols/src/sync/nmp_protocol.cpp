@@ -83,12 +83,19 @@ bool NmpProtocol::exchange_frees(HostSet hosts, const IdleState& s) const {
   return true;
 }
 
-void NmpProtocol::ask_round(bool keep_asks, SimTime need) {
+bool NmpProtocol::asked(HostSet hosts) const {
+  for (int h = 0; h < t_.hosts(); ++h)
+    if (h != t_.host() && contains(hosts, h) && !wants_sent_[static_cast<std::size_t>(h)])
+      return false;
+  return true;
+}
+
+void NmpProtocol::ask_round(bool keep_asks, SimTime need, HostSet asks) {
   // The values repeat promises already made: a request carries no bound of its own.
   for (int h = 0; h < t_.hosts(); ++h) {
     const auto i = static_cast<std::size_t>(h);
     if (h == t_.host()) continue;
-    if (!keep_asks) wants_sent_[i] = 0;
+    wants_sent_[i] = keep_asks && (wants_sent_[i] || contains(asks, h));
     t_.send(h, FrameKind::Null,
             encode(NullFrame{std::max<SimTime>(null_sent_[i], 0), wants_sent_[i] != 0,
                              decisions_ + 1, need}));
@@ -98,14 +105,19 @@ void NmpProtocol::ask_round(bool keep_asks, SimTime need) {
 }
 
 bool NmpProtocol::on_idle(const IdleState& s) {
-  const HostSet wanted = needed(s.wanted);
+  // A host whose LPs have all finished needs no bound: its last null message withdraws its asks,
+  // so that a peer finishing later owes it none.
+  const HostSet wanted = s.summary.not_done == 0 ? 0 : needed(s.wanted);
   bool any = false;
   SimTime lowest = -1;
   for (int h = 0; h < t_.hosts(); ++h) {
     if (h == t_.host()) continue;
     const auto i = static_cast<std::size_t>(h);
     const bool want = contains(wanted, h);
-    const bool announce = wants_sent_[i] != static_cast<char>(want);
+    // A peer that promised never to send again sends no null message either: withdrawing an ask
+    // from it would tell it nothing.
+    const bool announce =
+        wants_sent_[i] != static_cast<char>(want) && (want || channel_[i] < kTimeInfinity);
     if (!announce && !peer_wants_[i]) continue;
     const SimTime v = s.eot_to(h);
     if (!announce && v <= null_sent_[i]) continue;

@@ -32,9 +32,12 @@ public:
   /// said: a hint for choosing between null messages and a round, never for safety). True when
   /// no such peer asked.
   bool exchange_frees(HostSet hosts, const IdleState& s) const;
-  /// Asks every peer to join the global round that follows the last decision seen; withdraws
-  /// this host's asks for bounds unless `keep_asks`. `need`: what this host's LPs wait for.
-  void ask_round(bool keep_asks, SimTime need);
+  /// Whether this host has asked every peer in `hosts` for its bounds.
+  bool asked(HostSet hosts) const;
+  /// Asks every peer to join the global round that follows the last decision seen. Withdraws
+  /// this host's asks for bounds unless `keep_asks`, in which case it also asks those in `asks`
+  /// that it had not. `need`: what this host's LPs wait for.
+  void ask_round(bool keep_asks, SimTime need, HostSet asks = 0);
   /// A global round asked for by this host or a peer has not been decided yet.
   bool round_asked() const { return round_asked_ > decisions_; }
 

@@ -1,0 +1,149 @@
+// How NMP and NMP+CEP make and withdraw their asks for bounds, frame by frame on one thread of
+// the fake transport (no interleaving to depend on): a host whose LPs have all finished withdraws
+// its asks with its last null message and owes a peer that promised never to send again no
+// withdrawal; NMP+CEP announces an ask not made yet in the request of a global round, not in a
+// null batch of its own.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "fake_transport.hpp"
+#include "sync_protocol.hpp"
+
+namespace {
+
+using mpisim::protocols::encode;
+using mpisim::protocols::FrameKind;
+using mpisim::protocols::IdleState;
+using mpisim::protocols::kAllHosts;
+using mpisim::protocols::kTimeInfinity;
+using mpisim::protocols::NullFrame;
+using mpisim::protocols::ProtocolKind;
+using mpisim::protocols::SimTime;
+
+constexpr SimTime kLookahead = 1000;
+
+/// Host 0's protocol of a 2-host run, with host 1's end of the network to read what it sent.
+struct TwoHosts {
+  explicit TwoHosts(ProtocolKind kind)
+      : protocol(mpisim::protocols::make_protocol(kind, {t0, stats, 10 * kLookahead, lookaheads})) {
+  }
+
+  /// The next frame host 1 receives, if host 0 sent one (the fake network skips some polls).
+  std::optional<NullFrame> next_null() {
+    mpisim::protocols::Frame f;
+    for (int tries = 0; tries < 64; ++tries)
+      if (t1.poll(f)) {
+        EXPECT_EQ(f.kind, FrameKind::Null);
+        return mpisim::protocols::decode_null(f.body);
+      }
+    return std::nullopt;
+  }
+
+  /// Host 1's null message to host 0.
+  void from_peer(SimTime value, bool wants, SimTime need = kTimeInfinity) {
+    protocol->on_null(1, mpisim::protocols::decode_null(encode(NullFrame{value, wants, 0, need})));
+  }
+
+  test::FakeNetwork net{2, 1u};
+  test::FakeTransport t0{net, 0}, t1{net, 1};
+  mpisim::protocols::SyncStats stats;
+  mpisim::protocols::HostLookaheads lookaheads{kLookahead, {}};
+  std::unique_ptr<mpisim::protocols::SyncProtocol> protocol;
+};
+
+/// A host whose 4 LPs wait for a bound from host 1: the earliest acts at `need`, and what it may
+/// still send host 1 arrives no earlier than `eot`.
+IdleState waiting(SimTime need, SimTime eot) {
+  IdleState s;
+  s.summary = {need, 0, kTimeInfinity, 4, true};
+  s.wanted = kAllHosts;
+  s.eot_to = [eot](int) { return eot; };
+  s.held_by_peers = true;
+  s.need = need;
+  s.min_clock = [need] { return need - kLookahead; };
+  return s;
+}
+
+/// A host whose LPs have all finished.
+IdleState finished() {
+  IdleState s;
+  s.summary = {kTimeInfinity, -1, kTimeInfinity, 0, false};
+  s.eot_to = [](int) { return kTimeInfinity; };
+  s.min_clock = [] { return kTimeInfinity; };
+  return s;
+}
+
+TEST(NmpAsks, AFinishedHostWithdrawsItsAsksWithItsLastNull) {
+  TwoHosts h(ProtocolKind::Nmp);
+  h.from_peer(5 * kLookahead, true);
+  h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead));
+  const auto ask = h.next_null();
+  ASSERT_TRUE(ask);
+  EXPECT_TRUE(ask->wants);
+  EXPECT_EQ(ask->value, 6 * kLookahead);
+
+  EXPECT_TRUE(h.protocol->on_idle(finished()));
+  const auto last = h.next_null();
+  ASSERT_TRUE(last);
+  EXPECT_FALSE(last->wants);
+  EXPECT_EQ(last->value, kTimeInfinity);
+  EXPECT_EQ(h.stats.null_rounds, 2u);
+}
+
+TEST(NmpAsks, NoWithdrawalToAPeerThatPromisedNeverToSendAgain) {
+  TwoHosts h(ProtocolKind::Nmp);
+  h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead));
+  ASSERT_TRUE(h.next_null());
+  // Host 1 finished first: its last null says it sends nothing more and asks for nothing.
+  h.from_peer(kTimeInfinity, false);
+  EXPECT_EQ(h.protocol->remote_bound(kAllHosts), kTimeInfinity);
+  h.protocol->on_idle(finished());
+  EXPECT_FALSE(h.next_null());
+  EXPECT_EQ(h.stats.null_rounds, 1u);
+}
+
+TEST(NmpAsks, APeerStillAskingHearsTheFinishedHostsLastPromise) {
+  // The peer's LPs may still wait for this host's bound: the withdrawal carries infinity.
+  TwoHosts h(ProtocolKind::Nmp);
+  h.from_peer(5 * kLookahead, true);
+  h.protocol->on_idle(finished());
+  const auto last = h.next_null();
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->value, kTimeInfinity);
+  EXPECT_FALSE(last->wants);
+}
+
+TEST(NmpCepAsks, AFirstAskRidesOnTheRequestOfAGlobalRound) {
+  TwoHosts h(ProtocolKind::NmpCep);
+  EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead)));
+  const auto request = h.next_null();
+  ASSERT_TRUE(request);
+  EXPECT_TRUE(request->wants);
+  EXPECT_EQ(request->round, 1u);
+  EXPECT_EQ(request->need, 8 * kLookahead);
+  EXPECT_EQ(h.stats.null_rounds, 0u);
+  EXPECT_EQ(h.stats.null_messages, 1u);
+}
+
+TEST(NmpCepAsks, AnAskMadeAndAnsweredLeavesTheNextWaitToNullMessages) {
+  // The peer asked too and its answer would free this host's LP: a null message, no round.
+  TwoHosts h(ProtocolKind::NmpCep);
+  h.from_peer(5 * kLookahead, true, 9 * kLookahead);
+  EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead)));
+  ASSERT_TRUE(h.next_null()); // the round's request, with the ask
+  mpisim::protocols::Decision d;
+  d.epoch = 1;
+  d.g = 6 * kLookahead;
+  d.k_of_host = {7 * kLookahead, 7 * kLookahead};
+  h.protocol->on_decision(d);
+  h.from_peer(9 * kLookahead, true, 11 * kLookahead);
+  EXPECT_FALSE(h.protocol->on_idle(waiting(12 * kLookahead, 10 * kLookahead)));
+  const auto answer = h.next_null();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->round, 0u);
+  EXPECT_EQ(answer->value, 10 * kLookahead);
+  EXPECT_EQ(h.stats.null_rounds, 1u);
+}
+
+} // namespace
