@@ -2,7 +2,8 @@
 // the fake transport (no interleaving to depend on): a host whose LPs have all finished withdraws
 // its asks with its last null message and owes a peer that promised never to send again no
 // withdrawal; NMP+CEP announces an ask not made yet in the request of a global round, not in a
-// null batch of its own.
+// null batch of its own; a host that finished owes the coordinator no null message, since its
+// report says so.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -23,30 +24,34 @@ using mpisim::protocols::SimTime;
 
 constexpr SimTime kLookahead = 1000;
 
-/// Host 0's protocol of a 2-host run, with host 1's end of the network to read what it sent.
+/// The protocol of host `me` in a 2-host run, with the peer's end of the network to read what it
+/// sent.
 struct TwoHosts {
-  explicit TwoHosts(ProtocolKind kind)
-      : protocol(mpisim::protocols::make_protocol(kind, {t0, stats, 10 * kLookahead, lookaheads})) {
-  }
+  explicit TwoHosts(ProtocolKind kind, int me = 0)
+      : peer(1 - me), mine(net, me), theirs(net, 1 - me),
+        protocol(
+            mpisim::protocols::make_protocol(kind, {mine, stats, 10 * kLookahead, lookaheads})) {}
 
-  /// The next frame host 1 receives, if host 0 sent one (the fake network skips some polls).
+  /// The next frame the peer receives, if this host sent one (the fake network skips some polls).
   std::optional<NullFrame> next_null() {
     mpisim::protocols::Frame f;
     for (int tries = 0; tries < 64; ++tries)
-      if (t1.poll(f)) {
+      if (theirs.poll(f)) {
         EXPECT_EQ(f.kind, FrameKind::Null);
         return mpisim::protocols::decode_null(f.body);
       }
     return std::nullopt;
   }
 
-  /// Host 1's null message to host 0.
+  /// The peer's null message to this host.
   void from_peer(SimTime value, bool wants, SimTime need = kTimeInfinity) {
-    protocol->on_null(1, mpisim::protocols::decode_null(encode(NullFrame{value, wants, 0, need})));
+    protocol->on_null(peer,
+                      mpisim::protocols::decode_null(encode(NullFrame{value, wants, 0, need})));
   }
 
+  int peer;
   test::FakeNetwork net{2, 1u};
-  test::FakeTransport t0{net, 0}, t1{net, 1};
+  test::FakeTransport mine, theirs;
   mpisim::protocols::SyncStats stats;
   mpisim::protocols::HostLookaheads lookaheads{kLookahead, {}};
   std::unique_ptr<mpisim::protocols::SyncProtocol> protocol;
@@ -112,6 +117,24 @@ TEST(NmpAsks, APeerStillAskingHearsTheFinishedHostsLastPromise) {
   ASSERT_TRUE(last);
   EXPECT_EQ(last->value, kTimeInfinity);
   EXPECT_FALSE(last->wants);
+}
+
+TEST(NmpAsks, AFinishedHostOwesTheCoordinatorNoNullItsReportSaysItAll) {
+  // Host 1 finished: the report that follows tells the coordinator (host 0).
+  TwoHosts one(ProtocolKind::Nmp, 1);
+  one.from_peer(5 * kLookahead, true);
+  EXPECT_TRUE(one.protocol->on_idle(finished()));
+  EXPECT_FALSE(one.next_null());
+  EXPECT_EQ(one.stats.null_rounds, 0u);
+  // The coordinator, told by that report, expects nothing more from host 1 and owes it nothing.
+  for (auto kind : {ProtocolKind::Nmp, ProtocolKind::Cep, ProtocolKind::NmpCep}) {
+    TwoHosts zero(kind);
+    zero.from_peer(5 * kLookahead, true);
+    zero.protocol->on_finished(1);
+    EXPECT_EQ(zero.protocol->remote_bound(kAllHosts), kTimeInfinity);
+    EXPECT_TRUE(zero.protocol->on_idle(finished()));
+    EXPECT_FALSE(zero.next_null());
+  }
 }
 
 TEST(NmpCepAsks, AFirstAskRidesOnTheRequestOfAGlobalRound) {

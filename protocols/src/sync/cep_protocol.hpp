@@ -12,6 +12,7 @@ public:
   SimTime remote_bound(HostSet hosts) const override;
   bool on_idle(const IdleState&) override { return true; }
   void on_decision(const Decision& d) override;
+  void on_finished(int host) override { from_[static_cast<std::size_t>(host)] = kTimeInfinity; }
 
 private:
   const HostLookaheads& lookaheads_;

@@ -22,7 +22,7 @@ GlobalRounds::GlobalRounds(Transport& t, SyncStats& stats, Decision::Kind kind, 
     : t_(t), stats_(stats), kind_(kind), quantum_(quantum),
       sent_(static_cast<std::size_t>(t.hosts()), 0),
       received_(static_cast<std::size_t>(t.hosts()), 0),
-      reports_(t.host() == 0 ? static_cast<std::size_t>(t.hosts()) : 0) {}
+      reports_(t.host() == kCoordinator ? static_cast<std::size_t>(t.hosts()) : 0) {}
 
 void GlobalRounds::count_sent(int to) {
   ++sent_[static_cast<std::size_t>(to)];
@@ -39,14 +39,16 @@ void GlobalRounds::report(const Summary& s) {
   if (last_report_ && *last_report_ == r) return;
   last_report_ = r;
   ++stats_.reports;
-  if (t_.host() == 0)
-    receive(0, r);
+  if (t_.host() == kCoordinator)
+    receive(kCoordinator, r);
   else
-    t_.send(0, FrameKind::Report, encode(r));
+    t_.send(kCoordinator, FrameKind::Report, encode(r));
 }
 
-void GlobalRounds::on_report(int from, std::span<const std::byte> body) {
-  receive(from, decode_report(body, t_.hosts()));
+bool GlobalRounds::on_report(int from, std::span<const std::byte> body) {
+  const ReportFrame r = decode_report(body, t_.hosts());
+  receive(from, r);
+  return r.summary.not_done == 0;
 }
 
 void GlobalRounds::on_decision(std::span<const std::byte> body) {
@@ -101,8 +103,8 @@ void GlobalRounds::decide() {
       d.k_of_host.push_back(r->summary.k_min);
   }
   const auto body = encode(d);
-  for (int h = 1; h < t_.hosts(); ++h)
-    t_.send(h, FrameKind::Decision, body);
+  for (int h = 0; h < t_.hosts(); ++h)
+    if (h != kCoordinator) t_.send(h, FrameKind::Decision, body);
   pending_ = d;
 }
 

@@ -15,6 +15,9 @@
 
 namespace mpisim::protocols {
 
+/// The host that gathers the reports and decides.
+constexpr int kCoordinator = 0;
+
 class GlobalRounds {
 public:
   /// `kind`: what the coordinator decides from a complete snapshot (Bound or Window);
@@ -26,7 +29,9 @@ public:
 
   /// Reports `s` unless the same snapshot was reported since the last decision.
   void report(const Summary& s);
-  void on_report(int from, std::span<const std::byte> body);
+  /// A report from `from`; returns whether that host has no unfinished LP any more (it will
+  /// never send again: frames from a host arrive in order, the report after its last).
+  bool on_report(int from, std::span<const std::byte> body);
   void on_decision(std::span<const std::byte> body);
 
   /// A decision that arrived and has not been applied yet.

@@ -19,6 +19,10 @@ public:
   void on_null(int from, const NullFrame& f) override { nmp_.on_null(from, f); }
   bool on_idle(const IdleState& s) override;
   void on_decision(const Decision& d) override;
+  void on_finished(int host) override {
+    nmp_.on_finished(host);
+    cep_.on_finished(host);
+  }
   SimTime promised(int host) const override { return nmp_.promised(host); }
 
 private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "global_rounds.hpp"
 #include "local_bound.hpp"
 
 namespace mpisim::protocols {
@@ -43,6 +44,12 @@ void NmpProtocol::on_decision(const Decision& d) {
       note_met_need(i);
   }
   decisions_ = std::max(decisions_, d.epoch);
+}
+
+void NmpProtocol::on_finished(int host) {
+  const auto i = static_cast<std::size_t>(host);
+  channel_[i] = kTimeInfinity;
+  peer_wants_[i] = 0;
 }
 
 void NmpProtocol::note_met_need(std::size_t peer) {
@@ -107,11 +114,14 @@ void NmpProtocol::ask_round(bool keep_asks, SimTime need, HostSet asks) {
 bool NmpProtocol::on_idle(const IdleState& s) {
   // A host whose LPs have all finished needs no bound: its last null message withdraws its asks,
   // so that a peer finishing later owes it none.
-  const HostSet wanted = s.summary.not_done == 0 ? 0 : needed(s.wanted);
+  const bool finished = s.summary.not_done == 0;
+  const HostSet wanted = finished ? 0 : needed(s.wanted);
   bool any = false;
   SimTime lowest = -1;
   for (int h = 0; h < t_.hosts(); ++h) {
-    if (h == t_.host()) continue;
+    // The coordinator learns that this host finished from the report asked for below, which
+    // arrives after every frame this host sent (on_finished): no null message needed.
+    if (h == t_.host() || (finished && h == kCoordinator)) continue;
     const auto i = static_cast<std::size_t>(h);
     const bool want = contains(wanted, h);
     // A peer that promised never to send again sends no null message either: withdrawing an ask
@@ -131,7 +141,7 @@ bool NmpProtocol::on_idle(const IdleState& s) {
     any = true;
   }
   if (any) ++stats_.null_rounds;
-  return s.summary.k_min >= kTimeInfinity;
+  return finished || s.summary.k_min >= kTimeInfinity;
 }
 
 } // namespace mpisim::protocols

@@ -21,6 +21,7 @@ public:
   /// (no LP can act without input): to detect the end of the run or a deadlock.
   bool on_idle(const IdleState& s) override;
   void on_decision(const Decision& d) override;
+  void on_finished(int host) override;
   SimTime promised(int host) const override { return null_sent_[static_cast<std::size_t>(host)]; }
 
   /// The hosts whose bounds this host needs when its LPs need `wanted`'s: all of them once a

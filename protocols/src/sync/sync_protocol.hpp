@@ -59,6 +59,9 @@ public:
   virtual bool on_idle(const IdleState& s) = 0;
   /// A decision of a global round, as every host applies it.
   virtual void on_decision(const Decision&) {}
+  /// The coordinator learnt from a report that `host` has no unfinished LP: it will never send
+  /// again and needs no bound.
+  virtual void on_finished(int /*host*/) {}
   /// An LP of this host could proceed again.
   virtual void on_progress() {}
   /// The lower bound this host last promised `host` in a null message (-1: none).

@@ -39,7 +39,7 @@ void Synchronizer::poll(FrameSink& sink) {
       protocol_->on_null(f.from, decode_null(f.body));
       break;
     case FrameKind::Report:
-      rounds_.on_report(f.from, f.body);
+      if (rounds_.on_report(f.from, f.body)) protocol_->on_finished(f.from);
       break;
     case FrameKind::Decision:
       rounds_.on_decision(f.body);
