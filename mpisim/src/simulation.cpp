@@ -83,6 +83,10 @@ SimTime Simulation::send_overhead(int src, int dst, std::size_t) const {
 SimTime Simulation::recv_overhead(int src, int dst, std::size_t) const {
   return src == dst ? 0 : network_->model().recv_overhead();
 }
+
+SimTime Simulation::sendrecv_extra(int src, int dst, std::size_t bytes) const {
+  return src == dst ? 0 : network_->model().sendrecv_extra(bytes);
+}
 SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
   return src == dst ? 0 : network_->model().transfer(src, dst, bytes);
 }

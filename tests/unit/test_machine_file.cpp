@@ -83,6 +83,7 @@ TEST(MachineFile, EveryParameterReadsBackExactly) {
   m.network = mpisim::NetworkMode::Contention;
   m.cpu_scale = 0.1;
   m.segments = {{16384, 2'500'000, 8e9}, {1 << 20, -4'200'000, 1 / 1.1e-10}};
+  m.sendrecv_extra = {{0, 20'468}, {4096, 11'486}, {4 << 20, 39'991'981}};
   EXPECT_EQ(mpisim::parse_machine_text(mpisim::format_machine_file(m), "x"), m);
 }
 
@@ -205,6 +206,12 @@ TEST(MachineVariables, TheMachineMustHoldTheRanks) {
       << e;
   EXPECT_EQ(config_of({"MPISIM_SEGMENTS=1KiB -1us 1GB/s"}).machine.segments,
             (std::vector<mpisim::LinkSegment>{{1024, -1'000'000, 1e9}}));
+  e = error_of([] { config_of({"MPISIM_SENDRECV_EXTRA=4KiB 1us, 1KiB 2us"}); });
+  EXPECT_TRUE(contains(e, "the sizes must be increasing")) << e;
+  e = error_of([] { config_of({"MPISIM_SENDRECV_EXTRA=4KiB"}); });
+  EXPECT_TRUE(contains(e, "'4KiB' is not 'size time'")) << e;
+  EXPECT_EQ(config_of({"MPISIM_SENDRECV_EXTRA=0 20ns, 1KiB 1us"}).machine.sendrecv_extra,
+            (std::vector<mpisim::SizedTime>{{0, 20'000}, {1024, 1'000'000}}));
 }
 
 TEST(MachineVariables, QuantumIsCheckedAgainstTheSmallestLatency) {

@@ -141,6 +141,76 @@ TEST(NetworkModel, SimulatedPingPongTakesTheRoutedTime) {
             2 * (kSendOverhead + kRecvOverhead + 20'000 + 500 * 100));
 }
 
+TEST(NetworkModel, SendrecvExtraIsInterpolatedBetweenItsSizes) {
+  MachineParams m = test::round_machine();
+  EXPECT_EQ(NetworkModel(m, 2).sendrecv_extra(1000), 0); // none given
+  m.sendrecv_extra = {{0, 20'000}, {1024, 120'000}, {4096, 60'000}};
+  const NetworkModel net(m, 2);
+  EXPECT_EQ(net.sendrecv_extra(0), 20'000);
+  EXPECT_EQ(net.sendrecv_extra(512), 70'000);
+  EXPECT_EQ(net.sendrecv_extra(1024), 120'000);
+  EXPECT_EQ(net.sendrecv_extra(2048), 100'000); // falling: a third of the way to 60 ns
+  // Beyond the last size the last segment's line goes on, never below zero.
+  EXPECT_EQ(net.sendrecv_extra(7168), 0);
+  EXPECT_EQ(net.sendrecv_extra(5120), 40'000);
+}
+
+/// One MPI_Sendrecv step of `bytes` between ranks 0 and 1 (each sends to and receives from the
+/// other at once), on `m`; rank 0's time. With `nonblocking`, MPI_Isendrecv and MPI_Wait.
+SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = false) {
+  mpisim::Config c = test::config(2);
+  c.machine = m;
+  SimTime step = -1;
+  auto r = test::simulate(c, [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    std::vector<char> out(static_cast<std::size_t>(bytes) + 1, 'a'), in(out.size());
+    const long long t0 = MPISIM_Clock_ps();
+    if (nonblocking) {
+      MPI_Request q;
+      MPI_Isendrecv(out.data(), bytes, MPI_CHAR, 1 - me, 0, in.data(), bytes, MPI_CHAR, 1 - me, 0,
+                    MPI_COMM_WORLD, &q);
+      MPI_Wait(&q, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Sendrecv(out.data(), bytes, MPI_CHAR, 1 - me, 0, in.data(), bytes, MPI_CHAR, 1 - me, 0,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (me == 0) step = MPISIM_Clock_ps() - t0;
+    EXPECT_EQ(in[0], 'a');
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  return step;
+}
+
+TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
+  // Both ranks send at once: a step is the one-way time, plus the extra at that size.
+  MachineParams m = test::round_machine();
+  const SimTime one_way = kSendOverhead + kLatency + 500 * kPsPerByte + kRecvOverhead;
+  EXPECT_EQ(exchange_step(m, 500), one_way);
+  m.sendrecv_extra = {{0, 20'000}, {1024, 120'000}};
+  const SimTime extra = 20'000 + 500 * 100'000 / 1024;
+  EXPECT_EQ(exchange_step(m, 500), one_way + extra);
+  EXPECT_EQ(exchange_step(m, 500, true), one_way + extra);
+  // A rank that sends to itself exchanges with no one.
+  mpisim::Config c = test::config(1);
+  c.machine = m;
+  SimTime self = -1;
+  test::simulate(c, [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    char out = 'b', in = 0;
+    const long long t0 = MPISIM_Clock_ps();
+    MPI_Sendrecv(&out, 1, MPI_CHAR, 0, 0, &in, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    self = MPISIM_Clock_ps() - t0;
+    EXPECT_EQ(in, 'b');
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(self, 0);
+}
+
 TEST(NetworkModel, RendezvousOnATopology) {
   // Request-to-send, clear-to-send and data each cross the 3 links between ranks 0 and 3.
   const SimTime path = kLatency + 3 * kHop;

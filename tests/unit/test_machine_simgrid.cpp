@@ -75,6 +75,9 @@ TEST(SimgridPlatform, WhatTheClusterCannotExpressIsNamed) {
   const SimgridModel ideal = to_simgrid(machine_preset("ideal"), 2, SimgridCompute::Off);
   EXPECT_TRUE(mentions(ideal.unmapped, "infinite bandwidth"));
   EXPECT_TRUE(mentions(ideal.unmapped, "eager limit"));
+  MachineParams calibrated = machine_preset("cluster");
+  calibrated.sendrecv_extra = {{0, 20'000}};
+  EXPECT_TRUE(mentions(to_simgrid(calibrated, 2, SimgridCompute::Off).unmapped, "sendrecv_extra"));
   EXPECT_THROW(to_simgrid(machine_preset("cluster"), 0, SimgridCompute::Off), ConfigError);
 }
 

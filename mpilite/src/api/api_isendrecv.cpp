@@ -1,7 +1,8 @@
 // MPI entry points: MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4.0). The returned request
 // stands for a send and a receive started as MPI_Sendrecv starts them; it completes when both
 // have, and is charged as MPI_Sendrecv's wait would charge them (the send overhead when posted,
-// the receive's overhead after its data is there).
+// the receive's overhead after its data is there, then the machine's sendrecv_extra).
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -13,14 +14,30 @@ using namespace mpilite;
 
 namespace {
 
+/// A send and a receive progressed together.
+struct Pair : CompoundRequest {
+  SimTime extra(const Request& whole) const override {
+    return kernel ? kernel->sendrecv_extra(rank, dest, std::max(sent, whole.message_bytes)) : 0;
+  }
+  const Kernel* kernel = nullptr; ///< null when either side is MPI_PROC_NULL
+  int rank = -1, dest = -1;       ///< world ranks
+  std::size_t sent = 0;
+};
+
 /// MPI_Isendrecv_replace: the outgoing data, kept until the send is done.
-struct Packed : CompoundRequest {
+struct Packed : Pair {
   std::vector<std::byte> data;
 };
 
-int start_pair(ApiCall& c, const P2pArgs& send, const P2pArgs& recv,
-               std::shared_ptr<CompoundRequest> owned, MPI_Request* request) {
+int start_pair(ApiCall& c, const P2pArgs& send, const P2pArgs& recv, std::shared_ptr<Pair> owned,
+               MPI_Request* request) {
   if (!request) return c.error(recv.comm->handle, MPI_ERR_ARG, "null request pointer");
+  if (send.peer != MPI_PROC_NULL && recv.peer != MPI_PROC_NULL) {
+    owned->kernel = &c.w.kernel();
+    owned->rank = c.r.id;
+    owned->dest = send.comm->peer_world(send.peer, c.r.id);
+    owned->sent = send.count * send.type->size;
+  }
   Request* sent;
   if (int e = begin_send(c, SendMode::Standard, send, sent)) return e;
   Request* q = start_compound(c.w, c.r, std::move(owned), {sent, begin_receive(c, recv)});
@@ -41,7 +58,7 @@ int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, in
   if (int e = check_send_receive(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                  recvtype, source, recvtag, comm, send, recv))
     return e;
-  return start_pair(c, send, recv, std::make_shared<CompoundRequest>(), request);
+  return start_pair(c, send, recv, std::make_shared<Pair>(), request);
 }
 MPISIM_WEAK_ALIAS(Isendrecv)
 

@@ -27,6 +27,9 @@ void CompoundRequest::finish(void* self) {
     }
     ready = std::max(ready, done);
   }
+  const SimTime extra = c.extra(q);
+  q.busy += extra;
+  ready += extra;
   c.parts_done(q, ready);
   for (Request*& part : c.parts_)
     if (part) {

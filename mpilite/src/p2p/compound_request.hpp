@@ -20,6 +20,12 @@ public:
   virtual ~CompoundRequest() = default;
 
 protected:
+  /// What the rank spends once every part is complete, beyond the receives' overheads (charged
+  /// as they are); `whole` holds the status of the last receive part.
+  virtual SimTime extra(const Request& whole) const {
+    (void)whole;
+    return 0;
+  }
   /// Runs when every part is complete, outside of any matching, before the request completes
   /// at simulated time `ready`; `whole` holds the status of the last receive part.
   virtual void parts_done(Request& whole, SimTime ready) {

@@ -20,6 +20,11 @@ public:
   /// CPU time the sender / receiver spends on a message of `bytes` between world ranks.
   virtual SimTime send_overhead(int src, int dst, std::size_t bytes) const = 0;
   virtual SimTime recv_overhead(int src, int dst, std::size_t bytes) const = 0;
+  /// CPU time an MPI_Sendrecv of world rank `rank` that sends to world rank `dst` costs it beyond
+  /// the send and receive overheads and the transfers; `bytes`: the larger of the two messages.
+  virtual SimTime sendrecv_extra(int /*rank*/, int /*dst*/, std::size_t /*bytes*/) const {
+    return 0;
+  }
   /// Time from injection of the first byte to arrival of `bytes` bytes (latency + bytes /
   /// bandwidth); transfer(src, dst, 0) is the latency of a header-only control message.
   virtual SimTime transfer(int src, int dst, std::size_t bytes) const = 0;

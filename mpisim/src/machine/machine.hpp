@@ -31,6 +31,14 @@ struct LinkSegment {
   bool operator==(const LinkSegment&) const = default;
 };
 
+/// A measured time at a message size: a point of a table interpolated linearly between sizes.
+struct SizedTime {
+  std::uint64_t bytes = 0;
+  SimTime time = 0;
+
+  bool operator==(const SizedTime&) const = default;
+};
+
 /// The cores of nodes first..last run `speed` times as fast as cpu_scale alone says: measured
 /// compute on them is divided by `speed` (heterogeneous targets, or a faster or slower part).
 struct NodeSpeed {
@@ -56,6 +64,10 @@ struct MachineParams {
   double cpu_scale = 1.0;             ///< target seconds per host CPU second
   std::vector<NodeSpeed> node_speeds; ///< by increasing node; nodes not listed run at speed 1
   std::vector<LinkSegment> segments;  ///< larger messages, by increasing `from`
+  /// What an MPI_Sendrecv of n bytes costs its rank beyond a send and a receive of n bytes, by
+  /// increasing size (mpisim-calibrate measures it: MPI libraries progress the two together,
+  /// and both ranks copy at once); empty: nothing.
+  std::vector<SizedTime> sendrecv_extra;
 
   TopologySpec topology;  ///< fully connected by default
   int ranks_per_node = 1; ///< ranks r*k .. r*k+k-1 share node r

@@ -107,23 +107,42 @@ std::string compact(std::string text) {
   return text;
 }
 
-std::vector<LinkSegment> parse_segments(const std::string& value, const std::string& what) {
-  std::vector<LinkSegment> segments;
-  if (value == "none" || value.empty()) return segments;
+/// The comma-separated items of `value` ("none" or empty: none), each split into exactly as many
+/// words as `form` has ("size time"); `allowed` is the syntax named in the error.
+std::vector<std::vector<std::string>> split_items(const std::string& value, const std::string& what,
+                                                  const std::string& form, const char* allowed) {
+  std::vector<std::vector<std::string>> result;
+  if (value == "none" || value.empty()) return result;
+  const auto count = static_cast<std::size_t>(std::count(form.begin(), form.end(), ' ') + 1);
   std::istringstream items(value);
   for (std::string item; std::getline(items, item, ',');) {
-    std::istringstream words(item);
-    std::string from, latency, bandwidth, extra;
-    if (!(words >> from >> latency >> bandwidth) || (words >> extra))
-      bad(what, value, fmt::format("'{}' is not 'size latency bandwidth'", item),
-          "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s, "
-          "where "
-          "a latency may be negative (the line's intercept)");
+    std::istringstream in(item);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;)
+      words.push_back(w);
+    if (words.size() != count)
+      bad(what, value, fmt::format("'{}' is not '{}'", item, form), allowed);
+    result.push_back(std::move(words));
+  }
+  return result;
+}
+
+/// `items` as a machine file writes a list: "none" when empty.
+std::string list_text(const std::vector<std::string>& items) {
+  return quoted(items.empty() ? "none" : fmt::format("{}", fmt::join(items, ", ")));
+}
+
+std::vector<LinkSegment> parse_segments(const std::string& value, const std::string& what) {
+  std::vector<LinkSegment> segments;
+  for (const auto& w :
+       split_items(value, what, "size latency bandwidth",
+                   "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us "
+                   "8GB/s, where a latency may be negative (the line's intercept)")) {
     // A segment's latency is the intercept of its line, which may lie below zero.
-    const bool negative = latency.starts_with('-');
-    const SimTime magnitude = parse_time(negative ? latency.substr(1) : latency, what);
-    LinkSegment s{parse_size(from, what), negative ? -magnitude : magnitude,
-                  bandwidth_or_infinite(bandwidth, what)};
+    const bool negative = w[1].starts_with('-');
+    const SimTime magnitude = parse_time(negative ? w[1].substr(1) : w[1], what);
+    LinkSegment s{parse_size(w[0], what), negative ? -magnitude : magnitude,
+                  bandwidth_or_infinite(w[2], what)};
     if (s.from == 0 || (!segments.empty() && s.from <= segments.back().from))
       bad(what, value, "the sizes must be above 0 and increasing");
     segments.push_back(s);
@@ -131,12 +150,33 @@ std::vector<LinkSegment> parse_segments(const std::string& value, const std::str
   return segments;
 }
 
+std::vector<SizedTime> parse_sized_times(const std::string& value, const std::string& what) {
+  std::vector<SizedTime> points;
+  for (const auto& w : split_items(value, what, "size time",
+                                   "none, or a comma-separated list of 'size time' by increasing "
+                                   "size, e.g. 0 20ns, 4KiB 90ns, 1MiB 2us")) {
+    const SizedTime p{parse_size(w[0], what), parse_time(w[1], what)};
+    if (!points.empty() && p.bytes <= points.back().bytes)
+      bad(what, value, "the sizes must be increasing");
+    points.push_back(p);
+  }
+  return points;
+}
+
+std::string sized_times_text(const std::vector<SizedTime>& points) {
+  std::vector<std::string> items;
+  for (const SizedTime& p : points)
+    items.push_back(
+        fmt::format("{} {}", compact(format_size(p.bytes)), compact(format_time(p.time))));
+  return list_text(items);
+}
+
 std::string segments_text(const std::vector<LinkSegment>& segments) {
   std::vector<std::string> items;
   for (const LinkSegment& s : segments)
     items.push_back(fmt::format("{} {} {}", compact(format_size(s.from)),
                                 compact(format_time(s.latency)), exact_bandwidth(s.bandwidth)));
-  return quoted(items.empty() ? "none" : fmt::format("{}", fmt::join(items, ", ")));
+  return list_text(items);
 }
 
 using M = MachineParams;
@@ -162,6 +202,13 @@ const std::vector<MachineKey> kKeys{
      "none, or a comma-separated list of 'size latency bandwidth', e.g. 16KiB 3us 8GB/s",
      [](M& m, S v, S w) { m.segments = parse_segments(v, w); },
      [](const M& m) { return segments_text(m.segments); }},
+    {"sendrecv_extra", "MPISIM_SENDRECV_EXTRA", "--sendrecv-extra",
+     "time an MPI_Sendrecv costs its rank beyond a send and a receive of the same size "
+     "(interpolated linearly between the sizes given)",
+     "none, or a comma-separated list of 'size time' by increasing size, e.g. 0 20ns, 4KiB "
+     "90ns, 1MiB 2us",
+     [](M& m, S v, S w) { m.sendrecv_extra = parse_sized_times(v, w); },
+     [](const M& m) { return sized_times_text(m.sendrecv_extra); }},
     {"send_overhead", "MPISIM_SEND_OVERHEAD", "--send-overhead",
      "CPU time a sender spends per message", "a time, e.g. 200ns, 6us, 0",
      [](M& m, S v, S w) { m.send_overhead = parse_time(v, w); },

@@ -1,6 +1,7 @@
 #include "network_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <limits>
 
@@ -101,6 +102,23 @@ SimTime NetworkModel::floor_at_distance(int d) const {
   for (const LinkSegment& s : m_.segments)
     best = std::min(best, transfer_at_distance(std::max(d, 1), s.from));
   return best;
+}
+
+SimTime NetworkModel::sendrecv_extra(std::size_t bytes) const {
+  const std::vector<SizedTime>& p = m_.sendrecv_extra;
+  if (p.empty()) return 0;
+  if (p.size() == 1 || bytes <= p.front().bytes) return p.front().time;
+  // The segment that holds `bytes`, or the last one, extended.
+  std::size_t i = 1;
+  while (i + 1 < p.size() && bytes > p[i].bytes)
+    ++i;
+  const SizedTime& a = p[i - 1];
+  const SizedTime& b = p[i];
+  const long double slope =
+      static_cast<long double>(b.time - a.time) / static_cast<long double>(b.bytes - a.bytes);
+  const long double t =
+      static_cast<long double>(a.time) + slope * static_cast<long double>(bytes - a.bytes);
+  return t <= 0 ? 0 : static_cast<SimTime>(std::llround(t));
 }
 
 SimTime NetworkModel::transfer(int src, int dst, std::size_t bytes) const {

@@ -25,6 +25,9 @@ public:
 
   SimTime send_overhead() const { return m_.send_overhead; }
   SimTime recv_overhead() const { return m_.recv_overhead; }
+  /// The machine's sendrecv_extra at `bytes`: linear between its sizes, the first point's below
+  /// them, the last segment's line beyond them (never below 0).
+  SimTime sendrecv_extra(std::size_t bytes) const;
   std::size_t eager_limit() const { return static_cast<std::size_t>(m_.eager_limit); }
   SimTime poll_overhead() const { return m_.poll_overhead; }
 

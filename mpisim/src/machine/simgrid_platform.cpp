@@ -110,6 +110,8 @@ void note_unmapped(const MachineParams& m, std::vector<std::string>& unmapped) {
   if (m.io_latency != 0 || m.io_bandwidth != 0 || m.io_shared_bandwidth != 0)
     unmapped.push_back("storage (io_latency, io_bandwidth, io_shared_bandwidth): MPI-IO in SimGrid "
                        "needs a disk model of its own; the platform has none");
+  if (!m.sendrecv_extra.empty())
+    unmapped.push_back("sendrecv_extra: SMPI charges an MPI_Sendrecv as its send and its receive");
   if (m.eager_limit > static_cast<std::uint64_t>(INT_MAX))
     unmapped.push_back(fmt::format("eager limit {}: SimGrid's threshold is an int, {} bytes",
                                    format_size(m.eager_limit), INT_MAX));

@@ -2,7 +2,9 @@
 // machine (`mpiexec -n 2 mpisim-calibrate -o mine.machine`); ranks 0 and 1 ping-pong over a range
 // of message sizes, each size timed as the median of several means of a few round trips (PUPPET's
 // mixed median-mean), the points are fitted by least squares (link_fit.hpp), sizes the fit misses
-// are measured again, and the result is written as a machine file (docs/machines.md).
+// are measured again, and the result is written as a machine file (docs/machines.md). Then both
+// ranks exchange each size with MPI_Sendrecv at once: what a step takes beyond the fitted one-way
+// time is the machine's sendrecv_extra.
 #include <mpi.h>
 #include <unistd.h>
 
@@ -97,6 +99,35 @@ double round_trips(std::vector<char>& buf, std::uint64_t bytes, int reps) {
     }
   }
   return MPI_Wtime() - start;
+}
+
+/// `reps` steps in which ranks 0 and 1 exchange `bytes` with MPI_Sendrecv, each sending what it
+/// received the step before (as a ring does); the slower rank's elapsed seconds, on rank 0.
+double exchanges(std::vector<char>& a, std::vector<char>& b, std::uint64_t bytes, int reps) {
+  const int me = world_rank();
+  const int count = static_cast<int>(bytes);
+  char* bufs[2] = {a.data(), b.data()};
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  if (me < 2)
+    for (int i = 0; i < reps; ++i)
+      MPI_Sendrecv(bufs[i % 2], count, MPI_CHAR, 1 - me, kTagData, bufs[(i + 1) % 2], count,
+                   MPI_CHAR, 1 - me, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  const double mine = MPI_Wtime() - start;
+  double slowest = mine;
+  MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  return slowest;
+}
+
+/// The step of an exchange of `bytes` (rank 0): the median of --samples means of steps, as many
+/// per mean as round trips of ping-pong (`reps`).
+double exchange_step(const Options& o, std::vector<char>& a, std::vector<char>& b,
+                     std::uint64_t bytes, int reps) {
+  exchanges(a, b, bytes, 2);
+  std::vector<double> means;
+  for (int s = 0; s < o.samples; ++s)
+    means.push_back(exchanges(a, b, bytes, reps) / reps);
+  return median(means);
 }
 
 /// Rounds trips per mean for `bytes`: the given --reps, or enough for about 200 us.
@@ -221,6 +252,18 @@ std::string fit_table(const std::vector<Point>& points, const LinkFit& fit) {
   return text;
 }
 
+/// The exchange steps measured, one line per size, each starting with "sendrecv" (the ping-pong
+/// table's lines start with the size).
+std::string exchange_table(const std::vector<std::uint64_t>& sizes,
+                           const std::vector<double>& steps, const LinkFit& fit) {
+  std::string text = "MPI_Sendrecv exchange, both ranks at once: step against the fitted one-way "
+                     "time\n";
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    text += fmt::format("sendrecv {:>10}  {:>14}  one-way {:>14}\n", sizes[i],
+                        seconds_text(steps[i]), seconds_text(fit.fitted[i]));
+  return text;
+}
+
 std::string fit_summary(const LinkFit& fit) {
   std::string text = fmt::format(
       "send overhead {}, receive overhead {}, eager limit {}{}\n", seconds_text(fit.send_overhead),
@@ -294,6 +337,18 @@ int run(const Options& o) {
       samples[i].insert(samples[i].end(), more.begin(), more.end());
     }
   }
+  // The exchanges, with as many steps per mean as the ping-pong's round trips (about 200 us).
+  std::vector<char> other(buf.size());
+  std::vector<double> steps(sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    int reps = o.reps;
+    if (reps == 0 && me == 0)
+      reps = std::clamp(
+          static_cast<int>(std::lround(kAutoTargetSeconds / std::max(2 * points[i].seconds, 1e-9))),
+          1, 1000);
+    MPI_Bcast(&reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    steps[i] = exchange_step(o, buf, other, sizes[i], reps);
+  }
   const double poll = measure_poll();
   const double cpu = mpisim::calibrate::cpu_probe_seconds();
   if (me != 0) return 0;
@@ -314,10 +369,17 @@ int run(const Options& o) {
   const std::string comment =
       fmt::format("calibrated by mpisim-calibrate on {} at {}\n"
                   "ping-pong: median of {}+ means of round trips per size (mixed median-mean)\n"
-                  "{}{}\n{}",
-                  where, date, o.samples, fit_summary(fit), cpu_line, fit_table(points, fit));
-  const mpisim::MachineParams machine = mpisim::calibrate::fitted_machine(
+                  "{}{}\n{}{}",
+                  where, date, o.samples, fit_summary(fit), cpu_line, fit_table(points, fit),
+                  exchange_table(sizes, steps, fit));
+  mpisim::MachineParams machine = mpisim::calibrate::fitted_machine(
       fit, name, fmt::format("calibrated on {} at {}", where, date), poll, cpu_scale);
+  // Beyond the fitted one-way time, so that the model's exchange step (the one-way time, both
+  // ranks sending at once) plus the extra is the measured step.
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    machine.sendrecv_extra.push_back(
+        {sizes[i], std::max<mpisim::SimTime>(0, static_cast<mpisim::SimTime>(std::llround(
+                                                    (steps[i] - fit.fitted[i]) * 1e12)))});
   std::ofstream out(o.output);
   out << mpisim::format_machine_file(machine, comment);
   if (!out) {
