@@ -2,6 +2,7 @@
 // simulated messages that take those times.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <vector>
 
 #include "network_model.hpp"
@@ -155,17 +156,30 @@ TEST(NetworkModel, SendrecvExtraIsInterpolatedBetweenItsSizes) {
   EXPECT_EQ(net.sendrecv_extra(5120), 40'000);
 }
 
-/// One MPI_Sendrecv step of `bytes` between ranks 0 and 1 (each sends to and receives from the
-/// other at once), on `m`; rank 0's time. With `nonblocking`, MPI_Isendrecv and MPI_Wait.
-SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = false) {
-  mpisim::Config c = test::config(2);
+/// Rank 0's simulated time in `op` (called by every one of `ranks` ranks between MPI_Init and
+/// MPI_Finalize), on `m`.
+SimTime rank0_time(const MachineParams& m, int ranks, const std::function<void(int me)>& op) {
+  mpisim::Config c = test::config(ranks);
   c.machine = m;
-  SimTime step = -1;
+  SimTime t = -1;
   auto r = test::simulate(c, [&](int, char**) {
     MPI_Init(nullptr, nullptr);
     const int me = test::world_rank();
-    std::vector<char> out(static_cast<std::size_t>(bytes) + 1, 'a'), in(out.size());
     const long long t0 = MPISIM_Clock_ps();
+    op(me);
+    if (me == 0) t = MPISIM_Clock_ps() - t0;
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  return t;
+}
+
+/// One MPI_Sendrecv step of `bytes` between ranks 0 and 1 (each sends to and receives from the
+/// other at once), on `m`. With `nonblocking`, MPI_Isendrecv and MPI_Wait.
+SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = false) {
+  return rank0_time(m, 2, [&](int me) {
+    std::vector<char> out(static_cast<std::size_t>(bytes) + 1, 'a'), in(out.size());
     if (nonblocking) {
       MPI_Request q;
       MPI_Isendrecv(out.data(), bytes, MPI_CHAR, 1 - me, 0, in.data(), bytes, MPI_CHAR, 1 - me, 0,
@@ -175,13 +189,8 @@ SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = fals
       MPI_Sendrecv(out.data(), bytes, MPI_CHAR, 1 - me, 0, in.data(), bytes, MPI_CHAR, 1 - me, 0,
                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-    if (me == 0) step = MPISIM_Clock_ps() - t0;
     EXPECT_EQ(in[0], 'a');
-    MPI_Finalize();
-    return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
-  return step;
 }
 
 TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
@@ -194,21 +203,30 @@ TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
   EXPECT_EQ(exchange_step(m, 500), one_way + extra);
   EXPECT_EQ(exchange_step(m, 500, true), one_way + extra);
   // A rank that sends to itself exchanges with no one.
-  mpisim::Config c = test::config(1);
-  c.machine = m;
-  SimTime self = -1;
-  test::simulate(c, [&](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    char out = 'b', in = 0;
-    const long long t0 = MPISIM_Clock_ps();
-    MPI_Sendrecv(&out, 1, MPI_CHAR, 0, 0, &in, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-    self = MPISIM_Clock_ps() - t0;
-    EXPECT_EQ(in, 'b');
-    MPI_Finalize();
-    return 0;
-  });
-  EXPECT_EQ(self, 0);
+  EXPECT_EQ(rank0_time(m, 1,
+                       [](int) {
+                         char out = 'b', in = 0;
+                         MPI_Sendrecv(&out, 1, MPI_CHAR, 0, 0, &in, 1, MPI_CHAR, 0, 0,
+                                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                         EXPECT_EQ(in, 'b');
+                       }),
+            0);
+}
+
+TEST(NetworkModel, CollectivesPayTheExtraOncePerExchange) {
+  // A small allreduce on 2^k ranks is recursive doubling: k exchanges, each an MPI_Sendrecv.
+  const auto allreduce = [](const MachineParams& m, int ranks) {
+    return rank0_time(m, ranks, [ranks](int me) {
+      int in = me + 1, sum = 0;
+      MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      EXPECT_EQ(sum, ranks * (ranks + 1) / 2);
+    });
+  };
+  MachineParams plain = test::round_machine();
+  MachineParams extra = plain;
+  extra.sendrecv_extra = {{0, 50'000}};
+  EXPECT_EQ(allreduce(extra, 2) - allreduce(plain, 2), 50'000);
+  EXPECT_EQ(allreduce(extra, 8) - allreduce(plain, 8), 3 * 50'000);
 }
 
 TEST(NetworkModel, RendezvousOnATopology) {

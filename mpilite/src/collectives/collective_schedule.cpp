@@ -146,15 +146,29 @@ void Schedule::collect() {
     for (std::size_t j = i;
          j > 0 && batch_[j - 1].request->ready_time > batch_[j].request->ready_time; --j)
       std::swap(batch_[j - 1], batch_[j]);
+  int dest = -1; // of the send; -1 without one
+  bool received = false;
+  std::size_t bytes = 0;
   for (Message& m : batch_) {
     Request& q = *m.request;
     time_ = std::max(time_, q.ready_time);
-    if (!m.send) {
+    if (m.send) {
+      dest = m.peer;
+      bytes = std::max(bytes, m.count * m.type->size);
+    } else {
       time_ += q.recv_overhead;
       busy_ += q.recv_overhead;
+      bytes = std::max(bytes, q.message_bytes);
+      received = true;
       note_error(q.status.MPI_ERROR);
     }
     w_.free_request(&q);
+  }
+  // As MPI_Sendrecv, only with both a send and a receive (neither to MPI_PROC_NULL).
+  if (std::exchange(exchange_, false) && dest >= 0 && received) {
+    const SimTime extra = w_.kernel().sendrecv_extra(owner_.id, dest, bytes);
+    time_ += extra;
+    busy_ += extra;
   }
   batch_.clear();
 }

@@ -136,7 +136,8 @@ public:
   bool low_group() const { return comm_->group->world(0) < comm_->remote->world(0); }
   /// The batch of the messages posted so far (an empty batch completes at once).
   Batch wait() { return Batch(*this); }
-  /// One-message batches, and MPI_Sendrecv's batch (send, then receive).
+  /// One-message batches, and MPI_Sendrecv's batch (send, then receive), which also pays what an
+  /// MPI_Sendrecv pays beyond its two messages (the machine's sendrecv_extra).
   Batch send(const void* buf, std::size_t count, const Datatype& type, int peer) {
     post_send(buf, count, type, peer);
     return wait();
@@ -149,6 +150,7 @@ public:
                  std::size_t rcount, const Datatype& rtype, int source) {
     post_send(sbuf, scount, stype, dest);
     post_recv(rbuf, rcount, rtype, source);
+    exchange_ = true;
     return wait();
   }
 
@@ -211,6 +213,7 @@ private:
   int pending_ = 0;                 ///< messages of that batch not yet complete
   SimTime time_ = 0;                ///< simulated time the schedule has reached
   SimTime busy_ = 0;                ///< overheads spent on the way
+  bool exchange_ = false;           ///< the batch in flight is an MPI_Sendrecv's
   int error_ = MPI_SUCCESS;
 };
 
