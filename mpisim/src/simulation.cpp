@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -84,8 +85,10 @@ SimTime Simulation::recv_overhead(int src, int dst, std::size_t) const {
   return src == dst ? 0 : network_->model().recv_overhead();
 }
 
-SimTime Simulation::sendrecv_extra(int src, int dst, std::size_t bytes) const {
-  return src == dst ? 0 : network_->model().sendrecv_extra(bytes);
+SimTime Simulation::sendrecv_extra(int rank, int dst, std::size_t sent,
+                                   std::size_t received) const {
+  // The machine's table is by the size of the exchange: the larger of the two messages.
+  return rank == dst ? 0 : network_->model().sendrecv_extra(std::max(sent, received));
 }
 SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
   return src == dst ? 0 : network_->model().transfer(src, dst, bytes);

@@ -83,7 +83,7 @@ public:
   // mpilite::Kernel
   SimTime send_overhead(int src, int dst, std::size_t bytes) const override;
   SimTime recv_overhead(int src, int dst, std::size_t bytes) const override;
-  SimTime sendrecv_extra(int src, int dst, std::size_t bytes) const override;
+  SimTime sendrecv_extra(int rank, int dst, std::size_t sent, std::size_t received) const override;
   SimTime transfer(int src, int dst, std::size_t bytes) const override;
   std::size_t eager_limit() const override;
   SimTime poll_overhead() const override;

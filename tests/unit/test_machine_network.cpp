@@ -101,29 +101,38 @@ TEST(NetworkModel, DescribeShowsTheResolvedMachine) {
   EXPECT_NE(text.find("topology = \"multistage:4\""), std::string::npos) << text;
 }
 
-/// Round trip of `bytes` between ranks a and b, on `m` with `ranks` ranks.
-SimTime round_trip(const MachineParams& m, int ranks, int a, int b, int bytes) {
+/// The simulated time rank `timed` spends in `op`, which every one of `ranks` ranks calls between
+/// MPI_Init and MPI_Finalize, on `m`.
+SimTime time_in(const MachineParams& m, int ranks, int timed,
+                const std::function<void(int me)>& op) {
   mpisim::Config c = test::config(ranks);
   c.machine = m;
-  SimTime rtt = -1;
+  SimTime t = -1;
   auto r = test::simulate(c, [&](int, char**) {
     MPI_Init(nullptr, nullptr);
     const int me = test::world_rank();
-    std::vector<char> buf(static_cast<std::size_t>(bytes) + 1);
     const long long t0 = MPISIM_Clock_ps();
-    if (me == a) {
-      MPI_Send(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD);
-      MPI_Recv(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      rtt = MPISIM_Clock_ps() - t0;
-    } else if (me == b) {
-      MPI_Recv(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD);
-    }
+    op(me);
+    if (me == timed) t = MPISIM_Clock_ps() - t0;
     MPI_Finalize();
     return 0;
   });
   EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
-  return rtt;
+  return t;
+}
+
+/// Round trip of `bytes` between ranks a and b, on `m` with `ranks` ranks.
+SimTime round_trip(const MachineParams& m, int ranks, int a, int b, int bytes) {
+  return time_in(m, ranks, a, [&](int me) {
+    std::vector<char> buf(static_cast<std::size_t>(bytes) + 1);
+    if (me == a) {
+      MPI_Send(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (me == b) {
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD);
+    }
+  });
 }
 
 TEST(NetworkModel, SimulatedPingPongTakesTheRoutedTime) {
@@ -156,29 +165,10 @@ TEST(NetworkModel, SendrecvExtraIsInterpolatedBetweenItsSizes) {
   EXPECT_EQ(net.sendrecv_extra(5120), 40'000);
 }
 
-/// Rank 0's simulated time in `op` (called by every one of `ranks` ranks between MPI_Init and
-/// MPI_Finalize), on `m`.
-SimTime rank0_time(const MachineParams& m, int ranks, const std::function<void(int me)>& op) {
-  mpisim::Config c = test::config(ranks);
-  c.machine = m;
-  SimTime t = -1;
-  auto r = test::simulate(c, [&](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    const int me = test::world_rank();
-    const long long t0 = MPISIM_Clock_ps();
-    op(me);
-    if (me == 0) t = MPISIM_Clock_ps() - t0;
-    MPI_Finalize();
-    return 0;
-  });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
-  return t;
-}
-
 /// One MPI_Sendrecv step of `bytes` between ranks 0 and 1 (each sends to and receives from the
 /// other at once), on `m`. With `nonblocking`, MPI_Isendrecv and MPI_Wait.
 SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = false) {
-  return rank0_time(m, 2, [&](int me) {
+  return time_in(m, 2, 0, [&](int me) {
     std::vector<char> out(static_cast<std::size_t>(bytes) + 1, 'a'), in(out.size());
     if (nonblocking) {
       MPI_Request q;
@@ -203,20 +193,20 @@ TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
   EXPECT_EQ(exchange_step(m, 500), one_way + extra);
   EXPECT_EQ(exchange_step(m, 500, true), one_way + extra);
   // A rank that sends to itself exchanges with no one.
-  EXPECT_EQ(rank0_time(m, 1,
-                       [](int) {
-                         char out = 'b', in = 0;
-                         MPI_Sendrecv(&out, 1, MPI_CHAR, 0, 0, &in, 1, MPI_CHAR, 0, 0,
-                                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                         EXPECT_EQ(in, 'b');
-                       }),
+  EXPECT_EQ(time_in(m, 1, 0,
+                    [](int) {
+                      char out = 'b', in = 0;
+                      MPI_Sendrecv(&out, 1, MPI_CHAR, 0, 0, &in, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD,
+                                   MPI_STATUS_IGNORE);
+                      EXPECT_EQ(in, 'b');
+                    }),
             0);
 }
 
 TEST(NetworkModel, CollectivesPayTheExtraOncePerExchange) {
   // A small allreduce on 2^k ranks is recursive doubling: k exchanges, each an MPI_Sendrecv.
   const auto allreduce = [](const MachineParams& m, int ranks) {
-    return rank0_time(m, ranks, [ranks](int me) {
+    return time_in(m, ranks, 0, [ranks](int me) {
       int in = me + 1, sum = 0;
       MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       EXPECT_EQ(sum, ranks * (ranks + 1) / 2);

@@ -2,7 +2,6 @@
 // stands for a send and a receive started as MPI_Sendrecv starts them; it completes when both
 // have, and is charged as MPI_Sendrecv's wait would charge them (the send overhead when posted,
 // the receive's overhead after its data is there, then the machine's sendrecv_extra).
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -17,7 +16,7 @@ namespace {
 /// A send and a receive progressed together.
 struct Pair : CompoundRequest {
   SimTime extra(const Request& whole) const override {
-    return kernel ? kernel->sendrecv_extra(rank, dest, std::max(sent, whole.message_bytes)) : 0;
+    return kernel ? kernel->sendrecv_extra(rank, dest, sent, whole.message_bytes) : 0;
   }
   const Kernel* kernel = nullptr; ///< null when either side is MPI_PROC_NULL
   int rank = -1, dest = -1;       ///< world ranks

@@ -148,17 +148,17 @@ void Schedule::collect() {
       std::swap(batch_[j - 1], batch_[j]);
   int dest = -1; // of the send; -1 without one
   bool received = false;
-  std::size_t bytes = 0;
+  std::size_t sent_bytes = 0, received_bytes = 0;
   for (Message& m : batch_) {
     Request& q = *m.request;
     time_ = std::max(time_, q.ready_time);
     if (m.send) {
       dest = m.peer;
-      bytes = std::max(bytes, m.count * m.type->size);
+      sent_bytes = m.count * m.type->size;
     } else {
       time_ += q.recv_overhead;
       busy_ += q.recv_overhead;
-      bytes = std::max(bytes, q.message_bytes);
+      received_bytes = q.message_bytes;
       received = true;
       note_error(q.status.MPI_ERROR);
     }
@@ -166,7 +166,7 @@ void Schedule::collect() {
   }
   // As MPI_Sendrecv, only with both a send and a receive (neither to MPI_PROC_NULL).
   if (std::exchange(exchange_, false) && dest >= 0 && received) {
-    const SimTime extra = w_.kernel().sendrecv_extra(owner_.id, dest, bytes);
+    const SimTime extra = w_.kernel().sendrecv_extra(owner_.id, dest, sent_bytes, received_bytes);
     time_ += extra;
     busy_ += extra;
   }

@@ -20,9 +20,10 @@ public:
   /// CPU time the sender / receiver spends on a message of `bytes` between world ranks.
   virtual SimTime send_overhead(int src, int dst, std::size_t bytes) const = 0;
   virtual SimTime recv_overhead(int src, int dst, std::size_t bytes) const = 0;
-  /// CPU time an MPI_Sendrecv of world rank `rank` that sends to world rank `dst` costs it beyond
-  /// the send and receive overheads and the transfers; `bytes`: the larger of the two messages.
-  virtual SimTime sendrecv_extra(int /*rank*/, int /*dst*/, std::size_t /*bytes*/) const {
+  /// CPU time an MPI_Sendrecv of world rank `rank` that sends `sent` bytes to world rank `dst` and
+  /// receives `received` bytes costs it beyond the send and receive overheads and the transfers.
+  virtual SimTime sendrecv_extra(int /*rank*/, int /*dst*/, std::size_t /*sent*/,
+                                 std::size_t /*received*/) const {
     return 0;
   }
   /// Time from injection of the first byte to arrival of `bytes` bytes (latency + bytes /

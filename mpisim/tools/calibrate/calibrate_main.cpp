@@ -130,14 +130,19 @@ double exchange_step(const Options& o, std::vector<char>& a, std::vector<char>& 
   return median(means);
 }
 
+/// Repetitions of a step of `seconds` that take about 200 us together (1 to 1000).
+int reps_for_target(double seconds) {
+  return std::clamp(static_cast<int>(std::lround(kAutoTargetSeconds / std::max(seconds, 1e-9))), 1,
+                    1000);
+}
+
 /// Rounds trips per mean for `bytes`: the given --reps, or enough for about 200 us.
 int reps_for(const Options& o, std::vector<char>& buf, std::uint64_t bytes) {
   if (o.reps > 0) return o.reps;
   std::vector<double> singles;
   for (int i = 0; i < 5; ++i)
     singles.push_back(round_trips(buf, bytes, 1));
-  int reps = static_cast<int>(std::lround(kAutoTargetSeconds / std::max(median(singles), 1e-9)));
-  reps = std::clamp(reps, 1, 1000);
+  int reps = reps_for_target(median(singles));
   MPI_Bcast(&reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return reps;
 }
@@ -342,10 +347,7 @@ int run(const Options& o) {
   std::vector<double> steps(sizes.size());
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     int reps = o.reps;
-    if (reps == 0 && me == 0)
-      reps = std::clamp(
-          static_cast<int>(std::lround(kAutoTargetSeconds / std::max(2 * points[i].seconds, 1e-9))),
-          1, 1000);
+    if (reps == 0 && me == 0) reps = reps_for_target(2 * points[i].seconds);
     MPI_Bcast(&reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
     steps[i] = exchange_step(o, buf, other, sizes[i], reps);
   }
