@@ -6,69 +6,17 @@
 // report says so.
 #include <gtest/gtest.h>
 
-#include <optional>
-
-#include "fake_transport.hpp"
-#include "sync_protocol.hpp"
+#include "two_hosts.hpp"
 
 namespace {
 
-using mpisim::protocols::encode;
-using mpisim::protocols::FrameKind;
 using mpisim::protocols::IdleState;
 using mpisim::protocols::kAllHosts;
 using mpisim::protocols::kTimeInfinity;
-using mpisim::protocols::NullFrame;
 using mpisim::protocols::ProtocolKind;
-using mpisim::protocols::SimTime;
-
-constexpr SimTime kLookahead = 1000;
-
-/// The protocol of host `me` in a 2-host run, with the peer's end of the network to read what it
-/// sent.
-struct TwoHosts {
-  explicit TwoHosts(ProtocolKind kind, int me = 0)
-      : peer(1 - me), mine(net, me), theirs(net, 1 - me),
-        protocol(
-            mpisim::protocols::make_protocol(kind, {mine, stats, 10 * kLookahead, lookaheads})) {}
-
-  /// The next frame the peer receives, if this host sent one (the fake network skips some polls).
-  std::optional<NullFrame> next_null() {
-    mpisim::protocols::Frame f;
-    for (int tries = 0; tries < 64; ++tries)
-      if (theirs.poll(f)) {
-        EXPECT_EQ(f.kind, FrameKind::Null);
-        return mpisim::protocols::decode_null(f.body);
-      }
-    return std::nullopt;
-  }
-
-  /// The peer's null message to this host.
-  void from_peer(SimTime value, bool wants, SimTime need = kTimeInfinity) {
-    protocol->on_null(peer,
-                      mpisim::protocols::decode_null(encode(NullFrame{value, wants, 0, need})));
-  }
-
-  int peer;
-  test::FakeNetwork net{2, 1u};
-  test::FakeTransport mine, theirs;
-  mpisim::protocols::SyncStats stats;
-  mpisim::protocols::HostLookaheads lookaheads{kLookahead, {}};
-  std::unique_ptr<mpisim::protocols::SyncProtocol> protocol;
-};
-
-/// A host whose 4 LPs wait for a bound from host 1: the earliest acts at `need`, and what it may
-/// still send host 1 arrives no earlier than `eot`.
-IdleState waiting(SimTime need, SimTime eot) {
-  IdleState s;
-  s.summary = {need, 0, kTimeInfinity, 4, true};
-  s.wanted = kAllHosts;
-  s.eot_to = [eot](int) { return eot; };
-  s.held_by_peers = true;
-  s.need = need;
-  s.min_clock = [need] { return need - kLookahead; };
-  return s;
-}
+using test::kLookahead;
+using test::TwoHosts;
+using test::waiting;
 
 /// A host whose LPs have all finished.
 IdleState finished() {

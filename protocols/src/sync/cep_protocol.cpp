@@ -6,7 +6,8 @@ namespace mpisim::protocols {
 
 CepProtocol::CepProtocol(const ProtocolContext& c)
     : lookaheads_(c.lookaheads), host_(c.transport.host()),
-      from_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
+      from_(static_cast<std::size_t>(c.transport.hosts()), 0),
+      to_(static_cast<std::size_t>(c.transport.hosts()), -1) {}
 
 SimTime CepProtocol::remote_bound(HostSet hosts) const {
   SimTime b = kTimeInfinity;
@@ -21,18 +22,25 @@ void CepProtocol::on_decision(const Decision& d) {
   floor_ = std::max(floor_, d.g);
   if (d.k_of_host.size() != from_.size()) return;
   // Host j sends from an LP that acts no earlier than the snapshot's earliest action on some
-  // host k plus the chain from k to j, and the message takes j's lookahead to this host. A later
-  // round's snapshot is later, so the bounds only grow.
+  // host k plus the chain from k to j, and its message takes the lookahead from j to the
+  // receiving host. A later
+  // round's snapshot is later, so the bounds only grow. Every host computes the same bounds, so
+  // this one also knows what each peer now holds of it.
   const int hosts = static_cast<int>(from_.size());
-  for (int j = 0; j < hosts; ++j) {
-    if (j == host_) continue;
+  const auto acts_on = [&](int j) {
     SimTime act = kTimeInfinity;
     for (int k = 0; k < hosts; ++k)
       act = std::min(
           act, plus(action_of(d.k_of_host[static_cast<std::size_t>(k)], lookaheads_.smallest()),
                     lookaheads_.path(k, j)));
-    auto& f = from_[static_cast<std::size_t>(j)];
-    f = std::max(f, plus(act, lookaheads_.direct(j, host_)));
+    return act;
+  };
+  const SimTime own = acts_on(host_);
+  for (int j = 0; j < hosts; ++j) {
+    if (j == host_) continue;
+    const auto i = static_cast<std::size_t>(j);
+    from_[i] = std::max(from_[i], plus(acts_on(j), lookaheads_.direct(j, host_)));
+    to_[i] = std::max(to_[i], plus(own, lookaheads_.direct(host_, j)));
   }
 }
 

@@ -47,8 +47,16 @@ void GlobalRounds::report(const Summary& s) {
 
 bool GlobalRounds::on_report(int from, std::span<const std::byte> body) {
   const ReportFrame r = decode_report(body, t_.hosts());
+  const bool finished = r.summary.not_done == 0;
+  // A host that finished frees what the coordinator's LPs waited for from it (the caller's
+  // on_finished): the coordinator's own report no longer says where they stand, and a round
+  // decided on it would be one too many. The coordinator reports again when idle.
+  if (finished) {
+    reports_[kCoordinator].reset();
+    last_report_.reset();
+  }
   receive(from, r);
-  return r.summary.not_done == 0;
+  return finished;
 }
 
 void GlobalRounds::on_decision(std::span<const std::byte> body) {

@@ -30,7 +30,8 @@ public:
   /// Reports `s` unless the same snapshot was reported since the last decision.
   void report(const Summary& s);
   /// A report from `from`; returns whether that host has no unfinished LP any more (it will
-  /// never send again: frames from a host arrive in order, the report after its last).
+  /// never send again: frames from a host arrive in order, the report after its last). Then the
+  /// coordinator's own report waits for its next idle pass, which sees that host's bounds gone.
   bool on_report(int from, std::span<const std::byte> body);
   void on_decision(std::span<const std::byte> body);
 

@@ -5,7 +5,13 @@
 namespace mpisim::protocols {
 
 SimTime NmpCepProtocol::remote_bound(HostSet hosts) const {
-  return std::max(nmp_.remote_bound(hosts), cep_.remote_bound(hosts));
+  // Each peer's bound is the better of its null messages and the last round: a peer may skip a
+  // null message that the round already told (holds()).
+  SimTime b = kTimeInfinity;
+  for (int h = 0; h < hosts_; ++h)
+    if (h != host_ && contains(hosts, h))
+      b = std::min(b, std::max(nmp_.bound_from(h), cep_.bound_from(h)));
+  return std::max(b, cep_.floor());
 }
 
 bool NmpCepProtocol::on_idle(const IdleState& s) {
@@ -39,6 +45,8 @@ bool NmpCepProtocol::depends_on_third_hosts(HostSet needed) const {
 void NmpCepProtocol::on_decision(const Decision& d) {
   nmp_.on_decision(d);
   cep_.on_decision(d);
+  for (int h = 0; h < hosts_; ++h)
+    if (h != host_) nmp_.holds(h, cep_.promised(h));
 }
 
 } // namespace mpisim::protocols

@@ -52,6 +52,11 @@ void NmpProtocol::on_finished(int host) {
   peer_wants_[i] = 0;
 }
 
+void NmpProtocol::holds(int host, SimTime bound) {
+  auto& sent = null_sent_[static_cast<std::size_t>(host)];
+  sent = std::max(sent, bound);
+}
+
 void NmpProtocol::note_met_need(std::size_t peer) {
   const SimTime n = peer_need_[peer];
   SimTime& met = met_need_[peer];
@@ -65,7 +70,8 @@ SimTime NmpProtocol::judged_need(std::size_t peer) const {
   // peer's LPs wait for next is unknown until it says. Judged from the met need, an answer would
   // look useful when it can no longer be: guess the next a step as long as the last one beyond g.
   const SimTime n = peer_need_[peer];
-  return n >= floor_ ? n : plus(floor_, step_[peer]);
+  if (n >= floor_) return n;
+  return step_[peer] > 0 ? plus(floor_, step_[peer]) : kTimeInfinity;
 }
 
 HostSet NmpProtocol::needed(HostSet wanted) const {

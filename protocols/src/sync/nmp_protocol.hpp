@@ -23,6 +23,11 @@ public:
   void on_decision(const Decision& d) override;
   void on_finished(int host) override;
   SimTime promised(int host) const override { return null_sent_[static_cast<std::size_t>(host)]; }
+  /// `host` holds `bound` on this host's future frames by other means (a global round): a null
+  /// message that says no more would tell it nothing.
+  void holds(int host, SimTime bound);
+  /// The bound on future data from `host` alone, before the last global bound.
+  SimTime bound_from(int host) const { return channel_[static_cast<std::size_t>(host)]; }
 
   /// The hosts whose bounds this host needs when its LPs need `wanted`'s: all of them once a
   /// peer asked for this host's own bounds, which depend on every host's.

@@ -64,7 +64,8 @@ public:
   virtual void on_finished(int /*host*/) {}
   /// An LP of this host could proceed again.
   virtual void on_progress() {}
-  /// The lower bound this host last promised `host` in a null message (-1: none).
+  /// The lower bound on this host's future frames that `host` holds, from a null message or a
+  /// global round (-1: none). Every frame sent to `host` is checked against it.
   virtual SimTime promised(int /*host*/) const { return -1; }
 };
 
