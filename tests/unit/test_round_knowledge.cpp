@@ -1,8 +1,9 @@
 // What a global round tells every host, and what hosts then leave unsaid, frame by frame on one
 // thread of the fake transport: each host computes the bound its peers now hold of it, exactly as
 // they compute it; NMP+CEP sends no null message that says no more than that; a host asks for a
-// round rather than a null when it cannot tell whether its answer would free the peer; and the
-// coordinator decides no round on its own report once a finished host has freed its LPs.
+// round rather than a null when it cannot tell whether its answer would free the peer; the
+// coordinator decides no round on its own report once a finished host has freed its LPs; and a
+// round's snapshot tells each host what its peers still wait for.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -106,6 +107,23 @@ TEST(RoundKnowledge, APeerWhoseNextNeedIsUnknownGetsARoundNotAGuess) {
   ASSERT_TRUE(request);
   EXPECT_EQ(request->round, 2u);
   EXPECT_EQ(h.stats.null_rounds, 0u);
+}
+
+TEST(RoundKnowledge, ARoundsSnapshotTellsAPeersUnmetNeed) {
+  // As above, but the snapshot found host 1's LPs waiting for 11L, past the round's g of 8L: a
+  // need host 1 never said in a null message (it joined the round and sent none). Host 0's
+  // answer of 10L lets host 1 promise 11L and host 0 then 12L, past it: a null, no round.
+  TwoHosts h(ProtocolKind::NmpCep);
+  h.from_peer(5 * kL, true, 7 * kL);
+  EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kL, 6 * kL, true)));
+  ASSERT_TRUE(h.next_null());
+  h.protocol->on_decision(bound(1, {8 * kL, 12 * kL}));
+  EXPECT_FALSE(h.protocol->on_idle(waiting(20 * kL, 10 * kL, true)));
+  const auto null = h.next_null();
+  ASSERT_TRUE(null);
+  EXPECT_EQ(null->round, 0u);
+  EXPECT_EQ(null->value, 10 * kL);
+  EXPECT_EQ(h.stats.null_rounds, 1u);
 }
 
 TEST(RoundKnowledge, AFinishedHostsReportWaitsForTheCoordinatorsNextIdlePass) {

@@ -40,8 +40,16 @@ void NmpProtocol::on_null(int from, const NullFrame& f) {
 void NmpProtocol::on_decision(const Decision& d) {
   if (d.kind == Decision::Kind::Bound) {
     floor_ = std::max(floor_, d.g);
-    for (std::size_t i = 0; i < peer_need_.size(); ++i)
+    // The round's snapshot says what each host's LPs waited for. A need above g is still
+    // unmet and at least as fresh as the peer's last null message (a host that joined a round
+    // it did not ask for sent none).
+    for (std::size_t i = 0; i < peer_need_.size(); ++i) {
+      if (i < d.k_of_host.size() && static_cast<int>(i) != t_.host()) {
+        const SimTime n = action_of(d.k_of_host[i], lookaheads_.smallest());
+        if (n > floor_) peer_need_[i] = n;
+      }
       note_met_need(i);
+    }
   }
   decisions_ = std::max(decisions_, d.epoch);
 }
