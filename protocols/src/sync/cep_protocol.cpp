@@ -10,11 +10,8 @@ CepProtocol::CepProtocol(const ProtocolContext& c)
       to_(static_cast<std::size_t>(c.transport.hosts()), -1) {}
 
 SimTime CepProtocol::remote_bound(HostSet hosts) const {
-  SimTime b = kTimeInfinity;
-  for (std::size_t h = 0; h < from_.size(); ++h)
-    if (static_cast<int>(h) != host_ && contains(hosts, static_cast<int>(h)))
-      b = std::min(b, from_[h]);
-  return std::max(b, floor_);
+  return least_of_peers(hosts, host_, static_cast<int>(from_.size()), floor_,
+                        [&](int h) { return bound_from(h); });
 }
 
 void CepProtocol::on_decision(const Decision& d) {
@@ -23,9 +20,8 @@ void CepProtocol::on_decision(const Decision& d) {
   if (d.k_of_host.size() != from_.size()) return;
   // Host j sends from an LP that acts no earlier than the snapshot's earliest action on some
   // host k plus the chain from k to j, and its message takes the lookahead from j to the
-  // receiving host. A later
-  // round's snapshot is later, so the bounds only grow. Every host computes the same bounds, so
-  // this one also knows what each peer now holds of it.
+  // receiving host. A later round's snapshot is later, so the bounds only grow. Every host
+  // computes the same bounds, so this one also knows what each peer now holds of it.
   const int hosts = static_cast<int>(from_.size());
   const auto acts_on = [&](int j) {
     SimTime act = kTimeInfinity;

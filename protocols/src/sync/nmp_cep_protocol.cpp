@@ -7,11 +7,8 @@ namespace mpisim::protocols {
 SimTime NmpCepProtocol::remote_bound(HostSet hosts) const {
   // Each peer's bound is the better of its null messages and the last round: a peer may skip a
   // null message that the round already told (holds()).
-  SimTime b = kTimeInfinity;
-  for (int h = 0; h < hosts_; ++h)
-    if (h != host_ && contains(hosts, h))
-      b = std::min(b, std::max(nmp_.bound_from(h), cep_.bound_from(h)));
-  return std::max(b, cep_.floor());
+  return least_of_peers(hosts, host_, hosts_, cep_.floor(),
+                        [&](int h) { return std::max(nmp_.bound_from(h), cep_.bound_from(h)); });
 }
 
 bool NmpCepProtocol::on_idle(const IdleState& s) {

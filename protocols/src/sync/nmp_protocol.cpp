@@ -18,11 +18,7 @@ NmpProtocol::NmpProtocol(const ProtocolContext& c)
       wants_sent_(static_cast<std::size_t>(c.transport.hosts()), 0) {}
 
 SimTime NmpProtocol::remote_bound(HostSet hosts) const {
-  SimTime b = kTimeInfinity;
-  for (int h = 0; h < t_.hosts(); ++h)
-    if (h != t_.host() && contains(hosts, h))
-      b = std::min(b, channel_[static_cast<std::size_t>(h)]);
-  return std::max(b, floor_);
+  return least_of_peers(hosts, t_.host(), t_.hosts(), floor_, [&](int h) { return bound_from(h); });
 }
 
 void NmpProtocol::on_null(int from, const NullFrame& f) {

@@ -5,6 +5,7 @@
 // of quiescent snapshots (which also detect the end of a run and deadlocks) and the transport.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -32,6 +33,16 @@ struct IdleState {
   /// The smallest clock of the host's unfinished LPs (the lookahead statistic).
   std::function<SimTime()> min_clock;
 };
+
+/// A remote bound from per-peer ones: the least `from(h)` over the hosts h of `hosts` other than
+/// `self` (of `count`), and never below `floor`, a bound that holds for every host.
+template <class PerPeer>
+SimTime least_of_peers(HostSet hosts, int self, int count, SimTime floor, PerPeer from) {
+  SimTime b = kTimeInfinity;
+  for (int h = 0; h < count; ++h)
+    if (h != self && contains(hosts, h)) b = std::min(b, from(h));
+  return std::max(b, floor);
+}
 
 /// What every protocol is given.
 struct ProtocolContext {
