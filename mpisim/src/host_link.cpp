@@ -15,7 +15,7 @@ HostLink::HostLink(std::unique_ptr<protocols::Transport> transport)
     : transport_(std::move(transport)) {}
 
 void HostLink::attach(const Config& config, mpilite::World& world, const RankMap& map,
-                      const NetworkModel& network) {
+                      const LinkCosts& network) {
   world_ = &world;
   map_ = &map;
   lps_ = std::make_unique<WorldLps>(world, map, host());

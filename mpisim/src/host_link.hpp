@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "config.hpp"
-#include "network_model.hpp"
+#include "link_costs.hpp"
 #include "rank_map.hpp"
 #include "synchronizer.hpp"
 #include "transport.hpp"
@@ -29,7 +29,7 @@ public:
   /// Starts serving `world` with `map`; the lookaheads (between any two ranks, and from this
   /// host's ranks to each other host's) come from `network`.
   void attach(const Config& config, mpilite::World& world, const RankMap& map,
-              const NetworkModel& network);
+              const LinkCosts& network);
 
   void send_message(mpilite::Message* m);
   void send_reply(const mpilite::Reply& reply);

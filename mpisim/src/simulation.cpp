@@ -79,25 +79,25 @@ bool Simulation::defer_data(const mpilite::DataTransfer& d) {
 // (docs/model.md): no overheads and no transfer. MPICH copies it in 20 ns to 11 us (0 B to 1 MiB
 // here), where the model of a message between two processes gave 0.12 to 74 us.
 SimTime Simulation::send_overhead(int src, int dst, std::size_t) const {
-  return src == dst ? 0 : network_->model().send_overhead();
+  return src == dst ? 0 : network_->costs().send_overhead();
 }
 SimTime Simulation::recv_overhead(int src, int dst, std::size_t) const {
-  return src == dst ? 0 : network_->model().recv_overhead();
+  return src == dst ? 0 : network_->costs().recv_overhead();
 }
 
 SimTime Simulation::sendrecv_extra(int rank, int dst, std::size_t sent,
                                    std::size_t received) const {
   // The machine's table is by the size of the exchange: the larger of the two messages.
-  return rank == dst ? 0 : network_->model().sendrecv_extra(std::max(sent, received));
+  return rank == dst ? 0 : network_->costs().sendrecv_extra(std::max(sent, received));
 }
 SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
-  return src == dst ? 0 : network_->model().transfer(src, dst, bytes);
+  return src == dst ? 0 : network_->costs().transfer(src, dst, bytes);
 }
 std::size_t Simulation::eager_limit() const {
-  return network_->model().eager_limit();
+  return network_->costs().eager_limit();
 }
 SimTime Simulation::poll_overhead() const {
-  return network_->model().poll_overhead();
+  return network_->costs().poll_overhead();
 }
 SimTime Simulation::file_access(int, std::size_t bytes) const {
   const MachineParams& m = config_.machine;
@@ -108,7 +108,7 @@ SimTime Simulation::file_system(std::size_t bytes) const {
   return m.io_latency + byte_time(bytes, m.io_shared_bandwidth);
 }
 SimTime Simulation::min_latency() const {
-  return network_->model().min_latency();
+  return network_->costs().min_latency();
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
@@ -235,7 +235,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
     world.simulated_libc_time = config_.simulated_libc_time;
-    link_->attach(config_, world, map, network_->model());
+    link_->attach(config_, world, map, network_->costs());
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     world.sample_sites.enabled = config_.sampling;
     mpilite::set_auto_fold(config_.auto_shared_malloc);

@@ -13,7 +13,7 @@
 #include "folded_heap.hpp"
 #include "host_link.hpp"
 #include "kernel.hpp"
-#include "network.hpp"
+#include "network_model.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
 #include "run_control.hpp"
@@ -114,7 +114,7 @@ private:
   void write_det_profile(int hosts, bool reporting_host);
 
   Config config_;
-  std::unique_ptr<Network> network_; ///< MPISIM_NETWORK: latency or contention
+  std::unique_ptr<NetworkModel> network_; ///< MPISIM_NETWORK: latency or contention
   mpilite::World* world_ = nullptr;
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;

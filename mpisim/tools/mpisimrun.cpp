@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "config.hpp"
-#include "network_model.hpp"
+#include "link_costs.hpp"
 #include "run_options.hpp"
 #include "simulated_program.hpp"
 #include "units.hpp"
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (options.show_machine) {
-    fmt::print("{}", mpisim::NetworkModel(config.machine, config.ranks).describe());
+    fmt::print("{}", mpisim::LinkCosts(config.machine, config.ranks).describe());
     return 0;
   }
   const std::vector<std::string> program = program_arguments(app.remaining());

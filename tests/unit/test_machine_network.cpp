@@ -5,13 +5,13 @@
 #include <functional>
 #include <vector>
 
-#include "network_model.hpp"
+#include "link_costs.hpp"
 #include "sim_harness.hpp"
 
 namespace {
 
 using mpisim::MachineParams;
-using mpisim::NetworkModel;
+using mpisim::LinkCosts;
 using mpisim::SimTime;
 
 constexpr SimTime kSendOverhead = 100'000, kRecvOverhead = 200'000, kLatency = 1'000'000;
@@ -27,8 +27,8 @@ MachineParams on(const char* topology, int ranks_per_node = 1) {
   return m;
 }
 
-TEST(NetworkModel, DefaultMachineIsLatencyPlusBytesOverBandwidth) {
-  const NetworkModel net(test::round_machine(), 4);
+TEST(LinkCosts, DefaultMachineIsLatencyPlusBytesOverBandwidth) {
+  const LinkCosts net(test::round_machine(), 4);
   EXPECT_EQ(net.transfer(0, 3, 0), kLatency);
   EXPECT_EQ(net.transfer(2, 1, 1000), kLatency + 1000 * kPsPerByte);
   EXPECT_EQ(net.min_latency(), kLatency);
@@ -36,29 +36,29 @@ TEST(NetworkModel, DefaultMachineIsLatencyPlusBytesOverBandwidth) {
   EXPECT_EQ(net.transfer(1, 1, 10), kLatency + 10 * kPsPerByte);
 }
 
-TEST(NetworkModel, ClusterKeepsItsFullyConnectedTimes) {
-  const NetworkModel net(mpisim::machine_preset("cluster"), 1000);
+TEST(LinkCosts, ClusterKeepsItsFullyConnectedTimes) {
+  const LinkCosts net(mpisim::machine_preset("cluster"), 1000);
   EXPECT_EQ(net.transfer(0, 999, 4), 1'500'000 + 334); // 4 B at 12 GB/s = 333.3 ps
   EXPECT_EQ(net.min_latency(), 1'500'000);
   EXPECT_EQ(net.transfer(5, 5, 0), 100'000); // to itself: shared memory
 }
 
-TEST(NetworkModel, TopologyAddsAHeaderTimePerLink) {
-  const NetworkModel ring(on("ring"), 8);
+TEST(LinkCosts, TopologyAddsAHeaderTimePerLink) {
+  const LinkCosts ring(on("ring"), 8);
   EXPECT_EQ(ring.topology().nodes(), 8);
   EXPECT_EQ(ring.transfer(0, 3, 0), kLatency + 3 * kHop);
   EXPECT_EQ(ring.transfer(0, 5, 100), kLatency + 3 * kHop + 100 * kPsPerByte);
   EXPECT_EQ(ring.min_latency(), kLatency + kHop);
-  const NetworkModel cube(on("hypercube"), 8);
+  const LinkCosts cube(on("hypercube"), 8);
   EXPECT_EQ(cube.transfer(0, 7, 0), kLatency + 3 * kHop);
   EXPECT_EQ(cube.transfer(2, 3, 0), kLatency + kHop);
 }
 
-TEST(NetworkModel, RanksOfOneNodeUseTheIntraNodeLink) {
+TEST(LinkCosts, RanksOfOneNodeUseTheIntraNodeLink) {
   MachineParams m = on("ring", 4);
   m.intra_latency = 50'000;
   m.intra_bandwidth = 4e9; // 250 ps per byte
-  const NetworkModel net(m, 16);
+  const LinkCosts net(m, 16);
   EXPECT_EQ(net.topology().nodes(), 4);
   EXPECT_EQ(net.node_of(7), 1);
   EXPECT_EQ(net.transfer(4, 7, 1000), 50'000 + 250'000);
@@ -67,11 +67,11 @@ TEST(NetworkModel, RanksOfOneNodeUseTheIntraNodeLink) {
   EXPECT_EQ(net.transfer(0, 8, 0), kLatency + 2 * kHop);
   EXPECT_EQ(net.min_latency(), 50'000);
   // All ranks on one node: only the intra-node link is ever used.
-  EXPECT_EQ(NetworkModel(m, 4).min_latency(), 50'000);
+  EXPECT_EQ(LinkCosts(m, 4).min_latency(), 50'000);
 }
 
-TEST(NetworkModel, LookaheadBetweenSetsOfRanks) {
-  const NetworkModel ring(on("ring"), 8);
+TEST(LinkCosts, LookaheadBetweenSetsOfRanks) {
+  const LinkCosts ring(on("ring"), 8);
   // {0..3} and {4..7} touch twice: 3-4 and 7-0.
   EXPECT_EQ(ring.min_latency_between({0, 1, 2, 3}, {4, 5, 6, 7}), kLatency + kHop);
   // {0, 1} and {4, 5}: the nearest pairs are 1-4 and 0-5, three links apart.
@@ -80,18 +80,18 @@ TEST(NetworkModel, LookaheadBetweenSetsOfRanks) {
   // Two ranks per node: a node split between the sets brings the intra-node link in.
   MachineParams m = on("ring", 2);
   m.intra_latency = 10'000;
-  const NetworkModel pairs(m, 8);
+  const LinkCosts pairs(m, 8);
   EXPECT_EQ(pairs.min_latency_between({0, 1, 2}, {3, 4, 5, 6, 7}), 10'000);
   EXPECT_EQ(pairs.min_latency_between({0, 1}, {4, 5}), kLatency + 2 * kHop);
   // The fat tree: 0-3 share a leaf switch (2 links), 4-7 the next one.
-  const NetworkModel tree(on("fat-tree:4,2"), 16);
+  const LinkCosts tree(on("fat-tree:4,2"), 16);
   EXPECT_EQ(tree.min_latency_between({0, 1}, {2, 3}), kLatency + 2 * kHop);
   EXPECT_EQ(tree.min_latency_between({0, 1, 2, 3}, {4, 5, 6, 7}), kLatency + 4 * kHop);
   EXPECT_EQ(tree.min_latency(), kLatency + 2 * kHop);
 }
 
-TEST(NetworkModel, DescribeShowsTheResolvedMachine) {
-  const std::string text = NetworkModel(mpisim::machine_preset("sp2"), 16).describe();
+TEST(LinkCosts, DescribeShowsTheResolvedMachine) {
+  const std::string text = LinkCosts(mpisim::machine_preset("sp2"), 16).describe();
   EXPECT_NE(text.find("multistage (2 stages of radix-4 switches) (16 nodes, diameter 3 links)"),
             std::string::npos)
       << text;
@@ -135,7 +135,7 @@ SimTime round_trip(const MachineParams& m, int ranks, int a, int b, int bytes) {
   });
 }
 
-TEST(NetworkModel, SimulatedPingPongTakesTheRoutedTime) {
+TEST(LinkCosts, SimulatedPingPongTakesTheRoutedTime) {
   const SimTime leg = kSendOverhead + kRecvOverhead + 500 * kPsPerByte;
   EXPECT_EQ(round_trip(on("ring"), 8, 0, 3, 500), 2 * (leg + kLatency + 3 * kHop));
   EXPECT_EQ(round_trip(on("torus:4x4"), 16, 0, 10, 500), 2 * (leg + kLatency + 4 * kHop));
@@ -151,11 +151,11 @@ TEST(NetworkModel, SimulatedPingPongTakesTheRoutedTime) {
             2 * (kSendOverhead + kRecvOverhead + 20'000 + 500 * 100));
 }
 
-TEST(NetworkModel, SendrecvExtraIsInterpolatedBetweenItsSizes) {
+TEST(LinkCosts, SendrecvExtraIsInterpolatedBetweenItsSizes) {
   MachineParams m = test::round_machine();
-  EXPECT_EQ(NetworkModel(m, 2).sendrecv_extra(1000), 0); // none given
+  EXPECT_EQ(LinkCosts(m, 2).sendrecv_extra(1000), 0); // none given
   m.sendrecv_extra = {{0, 20'000}, {1024, 120'000}, {4096, 60'000}};
-  const NetworkModel net(m, 2);
+  const LinkCosts net(m, 2);
   EXPECT_EQ(net.sendrecv_extra(0), 20'000);
   EXPECT_EQ(net.sendrecv_extra(512), 70'000);
   EXPECT_EQ(net.sendrecv_extra(1024), 120'000);
@@ -183,7 +183,7 @@ SimTime exchange_step(const MachineParams& m, int bytes, bool nonblocking = fals
   });
 }
 
-TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
+TEST(LinkCosts, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
   // Both ranks send at once: a step is the one-way time, plus the extra at that size.
   MachineParams m = test::round_machine();
   const SimTime one_way = kSendOverhead + kLatency + 500 * kPsPerByte + kRecvOverhead;
@@ -203,7 +203,7 @@ TEST(NetworkModel, SendrecvPaysTheMachinesExtraOnceBothAreDone) {
             0);
 }
 
-TEST(NetworkModel, CollectivesPayTheExtraOncePerExchange) {
+TEST(LinkCosts, CollectivesPayTheExtraOncePerExchange) {
   // A small allreduce on 2^k ranks is recursive doubling: k exchanges, each an MPI_Sendrecv.
   const auto allreduce = [](const MachineParams& m, int ranks) {
     return time_in(m, ranks, 0, [ranks](int me) {
@@ -219,7 +219,7 @@ TEST(NetworkModel, CollectivesPayTheExtraOncePerExchange) {
   EXPECT_EQ(allreduce(extra, 8) - allreduce(plain, 8), 3 * 50'000);
 }
 
-TEST(NetworkModel, RendezvousOnATopology) {
+TEST(LinkCosts, RendezvousOnATopology) {
   // Request-to-send, clear-to-send and data each cross the 3 links between ranks 0 and 3.
   const SimTime path = kLatency + 3 * kHop;
   const int bytes = 100'000; // above the harness's 64 KiB eager limit

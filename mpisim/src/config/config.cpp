@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "machine_file.hpp"
-#include "network_model.hpp"
+#include "link_costs.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -341,7 +341,7 @@ std::map<std::string, std::string> read_settings(char** envp) {
 /// The machine must hold the ranks, contention needs one host process, and the quantum may not
 /// exceed the machine's smallest latency.
 void check_machine(const Config& c, const std::map<std::string, std::string>& settings) {
-  const NetworkModel network(c.machine, c.ranks);
+  const LinkCosts network(c.machine, c.ranks);
   if (c.machine.network == NetworkMode::Contention && c.hosts > 1)
     throw ConfigError("MPISIM_NETWORK=contention is only exact on one host process "
                       "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the latency network");

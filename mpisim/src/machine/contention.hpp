@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "flow_network.hpp"
-#include "network_model.hpp"
+#include "link_costs.hpp"
 #include "world.hpp"
 
 namespace mpisim {
 
 class Contention {
 public:
-  explicit Contention(const NetworkModel& network) : network_(network) {}
+  explicit Contention(const LinkCosts& network) : network_(network) {}
 
   /// Kernel::on_send: a message carrying data to another node becomes a pending flow.
   void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes);
@@ -42,7 +42,7 @@ private:
   bool add_flow(const FlowNetwork::Key& key, int src, int dst, std::size_t bytes, SimTime start,
                 Payload payload);
 
-  const NetworkModel& network_;
+  const LinkCosts& network_;
   FlowNetwork flows_;
   std::vector<Payload> payloads_; ///< by FlowNetwork::Flow::payload; entries are reused
   std::vector<std::size_t> free_payloads_;

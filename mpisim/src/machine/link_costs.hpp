@@ -1,0 +1,74 @@
+// The target network of docs/machines.md: per-message overheads, a latency paid once, the
+// switching time over the links of the topology's route, and a separate link between the ranks
+// of one node. Exact integer picoseconds that depend only on (source, destination, bytes).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "topology.hpp"
+
+namespace mpisim {
+
+class LinkCosts {
+public:
+  /// The machine `m` sized for `ranks` ranks. Throws ConfigError when the machine cannot hold
+  /// them (a topology of fixed size that is too small) or is inconsistent (wormhole switching
+  /// without a flit size, a latency that is not positive).
+  LinkCosts(const MachineParams& m, int ranks);
+
+  const MachineParams& machine() const { return m_; }
+  const Topology& topology() const { return topology_; }
+  int ranks() const { return ranks_; }
+
+  SimTime send_overhead() const { return m_.send_overhead; }
+  SimTime recv_overhead() const { return m_.recv_overhead; }
+  /// The machine's sendrecv_extra at `bytes`: linear between its sizes, the first point's below
+  /// them, the last segment's line beyond them (never below 0).
+  SimTime sendrecv_extra(std::size_t bytes) const;
+  std::size_t eager_limit() const { return static_cast<std::size_t>(m_.eager_limit); }
+  SimTime poll_overhead() const { return m_.poll_overhead; }
+
+  /// The node that holds `rank` (block mapping, ranks_per_node ranks per node).
+  int node_of(int rank) const { return rank / m_.ranks_per_node; }
+  /// Links between the nodes of two ranks (0 on one node).
+  int distance(int src, int dst) const { return topology_.distance(node_of(src), node_of(dst)); }
+
+  /// Time from injection to arrival of `bytes` bytes from rank src to rank dst:
+  /// on one node intra_latency + bytes / intra_bandwidth, otherwise
+  /// latency + switching_time(distance, bytes).
+  SimTime transfer(int src, int dst, std::size_t bytes) const;
+  /// transfer() for a message that crosses `d` links (0: inside a node).
+  SimTime transfer_at_distance(int d, std::size_t bytes) const;
+  /// The part of transfer(src, dst, bytes) that grows with the bytes: how long the message
+  /// occupies the links of its route (bytes / bandwidth for cut-through, d times that for
+  /// store-and-forward, ...). 0 inside a node.
+  SimTime transmission(int src, int dst, std::size_t bytes) const;
+  /// The smallest transfer_at_distance(d, n) over all sizes n.
+  SimTime floor_at_distance(int d) const;
+
+  /// Smallest transfer(src, dst, 0) over two distinct ranks: the static lookahead (> 0).
+  SimTime min_latency() const { return min_latency_; }
+  /// Smallest transfer(a, b, 0) for a rank a of `ranks_a` and a different rank b of `ranks_b`:
+  /// the lookahead between two host processes that own these ranks.
+  SimTime min_latency_between(const std::vector<int>& ranks_a,
+                              const std::vector<int>& ranks_b) const;
+
+  /// The resolved machine, as a machine file with comments on its size and latencies.
+  std::string describe() const;
+
+private:
+  /// The link for messages of `bytes`: the machine, or a copy with a segment's latency and
+  /// bandwidth.
+  const MachineParams& link_for(std::size_t bytes) const;
+
+  MachineParams m_;
+  std::vector<MachineParams> segment_links_; ///< one per m_.segments
+  int ranks_;
+  Topology topology_;
+  SimTime min_latency_ = 0;
+};
+
+} // namespace mpisim
