@@ -39,7 +39,7 @@ void HostLink::attach(const Config& config, mpilite::World& world, const RankMap
   sync_ = std::make_unique<protocols::Synchronizer>(*transport_, o);
 }
 
-void HostLink::send_message(mpilite::Message* m) {
+void HostLink::send_remote(mpilite::Message* m) {
   const mpilite::Envelope e = mpilite::envelope_of(*m);
   const protocols::DataHeader h{e.src,       e.dst,      e.context,
                                 e.tag,       e.seq,      e.ts,
@@ -49,13 +49,15 @@ void HostLink::send_message(mpilite::Message* m) {
   check_promise(to, m->ts, "a message", m->src, m->dst);
   sync_->send(to, FrameKind::Data, protocols::encode(h), {mpilite::payload_of(*m), e.bytes});
   world_->free_message(m);
+  world_->scheduler().poll_soon();
 }
 
-void HostLink::send_reply(const mpilite::Reply& reply) {
+void HostLink::reply_remote(const mpilite::Reply& reply) {
   const int to = map_->host_of(reply.to);
   check_promise(to, reply.ts, "a reply", -1, reply.to);
   sync_->send(to, FrameKind::Reply,
               protocols::encode(protocols::ReplyFrame{reply.to, reply.request, reply.ts}));
+  world_->scheduler().poll_soon();
 }
 
 void HostLink::check_promise(int to, SimTime ts, const char* what, int src, int dst) {

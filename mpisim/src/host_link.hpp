@@ -16,7 +16,7 @@
 
 namespace mpisim {
 
-class HostLink final : public protocols::FrameSink {
+class HostLink final : public protocols::FrameSink, public mpilite::HostDelivery {
 public:
   enum class End { None, Finish, Deadlock };
 
@@ -31,11 +31,14 @@ public:
   void attach(const Config& config, mpilite::World& world, const RankMap& map,
               const LinkCosts& network);
 
-  void send_message(mpilite::Message* m);
-  void send_reply(const mpilite::Reply& reply);
-
+  // mpilite::HostDelivery. Frames leave in batches when the host polls; another host may be
+  // idle waiting for this one, so a batch leaves when the sending rank blocks rather than when
+  // the whole host does.
+  void send_remote(mpilite::Message* m) override;
+  void reply_remote(const mpilite::Reply& reply) override;
+  bool polls() const override { return hosts() > 1; }
   /// Takes in frames from other hosts while local ranks run (they may wake more ranks).
-  void poll();
+  void poll() override;
 
   /// Called when no local rank can run. `held`: lower bound on arrivals the network model still
   /// holds. Returns true when a rank became ready, false when the run ended (see end()).

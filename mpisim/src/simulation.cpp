@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <stdexcept>
 
@@ -18,8 +16,8 @@
 #include "host_clock.hpp"
 #include "overflow_guard.hpp"
 #include "summary_codec.hpp"
-#include "switching.hpp"
 #include "time_limit.hpp"
+#include "world_arrivals.hpp"
 
 namespace mpisim {
 namespace {
@@ -43,72 +41,17 @@ void end_job_on_fault(int code) {
 } // namespace
 
 Simulation::Simulation(Config config)
-    : config_(std::move(config)), network_(make_network(config_.machine, config_.ranks)) {
+    : config_(std::move(config)),
+      network_(make_network_model(config_.machine, config_.ranks)) {
   if (config_.cpu != CpuMode::Off) compute_clock_.emplace();
 }
 
-void Simulation::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
-  if (det_recorder_) det_recorder_->sent({m.context, m.dst, m.tag}, m.src);
-  if (det_profile_) {
-    const int promised = det_profile_->single_source({m.context, m.dst, m.tag});
-    if (promised >= 0 && promised != m.src) {
-      std::string why =
-          fmt::format("rank {} sent to rank {} with tag {} on communicator context {}, "
-                      "which the DET profile {} promised only rank {} uses: the program "
-                      "does not behave as when the profile was recorded; delete the "
-                      "profile to record a new one, or run without MPISIM_DET_PROFILE",
-                      m.src, m.dst, m.tag, m.context, det_profile_->path(), promised);
-      if (world_->in_rank()) world_->stop(mpilite::EndReason::FatalError, 1, std::move(why));
-      std::fprintf(stderr, "mpisim: MPI error: %s\n", why.c_str());
-      link_->abort_all(1);
-    }
-  }
-  network_->on_send(m, injected, data_bytes);
-  if (observer_) observer_->sent(m, injected - send_overhead(m.src, m.dst, data_bytes));
+void Simulation::sent(const mpilite::Message& m, SimTime start) {
+  if (observer_) observer_->sent(m, start);
 }
 
-void Simulation::on_receive(const mpilite::Message& m, int dst, SimTime t_match) {
+void Simulation::received(const mpilite::Message& m, int dst, SimTime t_match) {
   if (observer_) observer_->received(m, dst, t_match);
-}
-
-bool Simulation::defer_data(const mpilite::DataTransfer& d) {
-  return network_->defer_data(d);
-}
-
-// A message a rank sends itself is a local copy, as its own part of a collective is
-// (docs/model.md): no overheads and no transfer. MPICH copies it in 20 ns to 11 us (0 B to 1 MiB
-// here), where the model of a message between two processes gave 0.12 to 74 us.
-SimTime Simulation::send_overhead(int src, int dst, std::size_t) const {
-  return src == dst ? 0 : network_->costs().send_overhead();
-}
-SimTime Simulation::recv_overhead(int src, int dst, std::size_t) const {
-  return src == dst ? 0 : network_->costs().recv_overhead();
-}
-
-SimTime Simulation::sendrecv_extra(int rank, int dst, std::size_t sent,
-                                   std::size_t received) const {
-  // The machine's table is by the size of the exchange: the larger of the two messages.
-  return rank == dst ? 0 : network_->costs().sendrecv_extra(std::max(sent, received));
-}
-SimTime Simulation::transfer(int src, int dst, std::size_t bytes) const {
-  return src == dst ? 0 : network_->costs().transfer(src, dst, bytes);
-}
-std::size_t Simulation::eager_limit() const {
-  return network_->costs().eager_limit();
-}
-SimTime Simulation::poll_overhead() const {
-  return network_->costs().poll_overhead();
-}
-SimTime Simulation::file_access(int, std::size_t bytes) const {
-  const MachineParams& m = config_.machine;
-  return m.io_latency + byte_time(bytes, m.io_bandwidth);
-}
-SimTime Simulation::file_system(std::size_t bytes) const {
-  const MachineParams& m = config_.machine;
-  return m.io_latency + byte_time(bytes, m.io_shared_bandwidth);
-}
-SimTime Simulation::min_latency() const {
-  return network_->costs().min_latency();
 }
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
@@ -140,71 +83,49 @@ void Simulation::leave_mpi(mpilite::Rank& rank) {
   rank.compute_mark = compute_clock_->now();
 }
 
-int Simulation::single_source(int context, int dst, int tag) {
-  if (det_recorder_) {
-    det_recorder_->wildcard({context, dst, tag});
-    return -1;
+void Simulation::make_policy() {
+  if (!config_.det) {
+    if (!config_.det_profile_path.empty())
+      throw ConfigError("MPISIM_DET_PROFILE needs deterministic mode (MPISIM_DET=1)");
+    policy_ = std::make_unique<mpilite::ExactMatching>();
+    return;
   }
-  return det_profile_ ? det_profile_->single_source({context, dst, tag}) : -1;
+  auto det = std::make_unique<DetPolicy>(config_.det_profile_path, config_.ranks,
+                                         [this](std::string why) { profile_broken(std::move(why)); });
+  det_ = det.get();
+  policy_ = std::move(det);
 }
 
-void Simulation::open_det_profile() {
-  if (config_.det_profile_path.empty()) return;
-  if (!config_.det) throw ConfigError("MPISIM_DET_PROFILE needs deterministic mode (MPISIM_DET=1)");
-  if (std::filesystem::exists(config_.det_profile_path)) {
-    try {
-      det_profile_ = protocols::DetProfile::read(config_.det_profile_path, config_.ranks);
-    } catch (const std::runtime_error& e) {
-      throw ConfigError(e.what());
-    }
-  } else {
-    det_recorder_ = std::make_unique<protocols::DetRecorder>();
-  }
+void Simulation::profile_broken(std::string why) {
+  if (world_->in_rank()) world_->stop(mpilite::EndReason::FatalError, 1, why);
+  std::fprintf(stderr, "mpisim: MPI error: %s\n", why.c_str());
+  link_->abort_all(1);
 }
 
 void Simulation::write_det_profile(int hosts, bool reporting_host) {
-  if (!det_recorder_) return;
-  const std::string mine = det_recorder_->encode();
+  if (!det_ || !det_->recording()) return;
+  const std::string mine = det_->recorded_part();
   const std::vector<std::byte> bytes(reinterpret_cast<const std::byte*>(mine.data()),
                                      reinterpret_cast<const std::byte*>(mine.data()) + mine.size());
   const auto parts = hosts > 1 ? link_->gather(bytes) : std::vector<std::vector<std::byte>>{bytes};
   if (!reporting_host) return;
-  protocols::DetRecorder all;
+  std::vector<std::string> texts;
   for (const auto& p : parts)
-    all.merge(std::string(reinterpret_cast<const char*>(p.data()), p.size()));
-  std::ofstream out(config_.det_profile_path);
-  out << all.text(config_.ranks);
-  if (!out)
-    throw std::runtime_error("MPISIM_DET_PROFILE: cannot write " + config_.det_profile_path);
-}
-
-bool Simulation::is_local(int world_rank) const {
-  return world_ && world_->local(world_rank);
-}
-
-void Simulation::send_remote(mpilite::Message* m) {
-  link_->send_message(m);
-  // Frames leave in batches when the host polls; another host may be idle waiting for this one,
-  // so the batch leaves when this rank blocks rather than when the whole host does.
-  world_->scheduler().poll_soon();
-}
-
-void Simulation::reply_remote(const mpilite::Reply& reply) {
-  link_->send_reply(reply);
-  world_->scheduler().poll_soon();
+    texts.emplace_back(reinterpret_cast<const char*>(p.data()), p.size());
+  det_->write_profile(texts, config_.ranks);
 }
 
 bool Simulation::idle() {
   ++idle_rounds_;
   if (control_ && !control_->at_idle()) return false;
   SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
-  if (network_->settle(*world_, held)) return true;
+  if (network_->settle(*arrivals_, held)) return true;
   return link_->idle(held);
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
   const auto start = mpilite::HostSteadyClock::now();
-  open_det_profile();
+  make_policy();
   const std::optional<CommGraph> map_graph = read_auto_map_graph(config_);
   network_->reset();
   if (protocols::launched_as_several_processes()) {
@@ -230,8 +151,10 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   mine.host = host;
   std::uint64_t det_profile_receives = 0;
   {
-    mpilite::World world(*this, config_.ranks, map.ranks_of(host), config_.stack_size);
+    const mpilite::Kernel kernel{*network_, *link_, *this, *this, *policy_};
+    mpilite::World world(kernel, config_.ranks, map.ranks_of(host), config_.stack_size);
     world_ = &world;
+    arrivals_ = std::make_unique<mpilite::WorldArrivals>(world);
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
     world.simulated_libc_time = config_.simulated_libc_time;
@@ -277,8 +200,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.context_switches = mine.context_switches;
     s.local_messages = world.local_messages;
     s.remote_messages = world.remote_messages;
-    det_profile_receives = world.det_profile_receives;
+    det_profile_receives = det_ ? det_->profile_receives() : 0;
     s.overflow_check = world.scheduler().stacks().describe();
+    arrivals_.reset();
     world_ = nullptr;
   }
   mine.idle_rounds = idle_rounds_;

@@ -1,5 +1,7 @@
-// One simulation run on this host process: implements mpilite's kernel interface (machine
-// model, compute charging, synchronization) and summarizes the run for the report.
+// One simulation run on this host process: puts mpilite's kernel together (the network model
+// times messages, the host link delivers to other hosts, the DET policy matches), charges compute
+// at every MPI call, drives the time bounds when no rank can run, and summarizes the run for the
+// report.
 #pragma once
 
 #include <memory>
@@ -9,7 +11,7 @@
 
 #include "compute_clock.hpp"
 #include "config.hpp"
-#include "det_profile.hpp"
+#include "det_policy.hpp"
 #include "folded_heap.hpp"
 #include "host_link.hpp"
 #include "kernel.hpp"
@@ -71,7 +73,7 @@ struct RunSummary {
   std::vector<std::string> output_errors; ///< trace, matrix or record files not written
 };
 
-class Simulation final : public mpilite::Kernel {
+class Simulation final : public mpilite::TimeBounds, public mpilite::CallHooks {
 public:
   explicit Simulation(Config config);
 
@@ -80,47 +82,34 @@ public:
 
   const Config& config() const { return config_; }
 
-  // mpilite::Kernel
-  SimTime send_overhead(int src, int dst, std::size_t bytes) const override;
-  SimTime recv_overhead(int src, int dst, std::size_t bytes) const override;
-  SimTime sendrecv_extra(int rank, int dst, std::size_t sent, std::size_t received) const override;
-  SimTime transfer(int src, int dst, std::size_t bytes) const override;
-  std::size_t eager_limit() const override;
-  SimTime poll_overhead() const override;
-  SimTime file_access(int rank, std::size_t bytes) const override;
-  SimTime file_system(std::size_t bytes) const override;
-  SimTime min_latency() const override;
-  bool deterministic() const override { return config_.det; }
-  int single_source(int context, int dst, int tag) override;
+  // mpilite::TimeBounds
+  bool idle() override;
+  // mpilite::CallHooks
   void enter_mpi(mpilite::Rank& rank) override;
   void leave_mpi(mpilite::Rank& rank) override;
-  bool is_local(int world_rank) const override;
-  void send_remote(mpilite::Message* m) override;
-  void reply_remote(const mpilite::Reply& reply) override;
-  bool idle() override;
-  bool polls() const override { return link_ && link_->hosts() > 1; }
-  void poll() override { link_->poll(); }
-  void on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) override;
-  bool defer_data(const mpilite::DataTransfer& d) override;
-  void on_receive(const mpilite::Message& m, int dst, SimTime t_match) override;
+  void sent(const mpilite::Message& m, SimTime start) override;
+  void received(const mpilite::Message& m, int dst, SimTime t_match) override;
 
 private:
   void gather_hosts(RunSummary& s, HostSummary mine);
   /// Ends the run on every host unless all computed `map` alike (each reads its own files).
   void check_same_map(const RankMap& map);
-  /// MPISIM_DET_PROFILE: reads the profile, or starts recording one.
-  void open_det_profile();
+  /// MPISIM_DET: the matching policy.
+  void make_policy();
   /// A recorded profile: host 0 writes the file from every host's part (a collective).
   void write_det_profile(int hosts, bool reporting_host);
+  /// A send broke the DET profile's promise: ends the run on every host.
+  [[noreturn]] void profile_broken(std::string why);
 
   Config config_;
-  std::unique_ptr<NetworkModel> network_; ///< MPISIM_NETWORK: latency or contention
+  std::unique_ptr<NetworkModel> network_; ///< MPISIM_NETWORK
   mpilite::World* world_ = nullptr;
+  std::unique_ptr<mpilite::Arrivals> arrivals_; ///< world_ as the network model sees it
   std::unique_ptr<HostLink> link_;
   std::uint64_t idle_rounds_ = 0;
   std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
-  std::optional<protocols::DetProfile> det_profile_;     ///< a profile given: promises to check
-  std::unique_ptr<protocols::DetRecorder> det_recorder_; ///< no profile yet: recording one
+  std::unique_ptr<mpilite::MatchPolicy> policy_; ///< DET, or exact matching
+  DetPolicy* det_ = nullptr;                      ///< policy_ when it is DET
   /// Times compute bursts with MPISIM_CPU=measured.
   std::optional<ComputeClock> compute_clock_;
   std::unique_ptr<RunControl> control_; ///< limits, signals, progress (while ranks run)

@@ -17,7 +17,7 @@ constexpr SimTime kSend = 100'000, kRecv = 200'000, kLatency = 1'000'000, kPsPer
 
 mpisim::Config contended(int ranks, const char* topology = "fully-connected") {
   mpisim::Config c = test::config(ranks);
-  c.machine.network = mpisim::NetworkMode::Contention;
+  c.machine.network = "contention";
   c.machine.topology = mpisim::parse_topology(topology, "test");
   return c;
 }
@@ -239,7 +239,7 @@ TEST(Contention, ResultsDoNotDependOnHowTheHostRunsTheRanks) {
     EXPECT_EQ(all_to_all(c), with_det) << topology;
     // Contention only ever delays.
     mpisim::Config free = c;
-    free.machine.network = mpisim::NetworkMode::Latency;
+    free.machine.network = "latency";
     const std::vector<SimTime> uncontended = all_to_all(free);
     for (std::size_t r = 0; r < with_det.size(); ++r)
       EXPECT_GE(with_det[r], uncontended[r]) << topology << " rank " << r;

@@ -80,7 +80,7 @@ TEST(MachineFile, EveryParameterReadsBackExactly) {
   m.flit_size = 8;
   m.intra_latency = 333;
   m.intra_bandwidth = 0; // infinite
-  m.network = mpisim::NetworkMode::Contention;
+  m.network = "contention";
   m.cpu_scale = 0.1;
   m.segments = {{16384, 2'500'000, 8e9}, {1 << 20, -4'200'000, 1 / 1.1e-10}};
   m.sendrecv_extra = {{0, 20'468}, {4096, 11'486}, {4 << 20, 39'991'981}};
@@ -183,7 +183,7 @@ TEST(MachineVariables, SetTheNetworkStructure) {
   EXPECT_EQ(c.machine.control_size, 12u);
   EXPECT_EQ(c.machine.intra_latency, 50'000);
   EXPECT_EQ(c.machine.intra_bandwidth, 40e9);
-  EXPECT_EQ(c.machine.network, mpisim::NetworkMode::Latency);
+  EXPECT_EQ(c.machine.network, "latency");
 }
 
 TEST(MachineVariables, TheMachineMustHoldTheRanks) {

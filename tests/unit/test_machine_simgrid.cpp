@@ -53,7 +53,7 @@ TEST(SimgridPlatform, SegmentsBecomeFactorsAndNodesHoldTheirRanks) {
   m.segments = {{1024, 3'000'000, 6e9}};
   m.ranks_per_node = 2;
   m.cpu_scale = 0.5;
-  m.network = NetworkMode::Contention;
+  m.network = "contention";
   m.io_latency = 0;
   m.io_bandwidth = m.io_shared_bandwidth = 0;
   const SimgridModel g = to_simgrid(m, 3, SimgridCompute::Measured);

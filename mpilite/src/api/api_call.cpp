@@ -27,7 +27,7 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     // Named before the compute is charged: a charge that fails names the call it came before.
     r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
     r.last_call = call;
-    w.kernel().enter_mpi(r);
+    w.kernel().hooks.enter_mpi(r);
     ++r.stats.mpi_calls;
     // A call replay could not re-issue would make the recorded trace silently wrong.
     if (w.op_log && !OpLog::covers(call))
@@ -40,7 +40,7 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
 
 ApiCall::~ApiCall() {
   if (--r.call_depth == 0) {
-    w.kernel().leave_mpi(r); // it may look at r.call (timelines name the call)
+    w.kernel().hooks.leave_mpi(r); // it may look at r.call (timelines name the call)
     r.call.name = nullptr;
   }
 }

@@ -56,7 +56,7 @@ std::shared_ptr<SharedPointer> shared_pointer_of(World& w, const Comm& comm, int
   if (!p) {
     p = std::make_shared<SharedPointer>();
     for (int i = 0; i < comm.size && p->exact; ++i)
-      p->exact = w.kernel().is_local(comm.world_of(i, rank));
+      p->exact = w.local(comm.world_of(i, rank)) != nullptr;
     slot = p;
   }
   return p;
@@ -73,13 +73,13 @@ int check_file(ApiCall& c, MPI_File fh) {
 }
 
 void charge_access(ApiCall& c, std::size_t bytes) {
-  c.r.spend_comm(c.w.kernel().file_access(c.r.id, bytes));
+  c.r.spend_comm(c.w.kernel().timing.file_access(c.r.id, bytes));
 }
 
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
   unsigned long long mine = bytes, all = 0;
   PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f.comm);
-  const Kernel& k = c.w.kernel();
+  const MessageTiming& k = c.w.kernel().timing;
   c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)));
 }
 

@@ -16,10 +16,11 @@ namespace {
 /// A send and a receive progressed together.
 struct Pair : CompoundRequest {
   SimTime extra(const Request& whole) const override {
-    return kernel ? kernel->sendrecv_extra(rank, dest, sent, whole.message_bytes) : 0;
+    return world ? exchange_extra(*world, *rank, dest, sent, whole.message_bytes) : 0;
   }
-  const Kernel* kernel = nullptr; ///< null when either side is MPI_PROC_NULL
-  int rank = -1, dest = -1;       ///< world ranks
+  World* world = nullptr; ///< null when either side is MPI_PROC_NULL
+  Rank* rank = nullptr;
+  int dest = -1; ///< world rank
   std::size_t sent = 0;
 };
 
@@ -32,8 +33,8 @@ int start_pair(ApiCall& c, const P2pArgs& send, const P2pArgs& recv, std::shared
                MPI_Request* request) {
   if (!request) return c.error(recv.comm->handle, MPI_ERR_ARG, "null request pointer");
   if (send.peer != MPI_PROC_NULL && recv.peer != MPI_PROC_NULL) {
-    owned->kernel = &c.w.kernel();
-    owned->rank = c.r.id;
+    owned->world = &c.w;
+    owned->rank = &c.r;
     owned->dest = send.comm->peer_world(send.peer, c.r.id);
     owned->sent = send.count * send.type->size;
   }

@@ -64,9 +64,8 @@ int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pA
   // copy at once: what that costs beyond a send and a receive is the machine's (measured by
   // mpisim-calibrate), charged once both are done.
   if (send.peer != MPI_PROC_NULL && recv.peer != MPI_PROC_NULL)
-    c.r.spend_comm(c.w.kernel().sendrecv_extra(c.r.id, send.comm->peer_world(send.peer, c.r.id),
-                                               send.count * send.type->size,
-                                               status_bytes(reqs[1]->status)));
+    c.r.spend_comm(exchange_extra(c.w, c.r, send.comm->peer_world(send.peer, c.r.id),
+                                  send.count * send.type->size, status_bytes(reqs[1]->status)));
   store_status(status, reqs[1]->status);
   const int e = receive_error(c, *reqs[1]);
   c.w.free_request(reqs[0]);

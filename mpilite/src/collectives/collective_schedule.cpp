@@ -117,9 +117,8 @@ void Schedule::issue() {
     if (m.send) {
       m.request =
           send_at(w_, owner_, time_, m.mode, m.buf, m.count, *m.type, m.peer, tag_, context_);
-      const SimTime overhead = w_.kernel().send_overhead(owner_.id, m.peer, m.count * m.type->size);
-      time_ += overhead;
-      busy_ += overhead;
+      time_ += m.request->send_overhead;
+      busy_ += m.request->send_overhead;
     } else {
       m.request = receive_at(w_, owner_, time_, m.buf, m.count, *m.type, m.peer, tag_, context_,
                              world_ranks());
@@ -166,7 +165,7 @@ void Schedule::collect() {
   }
   // As MPI_Sendrecv, only with both a send and a receive (neither to MPI_PROC_NULL).
   if (std::exchange(exchange_, false) && dest >= 0 && received) {
-    const SimTime extra = w_.kernel().sendrecv_extra(owner_.id, dest, sent_bytes, received_bytes);
+    const SimTime extra = exchange_extra(w_, owner_, dest, sent_bytes, received_bytes);
     time_ += extra;
     busy_ += extra;
   }

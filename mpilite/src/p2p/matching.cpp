@@ -89,22 +89,12 @@ void probe_found(World& w, Rank& r, Request& q, Message& m) {
   w.scheduler().wake(r.task);
 }
 
-/// DET of the second kind: `m` comes from the only source the profile allows on the receive's
-/// (communicator, tag), so it is the one message the receive can take, whatever its timestamp.
-bool promised_by_profile(World& w, const Rank& r, const Request& q, const Message& m) {
-  if (!w.kernel().deterministic() || q.source != MPI_ANY_SOURCE || q.tag == MPI_ANY_TAG)
-    return false;
-  if (w.kernel().single_source(q.context, r.id, q.tag) != m.src) return false;
-  ++w.det_profile_receives;
-  return true;
-}
-
 } // namespace
 
 void receive_message(World& w, Rank& r, Request& q, Message& m) {
   Kernel& k = w.kernel();
   const SimTime t_match = std::max(q.post_time, m.ts);
-  k.on_receive(m, r.id, t_match);
+  k.hooks.received(m, r.id, t_match);
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
   copy_payload(m, q, bytes);
@@ -115,45 +105,37 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   if (m.partitions != q.partitions) q.status.MPI_ERROR = MPI_ERR_OTHER;
   set_status_bytes(q.status, bytes);
   q.message_bytes = m.bytes;
-  q.recv_overhead = k.recv_overhead(m.src, r.id, m.bytes);
-  // Rendezvous: a clear-to-send goes back, then the data comes.
-  const SimTime clear_to_send = t_match + k.transfer(r.id, m.src, 0);
-  const DataTransfer data{
-      m.src, r.id,    q.id,         m.protocol == SendProtocol::EagerSync ? 0 : m.reply_to,
-      m.seq, m.bytes, clear_to_send};
-  bool deferred = false;
-  switch (m.protocol) {
-  case SendProtocol::Eager:
-    q.ready_time = m.ts;
-    break;
-  case SendProtocol::EagerSync:
-    q.ready_time = m.ts;
-    complete_reply(w, {m.src, m.reply_to, clear_to_send});
-    break;
-  case SendProtocol::Rendezvous:
-  case SendProtocol::Buffered: // the reply frees the attached-buffer space (bsend.hpp)
-    deferred = k.defer_data(data);
-    break;
-  }
+  q.recv_overhead = k.timing.receive_overhead(m.src, r.id, m.bytes);
   ++r.stats.msgs_received;
   r.stats.bytes_received += m.bytes;
   q.undecided = false;
   const SendProtocol protocol = m.protocol;
-  w.free_message(&m);
-  if (deferred) return; // the kernel calls finish_data when the data is there
-  if (protocol == SendProtocol::Rendezvous || protocol == SendProtocol::Buffered) {
-    finish_data(w, data, clear_to_send + k.transfer(data.src, r.id, data.bytes));
+  if (protocol == SendProtocol::Eager || protocol == SendProtocol::EagerSync) {
+    q.ready_time = m.ts;
+    if (protocol == SendProtocol::EagerSync) {
+      const LegPlan ack = k.timing.plan({LegKind::Ack, r.id, m.src, 0, t_match});
+      complete_reply(w, {m.src, m.reply_to, ack.arrives});
+    }
+    w.free_message(&m);
+    mark_complete(q, q.ready_time);
+    w.scheduler().wake(r.task);
     return;
   }
-  mark_complete(q, q.ready_time);
-  w.scheduler().wake(r.task);
+  // Rendezvous (and buffered, whose reply frees the attached-buffer space, bsend.hpp): a
+  // clear-to-send goes back, then the data comes.
+  const LegPlan cts = k.timing.plan({LegKind::ClearToSend, r.id, m.src, 0, t_match});
+  const DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives};
+  w.free_message(&m);
+  const LegPlan plan =
+      k.timing.plan({LegKind::Data, data.src, data.dst, data.bytes, data.start, nullptr, &data});
+  if (!plan.later) finish_data(w, data, plan.arrives, plan.sent); // else the network calls it
 }
 
 void deliver(World& w, Message* m) {
   Rank* r = w.local(m->dst);
   if (!r) {
     ++w.remote_messages;
-    w.kernel().send_remote(m);
+    w.kernel().delivery.send_remote(m);
     return;
   }
   if (w.local(m->src)) ++w.local_messages;
@@ -164,16 +146,14 @@ void deliver(World& w, Message* m) {
 }
 
 void post_receive(World& w, Rank& r, Request* req) {
-  // A profile being recorded learns here which channels wildcard receives use.
-  if (req->source == MPI_ANY_SOURCE && req->tag != MPI_ANY_TAG && w.kernel().deterministic())
-    w.kernel().single_source(req->context, r.id, req->tag);
+  w.kernel().policy.posted(*req, r.id);
   r.posted.push_back(req);
   progress_matching(w, r);
 }
 
 void progress_matching(World& w, Rank& r) {
   World::MatchingScope scope(w);
-  const bool det = w.kernel().deterministic();
+  MatchPolicy& policy = w.kernel().policy;
   std::vector<const Request*> undecided;
   SimTime key = kTimeInfinity;
   // In post order over the receives that may have a message: the others have no candidate,
@@ -190,8 +170,7 @@ void progress_matching(World& w, Rank& r) {
     // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
     // settles it and matches again.
     const bool decidable =
-        !blocked && !m->pending &&
-        ((det && q.source != MPI_ANY_SOURCE) || m->ts < r.eit || promised_by_profile(w, r, q, *m));
+        !blocked && !m->pending && (m->ts < r.eit || policy.takes_without_bound(q, r.id, *m));
     if (decidable) {
       r.posted.erase(&q);
       if (q.probe != Request::Probe::None) {
@@ -214,7 +193,7 @@ void progress_matching(World& w, Rank& r) {
 void complete_reply(World& w, const Reply& reply) {
   World::MatchingScope scope(w);
   if (!w.local(reply.to)) {
-    w.kernel().reply_remote(reply);
+    w.kernel().delivery.reply_remote(reply);
     return;
   }
   Request* s = w.request_by_id(reply.request);
@@ -223,9 +202,8 @@ void complete_reply(World& w, const Reply& reply) {
   w.scheduler().wake(s->owner->task);
 }
 
-void finish_data(World& w, const DataTransfer& d, SimTime arrival) {
-  if (d.reply_to)
-    complete_reply(w, {d.src, d.reply_to, arrival - w.kernel().transfer(d.src, d.dst, 0)});
+void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent) {
+  if (d.reply_to) complete_reply(w, {d.src, d.reply_to, sent});
   Request* q = w.request_by_id(d.recv_request);
   if (!q) return; // freed with MPI_Request_free before its data came
   mark_complete(*q, arrival);

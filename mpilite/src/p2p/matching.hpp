@@ -49,8 +49,8 @@ struct CandidateFilter {
 /// among each source's first matching one.
 Message* candidate(const Rank& r, const Request& q, const CandidateFilter& filter = {});
 /// The data of a rendezvous (or buffered) transfer arrived at `arrival`: completes the receive
-/// and, for a rendezvous, the send (the data left the sender at arrival - transfer(src, dst, 0)).
-void finish_data(World& w, const DataTransfer& d, SimTime arrival);
+/// and, for a rendezvous, the send at `sent` (its last byte left then).
+void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent);
 
 /// The network decided the arrival of the pending message `m` (still in its destination's
 /// queue): it arrives at `ts`; matches what can be matched now.

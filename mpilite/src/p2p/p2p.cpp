@@ -66,24 +66,17 @@ void await_decision(World& w, Rank& r, SimTime t) {
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context, int partitions) {
-  const SimTime at = r.clock;
-  r.spend_comm(w.kernel().send_overhead(r.id, dest, count * type.size));
-  return send_at(w, r, at, mode, buf, count, type, dest, tag, context, partitions);
+  Request* q = send_at(w, r, r.clock, mode, buf, count, type, dest, tag, context, partitions);
+  r.spend_comm(q->send_overhead);
+  return q;
 }
 
 Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
                  const Datatype& type, int dest, int tag, int context, int partitions) {
   Kernel& k = w.kernel();
   const std::size_t bytes = count * type.size;
-  const SimTime injected = at + k.send_overhead(r.id, dest, bytes);
-  const SendProtocol protocol = protocol_for(mode, bytes, k.eager_limit());
+  const SendProtocol protocol = protocol_for(mode, bytes, k.timing.eager_limit());
   const bool eager_data = protocol == SendProtocol::Eager || protocol == SendProtocol::EagerSync;
-  const SimTime ts = saturating_add(injected, k.transfer(r.id, dest, eager_data ? bytes : 0));
-  if (ts > kTimeLimit) // before anything is allocated: the run ends here
-    fail_time_limit(r, fmt::format("{}: a message of {} bytes to rank {}",
-                                   r.call.name ? r.call.name : "a send", bytes, dest));
-  Request* q = w.new_request(r, RequestKind::Send);
-  q->dest = dest;
   Message* m = w.new_message();
   m->src = r.id;
   m->dst = dest;
@@ -93,8 +86,19 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->bytes = bytes;
   m->protocol = protocol;
   m->partitions = partitions;
-  m->ts = ts;
-  if (eager_data || m->protocol == SendProtocol::Buffered || !k.is_local(dest)) {
+  const LegPlan plan = k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id,
+                                      dest, eager_data ? bytes : 0, at, m});
+  if (plan.arrives > kTimeLimit) { // the run ends here
+    w.free_message(m);
+    fail_time_limit(r, fmt::format("{}: a message of {} bytes to rank {}",
+                                   r.call.name ? r.call.name : "a send", bytes, dest));
+  }
+  m->ts = plan.arrives;
+  m->pending = plan.later;
+  Request* q = w.new_request(r, RequestKind::Send);
+  q->dest = dest;
+  q->send_overhead = plan.leaves - at;
+  if (eager_data || m->protocol == SendProtocol::Buffered || !w.local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
   } else {
     m->user_buf = buf;
@@ -109,12 +113,13 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     m->reply_to = q->id;
   } else {
     q->complete = true;
-    q->ready_time = injected;
+    q->ready_time = plan.sent;
   }
-  if (m->reply_to && !k.is_local(dest)) ++r.remote_replies;
+  if (m->reply_to && !w.local(dest)) ++r.remote_replies;
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
-  k.on_send(*m, injected, eager_data ? bytes : 0);
+  k.policy.sent(*m);
+  k.hooks.sent(*m, at);
   deliver(w, m);
   return q;
 }
@@ -197,7 +202,7 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       if (!reqs[i]) continue;
       const Decision d = decide(r, *reqs[i]);
       if (d == Decision::No) {
-        r.spend_comm(w.kernel().poll_overhead());
+        r.spend_comm(w.kernel().timing.poll_overhead());
         return false;
       }
       if (d == Decision::Unknown) unknown = true;
@@ -207,6 +212,10 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
   }
   wait_all(w, r, reqs, n);
   return true;
+}
+
+SimTime exchange_extra(World& w, const Rank& r, int dest, std::size_t sent, std::size_t received) {
+  return w.kernel().timing.exchange_extra(r.id, dest, sent, received);
 }
 
 int send_receive(World& w, Rank& r, const void* sbuf, std::size_t scount, const Datatype& stype,

@@ -70,6 +70,11 @@ Decision decide(const Rank& r, const Request& q);
 /// time while it waits: it must not be later than the clock at which the caller may resume.
 void await_decision(World& w, Rank& r, SimTime t);
 
+/// What an exchange of `r` with world rank `dest` (MPI_Sendrecv, MPI_Isendrecv, or a collective's
+/// step taken as one) that sent `sent` and received `received` bytes costs it beyond its two
+/// messages, charged once both are done.
+SimTime exchange_extra(World& w, const Rank& r, int dest, std::size_t sent, std::size_t received);
+
 /// Send and receive at once (MPI_Sendrecv), waiting for both; returns the receive's error.
 int send_receive(World& w, Rank& r, const void* sbuf, std::size_t scount, const Datatype& stype,
                  int dest, int stag, void* rbuf, std::size_t rcount, const Datatype& rtype,

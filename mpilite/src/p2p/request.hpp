@@ -32,6 +32,7 @@ struct Request {
   SimTime post_time = 0;         ///< owner's clock when posted
   SimTime ready_time = 0;        ///< when the operation completes in simulated time
   SimTime recv_overhead = 0;     ///< charged when a completed receive is waited for
+  SimTime send_overhead = 0;     ///< sends: the sender's CPU time before the message leaves
   MPI_Status status{};           ///< receives: source (comm rank), tag, byte count, error
   std::size_t message_bytes = 0; ///< receives: size of the matched message (for truncation);
                                  ///< space of a buffered send: the bytes it holds

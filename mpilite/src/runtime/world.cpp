@@ -20,7 +20,7 @@ constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
 } // namespace
 
-World::World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
+World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
     : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size),
       comms_(world_size), keyvals_(world_size) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
@@ -74,11 +74,11 @@ void World::rank_entry(void* arg) {
   // Copying the globals' images is the simulator's work; their initializers (C++
   // constructors) run in the rank, before its main, and are charged like its own code.
   r.globals.create(r.task.data_base);
-  w.kernel_.leave_mpi(r); // compute is charged from here
+  w.kernel_.hooks.leave_mpi(r); // compute is charged from here
   r.globals.initialize();
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
   r.globals.finish();
-  w.kernel_.enter_mpi(r); // charge the compute after the last MPI call
+  w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
 }
 
 EndReason World::run(const Main& main, int argc, char** argv) {
@@ -93,8 +93,8 @@ EndReason World::run(const Main& main, int argc, char** argv) {
     sched_.spawn(r.task, i, &World::rank_entry, &r);
   }
   const auto poll =
-      kernel_.polls() ? std::function<void()>([this] { kernel_.poll(); }) : std::function<void()>();
-  switch (sched_.run([this] { return run_idle_hooks() || kernel_.idle(); }, poll)) {
+      kernel_.delivery.polls() ? std::function<void()>([this] { kernel_.delivery.poll(); }) : std::function<void()>();
+  switch (sched_.run([this] { return run_idle_hooks() || kernel_.bounds.idle(); }, poll)) {
   case RunOutcome::Finished:
     end_ = EndReason::Finished;
     break;
@@ -110,7 +110,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
 void World::exit_rank(int code) {
   Rank& r = self();
   r.globals.finish();                          // exit() runs the destructors of static objects
-  if (r.call_depth == 0) kernel_.enter_mpi(r); // charge the compute before exit()
+  if (r.call_depth == 0) kernel_.hooks.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;
   // Under mpiexec a process that exits non-zero before MPI_Finalize ends the whole job with its

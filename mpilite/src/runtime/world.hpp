@@ -38,7 +38,7 @@ public:
   using Main = std::function<int(int, char**)>;
 
   /// `local_ranks`: the world ranks this host process simulates, in increasing order.
-  World(Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size);
+  World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -142,8 +142,6 @@ public:
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport
-  /// Wildcard receives completed without a time bound by the DET profile (single_source).
-  std::uint64_t det_profile_receives = 0;
 
 private:
   Rank* find_sparse(int world_rank);
@@ -153,7 +151,7 @@ private:
 
   static World* current_;
   const pthread_t thread_ = pthread_self(); ///< the simulation thread (the one that made it)
-  Kernel& kernel_;
+  Kernel kernel_;
   int world_size_;
   int first_local_ = 0;
   bool dense_ = true;

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "machine_file.hpp"
-#include "link_costs.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -342,9 +342,11 @@ std::map<std::string, std::string> read_settings(char** envp) {
 /// exceed the machine's smallest latency.
 void check_machine(const Config& c, const std::map<std::string, std::string>& settings) {
   const LinkCosts network(c.machine, c.ranks);
-  if (c.machine.network == NetworkMode::Contention && c.hosts > 1)
-    throw ConfigError("MPISIM_NETWORK=contention is only exact on one host process "
-                      "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the latency network");
+  if (c.hosts > 1 && !find_network_model(c.machine.network)->several_hosts)
+    throw ConfigError(fmt::format("MPISIM_NETWORK={} is only exact on one host process "
+                                  "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the "
+                                  "latency network",
+                                  c.machine.network));
   if (!c.quantum || *c.quantum <= network.min_latency()) return;
   throw ConfigError(fmt::format(
       "MPISIM_QUANTUM={} is larger than the smallest latency of machine {} ({}): the quantum "

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "lp_control.hpp"
-#include "matching.hpp"
 
 namespace mpisim {
 
@@ -11,13 +9,13 @@ using mpilite::kTimeInfinity;
 
 bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::size_t bytes,
                           SimTime start, Payload payload) {
-  const int from = network_.node_of(src);
-  const int to = network_.node_of(dst);
-  SimTime work = network_.transmission(src, dst, bytes);
+  const int from = costs_.node_of(src);
+  const int to = costs_.node_of(dst);
+  SimTime work = costs_.transmission(src, dst, bytes);
   if (from == to || work <= 0) return false; // shared memory, or infinitely fast links
   // The rest of the transfer comes after the last byte; a segment whose line has a negative
   // intercept has none, and the flow then carries the whole transfer.
-  const SimTime total = network_.transfer(src, dst, bytes);
+  const SimTime total = costs_.transfer(src, dst, bytes);
   payload.tail = std::max<SimTime>(0, total - work);
   work = total - payload.tail;
   std::size_t slot = payloads_.size();
@@ -28,25 +26,27 @@ bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::si
   } else {
     payloads_.push_back(payload);
   }
-  flows_.add(key, {start, work, network_.topology().route(from, to), slot});
+  flows_.add(key, {start, work, costs_.topology().route(from, to), slot});
   return true;
 }
 
-void Contention::on_send(mpilite::Message& m, SimTime injected, std::size_t data_bytes) {
-  if (data_bytes == 0) return;
+bool Contention::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   Payload p;
-  p.message = &m;
-  if (add_flow({injected, m.src, m.seq, 0}, m.src, m.dst, data_bytes, injected, p))
-    m.pending = true; // m.ts, the arrival without contention, is a lower bound
+  if (leg.kind == mpilite::LegKind::Eager && leg.bytes > 0) {
+    // The arrival without contention, alone.arrives, stays the message's lower bound.
+    const mpilite::Message& m = *leg.message;
+    p.message = leg.message;
+    return add_flow({alone.leaves, m.src, m.seq, 0}, m.src, m.dst, leg.bytes, alone.leaves, p);
+  }
+  if (leg.kind == mpilite::LegKind::Data) {
+    const mpilite::DataTransfer& d = *leg.data;
+    p.data = d;
+    return add_flow({d.start, d.src, d.seq, 1}, d.src, d.dst, d.bytes, d.start, p);
+  }
+  return false;
 }
 
-bool Contention::defer_data(const mpilite::DataTransfer& d) {
-  Payload p;
-  p.data = d;
-  return add_flow({d.start, d.src, d.seq, 1}, d.src, d.dst, d.bytes, d.start, p);
-}
-
-bool Contention::settle(mpilite::World& world, SimTime& bound) {
+bool Contention::settle(mpilite::Arrivals& arrivals, SimTime& bound) {
   bound = kTimeInfinity;
   if (flows_.empty()) return false;
   for (;;) {
@@ -54,7 +54,7 @@ bool Contention::settle(mpilite::World& world, SimTime& bound) {
     // arrival, the end of the flow plus its tail; the two ends of rendezvous data act from the
     // flow's end. So no flow starts before the horizon these give, and the flows that end by
     // then are final.
-    const SimTime act = mpilite::earliest_decision(world);
+    const SimTime act = arrivals.earliest_action();
     const std::vector<FlowNetwork::Finished> final =
         flows_.finishes_until(act, [this](const FlowNetwork::Finished& f) {
           const Payload& p = payloads_[f.payload];
@@ -64,10 +64,12 @@ bool Contention::settle(mpilite::World& world, SimTime& bound) {
       for (const FlowNetwork::Finished& f : flows_.advance(final.back().finish)) {
         const Payload p = payloads_[f.payload];
         free_payloads_.push_back(f.payload);
+        const SimTime arrival = f.finish + p.tail;
         if (p.message)
-          mpilite::settle_message(world, *p.message, f.finish + p.tail);
+          arrivals.arrived(*p.message, arrival);
         else
-          mpilite::finish_data(world, p.data, f.finish + p.tail);
+          arrivals.data_arrived(p.data, arrival,
+                                arrival - costs_.transfer(p.data.src, p.data.dst, 0));
       }
       return true;
     }
@@ -75,22 +77,14 @@ bool Contention::settle(mpilite::World& world, SimTime& bound) {
     // there) and no faster than alone afterwards: raise the pending arrivals to that, which may
     // change what receives could take, and so `act`.
     flows_.advance(act);
-    std::vector<mpilite::Rank*> raised; // receivers whose choices may change
+    std::vector<mpilite::LaterArrival> raised;
     for (const auto& [slot, finish] : flows_.finish_lower_bounds(act)) {
       const Payload& p = payloads_[slot];
       const SimTime arrival = finish + p.tail;
       bound = std::min(bound, arrival);
-      if (p.message && arrival > p.message->ts) {
-        p.message->ts = arrival;
-        if (mpilite::Rank* r = world.local(p.message->dst)) raised.push_back(r);
-      }
+      if (p.message) raised.push_back({p.message, arrival});
     }
-    std::sort(raised.begin(), raised.end(),
-              [](const mpilite::Rank* a, const mpilite::Rank* b) { return a->id < b->id; });
-    raised.erase(std::unique(raised.begin(), raised.end()), raised.end());
-    for (mpilite::Rank* r : raised)
-      if (!r->posted.empty()) mpilite::progress_matching(world, *r);
-    if (raised.empty()) return false;
+    if (!arrivals.raise(raised.data(), raised.size())) return false;
     bound = kTimeInfinity;
   }
 }

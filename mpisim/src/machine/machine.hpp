@@ -17,7 +17,6 @@ using mpilite::SimTime;
 enum class Switching { StoreAndForward, CutThrough, Circuit, Wormhole };
 
 /// Whether messages that share a link slow each other down.
-enum class NetworkMode { Latency, Contention };
 
 /// Messages of at least `from` bytes cross the network with this latency and bandwidth instead of
 /// the machine's: a piecewise-linear link time, as real MPI libraries change protocol with size.
@@ -82,7 +81,7 @@ struct MachineParams {
   /// message costs as much as one over a single network link.
   std::optional<SimTime> intra_latency;
   std::optional<double> intra_bandwidth; ///< bytes per second; 0 means infinite
-  NetworkMode network = NetworkMode::Latency;
+  std::string network = "latency"; ///< a registered network model (network_model.hpp)
   /// MPI-IO (docs/machines.md, Storage): an access of n bytes by one rank takes
   /// io_latency + n / io_bandwidth; a collective access at least io_latency + (all ranks'
   /// bytes) / io_shared_bandwidth. Bandwidths in bytes per second; 0 means infinite.
@@ -118,8 +117,7 @@ std::string describe_machine(const MachineParams& machine);
 /// Every preset with its description and its parameters (mpisimrun --list-machines).
 std::string describe_machine_presets();
 
-/// Names of the switching modes and network modes, as files and variables spell them.
+/// The name of a switching mode, as files and variables spell it.
 std::string switching_name(Switching s);
-std::string network_mode_name(NetworkMode n);
 
 } // namespace mpisim

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "config.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -71,11 +72,30 @@ constexpr std::pair<Switching, const char*> kSwitchingNames[] = {
 };
 constexpr const char* kSwitchingAllowed = "store-and-forward, cut-through, circuit, wormhole";
 
-constexpr std::pair<NetworkMode, const char*> kNetworkNames[] = {
-    {NetworkMode::Latency, "latency"},
-    {NetworkMode::Contention, "contention"},
-};
-constexpr const char* kNetworkAllowed = "latency, contention";
+/// The registered network models: "latency, contention" and "latency: ...; contention: ...".
+const std::string& network_names() {
+  static const std::string names = [] {
+    std::string s;
+    for (const NetworkModelEntry& e : network_models())
+      s += (s.empty() ? "" : ", ") + std::string(e.name);
+    return s;
+  }();
+  return names;
+}
+const std::string& network_meanings() {
+  static const std::string meanings = [] {
+    std::string s;
+    for (const NetworkModelEntry& e : network_models())
+      s += (s.empty() ? "" : "; ") + std::string(e.name) + ": " + e.description;
+    return s;
+  }();
+  return meanings;
+}
+
+std::string network_model_name(const std::string& value, const std::string& what) {
+  if (find_network_model(value)) return value;
+  bad(what, value, "", network_names().c_str());
+}
 
 template <class T, std::size_t N>
 T choice(const std::pair<T, const char*> (&names)[N], const std::string& value,
@@ -302,10 +322,9 @@ const std::vector<MachineKey> kKeys{
      [](M& m, S v, S w) { m.io_shared_bandwidth = bandwidth_or_infinite(v, w); },
      [](const M& m) { return quoted(exact_bandwidth(m.io_shared_bandwidth)); }},
     {"network", "MPISIM_NETWORK", "--network",
-     "latency: messages never delay each other; contention: messages on a link share it",
-     kNetworkAllowed,
-     [](M& m, S v, S w) { m.network = choice(kNetworkNames, v, w, kNetworkAllowed); },
-     [](const M& m) { return quoted(network_mode_name(m.network)); }},
+     network_meanings().c_str(), network_names().c_str(),
+     [](M& m, S v, S w) { m.network = network_model_name(v, w); },
+     [](const M& m) { return quoted(m.network); }},
 };
 
 std::string_view trim(std::string_view s) {
@@ -395,11 +414,6 @@ std::string switching_name(Switching s) {
   return "?";
 }
 
-std::string network_mode_name(NetworkMode n) {
-  for (const auto& [item, name] : kNetworkNames)
-    if (item == n) return name;
-  return "?";
-}
 
 MachineParams parse_machine_text(const std::string& text, const std::string& source) {
   const std::vector<Entry> entries = read_entries(text, source);

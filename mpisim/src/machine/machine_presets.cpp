@@ -135,7 +135,7 @@ std::string describe_machine(const MachineParams& m) {
       format_time(m.send_overhead), format_time(m.recv_overhead), format_time(m.latency),
       format_bandwidth(m.bandwidth), format_size(m.eager_limit), format_time(m.poll_overhead),
       m.cpu_scale, format_topology(m.topology), m.ranks_per_node, intra,
-      switching_name(m.switching), format_time(m.hop_latency), network_mode_name(m.network));
+      switching_name(m.switching), format_time(m.hop_latency), m.network);
 }
 
 std::string describe_machine_presets() {

@@ -1,46 +1,69 @@
-// The target network as the simulation sees it: its costs (LinkCosts: overheads, latency,
-// topology, switching) and what it does with messages in flight. An interface with one
-// implementation per MPISIM_NETWORK value, made by name: "latency" (every message's arrival
-// follows from its size and route alone) and "contention" (messages share links as flows, so an
-// arrival is decided only when no flow that could share its links can still start).
+// A network model: how the target network carries messages. It plans every leg of every message
+// (mpilite::MessageTiming::plan, the one place a message's times are decided) from the machine's
+// costs (LinkCosts: overheads, latency, topology, switching) and what else is in flight. Models
+// are registered by name (MPISIM_NETWORK): "latency" (every leg as if alone on the network) and
+// "contention" (messages between nodes share the links of their routes, so an arrival is decided
+// only when no message that could share its links can still start).
 #pragma once
 
 #include <memory>
+#include <span>
 
-#include "machine.hpp"
-#include "message.hpp"
 #include "link_costs.hpp"
-
-namespace mpilite {
-class World;
-}
+#include "machine.hpp"
+#include "message_timing.hpp"
 
 namespace mpisim {
 
-class NetworkModel {
+class NetworkModel : public mpilite::MessageTiming {
 public:
-  virtual ~NetworkModel() = default;
+  NetworkModel(const MachineParams& m, int ranks) : costs_(m, ranks) {}
 
   /// The costs of the target machine.
-  virtual const LinkCosts& costs() const = 0;
+  const LinkCosts& costs() const { return costs_; }
 
-  /// A message leaves its sender at `injected` carrying `data_bytes` of data (0 for a
-  /// request-to-send). A network that decides arrivals later marks it pending.
-  virtual void on_send(mpilite::Message&, SimTime /*injected*/, std::size_t /*data_bytes*/) {}
-  /// The data of a matched rendezvous leaves its sender: true when the network decides its
-  /// arrival later (and calls finish_data then).
-  virtual bool defer_data(const mpilite::DataTransfer&) { return false; }
-  /// With every rank of `world` stopped: settles what has become final and returns true, or sets
-  /// `held` to a lower bound on every arrival the network still holds back.
-  virtual bool settle(mpilite::World&, SimTime& held) {
+  // mpilite::MessageTiming: plan() is the model's; the rest is the machine's.
+  SimTime receive_overhead(int from, int to, std::size_t bytes) const override;
+  SimTime exchange_extra(int rank, int dest, std::size_t sent, std::size_t received) const override;
+  std::size_t eager_limit() const override { return costs_.eager_limit(); }
+  SimTime poll_overhead() const override { return costs_.poll_overhead(); }
+  SimTime file_access(int rank, std::size_t bytes) const override;
+  SimTime file_system(std::size_t bytes) const override;
+
+  /// With every rank of this host stopped: decides the arrivals planned `later` that have become
+  /// final (and returns true), or sets `held` to a lower bound on every arrival still undecided
+  /// (kTimeInfinity: none).
+  virtual bool settle(mpilite::Arrivals&, SimTime& held) {
     held = mpilite::kTimeInfinity;
     return false;
   }
   /// A new run: nothing in flight.
   virtual void reset() {}
+
+protected:
+  /// The times of `leg` alone on the network: the sender's overhead before the first leg of a
+  /// message, then latency and transfer over the route; a rank's message to itself is a local
+  /// copy that costs nothing.
+  mpilite::LegPlan alone(const mpilite::Leg& leg) const;
+
+  LinkCosts costs_;
 };
 
-/// The network of `m.network` for `ranks` ranks. Throws ConfigError as LinkCosts does.
-std::unique_ptr<NetworkModel> make_network(const MachineParams& m, int ranks);
+/// A network model by name, for MPISIM_NETWORK and the help texts.
+struct NetworkModelEntry {
+  const char* name;
+  const char* description;
+  std::unique_ptr<NetworkModel> (*make)(const MachineParams&, int ranks);
+  bool several_hosts; ///< exact when the ranks are spread over several host processes
+};
+
+/// Every registered model, the default first.
+std::span<const NetworkModelEntry> network_models();
+
+/// The entry named `name`, or nullptr.
+const NetworkModelEntry* find_network_model(const std::string& name);
+
+/// The model `m.network` names, for `ranks` ranks. Throws ConfigError as LinkCosts does.
+std::unique_ptr<NetworkModel> make_network_model(const MachineParams& m, int ranks);
 
 } // namespace mpisim

@@ -90,7 +90,7 @@ std::string factors(const MachineParams& m, bool latency, std::vector<std::strin
 
 void note_unmapped(const MachineParams& m, std::vector<std::string>& unmapped) {
   // A cluster's FATPIPE links still share (SimGrid 3.32): full-duplex links are the closest.
-  if (m.network == NetworkMode::Latency)
+  if (m.network == "latency")
     unmapped.push_back("network latency (no contention): SimGrid's links are full duplex, and "
                        "messages leaving (or entering) one node at the same time share its link");
   if (m.topology.kind != TopologyKind::FullyConnected)

@@ -42,7 +42,7 @@ json machine_json(const MachineParams& m) {
           {"topology", format_topology(m.topology)},
           {"ranks_per_node", m.ranks_per_node},
           {"switching", switching_name(m.switching)},
-          {"network", network_mode_name(m.network)},
+          {"network", m.network},
           {"io_latency_ps", m.io_latency},
           {"io_bandwidth_bytes_per_s", m.io_bandwidth},
           {"io_shared_bandwidth_bytes_per_s", m.io_shared_bandwidth}};

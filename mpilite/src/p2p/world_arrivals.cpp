@@ -1,0 +1,40 @@
+#include "world_arrivals.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "lp_control.hpp"
+#include "matching.hpp"
+#include "world.hpp"
+
+namespace mpilite {
+
+SimTime WorldArrivals::earliest_action() {
+  return earliest_decision(w_);
+}
+
+void WorldArrivals::arrived(Message& m, SimTime at) {
+  settle_message(w_, m, at);
+}
+
+void WorldArrivals::data_arrived(const DataTransfer& d, SimTime at, SimTime sent) {
+  finish_data(w_, d, at, sent);
+}
+
+bool WorldArrivals::raise(const LaterArrival* bounds, std::size_t n) {
+  std::vector<Rank*> raised; // receivers whose choices may change
+  for (std::size_t i = 0; i < n; ++i) {
+    Message& m = *bounds[i].message;
+    if (bounds[i].at <= m.ts) continue;
+    m.ts = bounds[i].at;
+    if (Rank* r = w_.local(m.dst)) raised.push_back(r);
+  }
+  // In rank order, each once: the order in which receivers match again is the same on every run.
+  std::sort(raised.begin(), raised.end(), [](const Rank* a, const Rank* b) { return a->id < b->id; });
+  raised.erase(std::unique(raised.begin(), raised.end()), raised.end());
+  for (Rank* r : raised)
+    if (!r->posted.empty()) progress_matching(w_, *r);
+  return !raised.empty();
+}
+
+} // namespace mpilite

@@ -1,0 +1,22 @@
+// Delivery of messages and replies to ranks of other host processes.
+#pragma once
+
+namespace mpilite {
+
+struct Message;
+struct Reply;
+
+class HostDelivery {
+public:
+  virtual ~HostDelivery() = default;
+  /// Hands a message for a rank of another host process to the transport (which takes it).
+  virtual void send_remote(Message* m) = 0;
+  /// Hands the reply to a synchronous or rendezvous send of another host process to the transport.
+  virtual void reply_remote(const Reply& reply) = 0;
+  /// Whether poll() has anything to do (work may arrive from other host processes).
+  virtual bool polls() const { return false; }
+  /// Takes in what other host processes sent, while ranks of this host keep running.
+  virtual void poll() {}
+};
+
+} // namespace mpilite

@@ -1,0 +1,94 @@
+// The costs of the target machine as mpilite sees them. Every time of a message, its overheads,
+// latency and transfer, comes from one function, MessageTiming::plan, called once per leg of the
+// message's protocol; point-to-point, matching and the collectives add no time of their own. A
+// network that decides an arrival only later (when messages share links) says so in the plan and
+// reports the arrival through Arrivals.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sim_time.hpp"
+
+namespace mpilite {
+
+struct Message;
+struct DataTransfer;
+
+/// The legs a message travels, by its protocol: eager = Eager; synchronous eager = Eager, Ack;
+/// rendezvous (and buffered beyond the eager limit) = RequestToSend, ClearToSend, Data.
+enum class LegKind : std::uint8_t {
+  Eager,         ///< the envelope with the data
+  RequestToSend, ///< a rendezvous's envelope alone
+  ClearToSend,   ///< the receiver's answer to a request-to-send, once matched
+  Ack,           ///< the receiver's acknowledgement of a synchronous eager send, once matched
+  Data,          ///< a rendezvous's data, once the clear-to-send is at the sender
+};
+
+/// One leg: who sends it to whom, what it carries and when its sender starts it.
+struct Leg {
+  LegKind kind = LegKind::Eager;
+  int from = 0; ///< world ranks: the leg's sender and receiver
+  int to = 0;
+  std::size_t bytes = 0;                 ///< data carried (0 for the control legs)
+  SimTime start = 0;                     ///< when its sender starts it, before any overhead
+  Message* message = nullptr;            ///< Eager: the message, for an arrival decided later
+  const DataTransfer* data = nullptr;    ///< Data: the transfer, for an arrival decided later
+};
+
+/// The times of a leg.
+struct LegPlan {
+  SimTime leaves = 0;  ///< the sender's overhead is paid and the first byte leaves
+  SimTime sent = 0;    ///< the last byte has left: the sender's part is over
+  SimTime arrives = 0; ///< the leg is at its receiver (a lower bound when `later`)
+  /// The network decides the arrival later (and `sent` of a Data leg with it): it calls
+  /// Arrivals::arrived or Arrivals::data_arrived then.
+  bool later = false;
+};
+
+class MessageTiming {
+public:
+  virtual ~MessageTiming() = default;
+
+  /// The times of `leg`. The one place that adds a message's overheads, latency and transfer
+  /// time; a message a rank sends itself costs nothing (a local copy).
+  virtual LegPlan plan(const Leg& leg) = 0;
+  /// CPU time the receiver spends on a message of `bytes` from `from` once it is there.
+  virtual SimTime receive_overhead(int from, int to, std::size_t bytes) const = 0;
+  /// What an exchange (MPI_Sendrecv, or a collective's step taken as one) of world rank `rank`
+  /// with `dest`, sending `sent` and receiving `received` bytes, costs beyond its two messages.
+  virtual SimTime exchange_extra(int rank, int dest, std::size_t sent,
+                                 std::size_t received) const = 0;
+  /// Largest message a standard send transfers eagerly.
+  virtual std::size_t eager_limit() const = 0;
+  /// Cost of a test or probe that completes nothing (so polling loops advance time).
+  virtual SimTime poll_overhead() const = 0;
+  /// Time world rank `rank` spends on one access of `bytes` to a file (MPI-IO) through its node's
+  /// path to storage.
+  virtual SimTime file_access(int rank, std::size_t bytes) const = 0;
+  /// The shortest time in which the shared file system moves `bytes` (a collective access).
+  virtual SimTime file_system(std::size_t bytes) const = 0;
+};
+
+/// A leg whose arrival the network decided later, or a lower bound on it raised.
+struct LaterArrival {
+  Message* message = nullptr;
+  SimTime at = 0;
+};
+
+/// What a network that decides arrivals later may do with the ranks of its host, all stopped.
+class Arrivals {
+public:
+  virtual ~Arrivals() = default;
+  /// No stopped rank acts (sends, or decides a receive) before this time without new input.
+  virtual SimTime earliest_action() = 0;
+  /// An Eager leg planned `later` arrives at `at`; what can be matched now is.
+  virtual void arrived(Message& m, SimTime at) = 0;
+  /// A Data leg planned `later` arrives at `at`, its last byte having left the sender at `sent`.
+  virtual void data_arrived(const DataTransfer& d, SimTime at, SimTime sent) = 0;
+  /// Raises the lower bounds of Eager legs still undecided; returns whether any rose (which may
+  /// change what their receivers take, and so earliest_action()).
+  virtual bool raise(const LaterArrival* bounds, std::size_t n) = 0;
+};
+
+} // namespace mpilite

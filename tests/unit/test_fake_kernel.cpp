@@ -1,0 +1,127 @@
+// Point-to-point and matching against the fake kernel (fake_kernel.hpp): the times they produce
+// are the fake timing's plans put together, and nothing else adds time.
+#include <gtest/gtest.h>
+#include <mpisim.h>
+
+#include "fake_kernel.hpp"
+
+namespace {
+
+using mpilite::SimTime;
+
+using mpilite::LegKind;
+using test::FakeTiming;
+
+constexpr SimTime O = FakeTiming::kOverhead, L = FakeTiming::kLatency, B = FakeTiming::kPerByte,
+                  R = FakeTiming::kReceive;
+
+int eager_pair(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  int rank, v = 7;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  if (rank == 1) {
+    MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (v != 7) return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(FakeKernel, EagerMessageIsOneLegPlusTheReceiveOverhead) {
+  FakeTiming timing;
+  mpilite::ExactMatching exact;
+  const auto clocks = test::run_fake(2, timing, exact, eager_pair);
+  EXPECT_EQ(clocks[0], O);
+  EXPECT_EQ(clocks[1], O + L + 4 * B + R);
+  EXPECT_EQ(timing.legs, std::vector<LegKind>{LegKind::Eager});
+}
+
+int rendezvous_pair(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  int rank;
+  std::vector<char> big(4096, 'x');
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) MPI_Send(big.data(), 4096, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+  if (rank == 1) {
+    std::vector<char> in(4096);
+    MPI_Recv(in.data(), 4096, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (in != big) return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(FakeKernel, RendezvousTakesItsThreeLegsAndTheSenderEndsWhenTheDataHasLeft) {
+  FakeTiming timing;
+  mpilite::ExactMatching exact;
+  const auto clocks = test::run_fake(2, timing, exact, rendezvous_pair);
+  const SimTime rts = O + L, cts = rts + L, data = cts + L + 4096 * B;
+  EXPECT_EQ(clocks[0], data - L); // the sender's part of the data leg is over
+  EXPECT_EQ(clocks[1], data + R);
+  EXPECT_EQ(timing.legs,
+            (std::vector<LegKind>{LegKind::RequestToSend, LegKind::ClearToSend, LegKind::Data}));
+}
+
+int wildcard_pair(int, char**) {
+  // Rank 2 sends later than rank 1 but is the smaller timestamp's source only if it sends first:
+  // rank 1 computes 5 us before sending, so rank 2's message is the earlier one.
+  MPI_Init(nullptr, nullptr);
+  int rank, v;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 1) MPISIM_Compute(5e-6);
+  if (rank > 0) MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    MPI_Status s;
+    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &s);
+    if (v != 2 || s.MPI_SOURCE != 2) return 1;
+    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &s);
+    if (v != 1) return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(FakeKernel, WildcardReceiveTakesTheEarliestArrivalWhateverTheOrderOfSends) {
+  FakeTiming timing;
+  mpilite::ExactMatching exact;
+  const auto clocks = test::run_fake(3, timing, exact, wildcard_pair);
+  ASSERT_EQ(clocks.size(), 3u);
+  EXPECT_EQ(clocks[0], 5'000'000 + O + L + 4 * B + R); // rank 1's message, after rank 2's
+  EXPECT_EQ(clocks[2], O);
+}
+
+/// Plans every Eager leg `later` and decides it 3 us after its lone arrival, as a network that
+/// shares links would.
+class LaterTiming : public FakeTiming {
+public:
+  mpilite::LegPlan plan(const mpilite::Leg& leg) override {
+    mpilite::LegPlan p = FakeTiming::plan(leg);
+    if (leg.kind == LegKind::Eager && leg.from != leg.to) {
+      p.later = true;
+      waiting.push_back({leg.message, p.arrives + 3'000'000});
+    }
+    return p;
+  }
+  bool settle(mpilite::World& w) {
+    if (waiting.empty()) return false;
+    mpilite::WorldArrivals arrivals(w);
+    const auto due = waiting;
+    waiting.clear();
+    for (const mpilite::LaterArrival& a : due)
+      arrivals.arrived(*a.message, a.at);
+    return true;
+  }
+  std::vector<mpilite::LaterArrival> waiting;
+};
+
+TEST(FakeKernel, AnArrivalDecidedLaterIsTheOneTheReceiveGets) {
+  LaterTiming timing;
+  mpilite::ExactMatching exact;
+  const auto clocks = test::run_fake(2, timing, exact, eager_pair,
+                                     [&](mpilite::World& w) { return timing.settle(w); });
+  EXPECT_EQ(clocks[0], O);
+  EXPECT_EQ(clocks[1], O + L + 4 * B + 3'000'000 + R);
+}
+
+} // namespace
