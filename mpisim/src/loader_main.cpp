@@ -77,9 +77,9 @@ int run_rank(int argc, char** argv) {
   mpilite::World& w = mpilite::World::get();
   mpilite::Rank& r = w.self();
   // Loading is the simulator's work, not the program's: it is not charged to the rank's clock.
-  w.kernel().enter_mpi(r);
+  w.kernel().hooks.enter_mpi(r);
   const Entry entry = load_copy(r.id);
-  w.kernel().leave_mpi(r);
+  w.kernel().hooks.leave_mpi(r);
   return entry ? entry(argc, argv, environ) : 127;
 }
 
