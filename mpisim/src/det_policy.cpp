@@ -31,7 +31,8 @@ bool DetPolicy::takes_without_bound(const mpilite::Request& q, int dst, const mp
   if (q.source != MPI_ANY_SOURCE) return true;
   // Determinism of the second kind: `m` comes from the only source the profile allows on the
   // receive's (communicator, tag), so it is the one message the receive can take.
-  if (!profile_ || q.tag == MPI_ANY_TAG || profile_->single_source({q.context, dst, q.tag}) != m.src)
+  if (!profile_ || q.tag == MPI_ANY_TAG ||
+      profile_->single_source({q.context, dst, q.tag}) != m.src)
     return false;
   ++profile_receives_;
   return true;

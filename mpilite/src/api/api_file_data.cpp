@@ -138,7 +138,8 @@ int access(ApiCall& c, const Access& a, MPI_Status* status, MPI_Request* request
   if (request) {
     Request* q = completed_request(c.w, c.r, RequestKind::Recv);
     q->status = s;
-    if (a.mode == Mode::Independent) q->ready_time += c.w.kernel().timing.file_access(c.r.id, bytes);
+    if (a.mode == Mode::Independent)
+      q->ready_time += c.w.kernel().timing.file_access(c.r.id, bytes);
     *request = q->handle;
   }
   if (err)

@@ -30,7 +30,8 @@ bool WorldArrivals::raise(const LaterArrival* bounds, std::size_t n) {
     if (Rank* r = w_.local(m.dst)) raised.push_back(r);
   }
   // In rank order, each once: the order in which receivers match again is the same on every run.
-  std::sort(raised.begin(), raised.end(), [](const Rank* a, const Rank* b) { return a->id < b->id; });
+  std::sort(raised.begin(), raised.end(),
+            [](const Rank* a, const Rank* b) { return a->id < b->id; });
   raised.erase(std::unique(raised.begin(), raised.end()), raised.end());
   for (Rank* r : raised)
     if (!r->posted.empty()) progress_matching(w_, *r);

@@ -30,10 +30,10 @@ struct Leg {
   LegKind kind = LegKind::Eager;
   int from = 0; ///< world ranks: the leg's sender and receiver
   int to = 0;
-  std::size_t bytes = 0;                 ///< data carried (0 for the control legs)
-  SimTime start = 0;                     ///< when its sender starts it, before any overhead
-  Message* message = nullptr;            ///< Eager: the message, for an arrival decided later
-  const DataTransfer* data = nullptr;    ///< Data: the transfer, for an arrival decided later
+  std::size_t bytes = 0;              ///< data carried (0 for the control legs)
+  SimTime start = 0;                  ///< when its sender starts it, before any overhead
+  Message* message = nullptr;         ///< Eager: the message, for an arrival decided later
+  const DataTransfer* data = nullptr; ///< Data: the transfer, for an arrival decided later
 };
 
 /// The times of a leg.

@@ -20,7 +20,8 @@ constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
 } // namespace
 
-World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size)
+World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
+             std::size_t stack_size)
     : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size),
       comms_(world_size), keyvals_(world_size) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
@@ -92,8 +93,9 @@ EndReason World::run(const Main& main, int argc, char** argv) {
     Rank& r = *ranks_[i];
     sched_.spawn(r.task, i, &World::rank_entry, &r);
   }
-  const auto poll =
-      kernel_.delivery.polls() ? std::function<void()>([this] { kernel_.delivery.poll(); }) : std::function<void()>();
+  const auto poll = kernel_.delivery.polls()
+                        ? std::function<void()>([this] { kernel_.delivery.poll(); })
+                        : std::function<void()>();
   switch (sched_.run([this] { return run_idle_hooks() || kernel_.bounds.idle(); }, poll)) {
   case RunOutcome::Finished:
     end_ = EndReason::Finished;
@@ -109,7 +111,7 @@ EndReason World::run(const Main& main, int argc, char** argv) {
 
 void World::exit_rank(int code) {
   Rank& r = self();
-  r.globals.finish();                          // exit() runs the destructors of static objects
+  r.globals.finish(); // exit() runs the destructors of static objects
   if (r.call_depth == 0) kernel_.hooks.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;
