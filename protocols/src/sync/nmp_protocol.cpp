@@ -87,7 +87,9 @@ NmpProtocol::Outlook NmpProtocol::outlook(const IdleState& s) const {
   o.round_asked = round_asked_ > decisions_;
   o.needed = needed(s.wanted);
   o.asked = asked(o.needed);
-  o.exchange_frees = exchange_frees(o.needed, s);
+  // Read only by a host held by its peers that asked them all (NMP+CEP's rule): not worth the
+  // promises it computes otherwise.
+  if (!o.round_asked && o.asked && s.held_by_peers) o.exchange_frees = exchange_frees(o.needed, s);
   return o;
 }
 

@@ -41,7 +41,8 @@ public:
     /// Whether one exchange of null messages with each peer of `needed` that asked for this
     /// host's bounds would let an LP proceed on one side: this host's promise passes what the
     /// peer's LPs wait for, or the peer's answer passes what this host's wait for (as far as the
-    /// peer last said: a hint for the choice, never for safety). True when no such peer asked.
+    /// peer last said: a hint for the choice, never for safety). True when no such peer asked,
+    /// and left true unless no round is asked, `asked` holds and the host is held by its peers.
     bool exchange_frees = true;
   };
   Outlook outlook(const IdleState& s) const;
