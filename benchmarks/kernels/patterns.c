@@ -171,6 +171,82 @@ static void farm(Ctx* c) {
   }
 }
 
+/* Task farm by tag: the master keeps one task out per worker and receives results with
+ * MPI_ANY_TAG from MPI_ANY_SOURCE; a worker tags its result with the kind of task it did
+ * (a task's kind decides its cost), and the master answers a result with the next task. */
+static void tagfarm(Ctx* c) {
+  const int tasks = 4 * c->size, kinds = 3;
+  if (c->size == 1) return;
+  if (c->rank == 0) {
+    int next = 0, done = 0, per_kind[3] = {0, 0, 0};
+    for (int w = 1; w < c->size; ++w, ++next)
+      MPI_Send(&next, 1, MPI_INT, w, 100, MPI_COMM_WORLD);
+    while (done < tasks) {
+      int result;
+      MPI_Status st;
+      MPI_Recv(&result, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+      ++done;
+      ++per_kind[st.MPI_TAG % kinds];
+      mix(c, (unsigned long long)(st.MPI_SOURCE * 16 + st.MPI_TAG));
+      mix(c, (unsigned long long)result);
+      const int task = next < tasks ? next++ : -1;
+      MPI_Send(&task, 1, MPI_INT, st.MPI_SOURCE, 100, MPI_COMM_WORLD);
+    }
+    for (int k = 0; k < kinds; ++k)
+      mix(c, (unsigned long long)per_kind[k]);
+  } else {
+    for (;;) {
+      int task;
+      MPI_Recv(&task, 1, MPI_INT, 0, 100, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (task < 0) break;
+      const int kind = (task * 7 + c->rank) % kinds;
+      MPISIM_Compute((kind * 4 + (task * 5 + c->rank) % 3 + 1) * 1e-6);
+      int result = task * 3 + kind;
+      MPI_Send(&result, 1, MPI_INT, 0, kind, MPI_COMM_WORLD);
+      mix(c, (unsigned long long)task);
+    }
+  }
+}
+
+/* A 1-D halo whose receives take MPI_ANY_SOURCE (the neighbour is told by the tag), and
+ * a tree reduction to rank 0 that takes the children's partial sums in arrival order. */
+static void wildcard(Ctx* c) {
+  const int left = c->rank > 0 ? c->rank - 1 : MPI_PROC_NULL;
+  const int right = c->rank < c->size - 1 ? c->rank + 1 : MPI_PROC_NULL;
+  int edge[32], halo[32];
+  for (int it = 0; it < 6; ++it) {
+    MPISIM_Compute(((c->rank * 7 + it) % 5 + 1) * 1e-6);
+    MPI_Request reqs[2];
+    int n = 0;
+    fill(edge, 32, c->rank + it);
+    if (left != MPI_PROC_NULL) MPI_Isend(edge, 32, MPI_INT, left, 1, MPI_COMM_WORLD, &reqs[n++]);
+    if (right != MPI_PROC_NULL) MPI_Isend(edge, 32, MPI_INT, right, 2, MPI_COMM_WORLD, &reqs[n++]);
+    /* What the left neighbour sends right has tag 2, what the right one sends left tag 1. */
+    for (int k = 0; k < 2; ++k) {
+      if ((k == 0 ? left : right) == MPI_PROC_NULL) continue;
+      MPI_Status st;
+      MPI_Recv(halo, 32, MPI_INT, MPI_ANY_SOURCE, k == 0 ? 2 : 1, MPI_COMM_WORLD, &st);
+      mix_buffer(c, halo, 32);
+      mix(c, (unsigned long long)(st.MPI_SOURCE * 4 + st.MPI_TAG));
+    }
+    MPI_Status sent[2];
+    MPI_Waitall(n, reqs, sent);
+    long long sum = c->rank * 3 + it;
+    for (int child = 2 * c->rank + 1, k = 0; k < 2; ++k, ++child) {
+      if (child >= c->size) break;
+      long long part;
+      MPI_Status st;
+      MPI_Recv(&part, 1, MPI_LONG_LONG, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &st);
+      sum += part;
+      mix(c, (unsigned long long)st.MPI_SOURCE);
+    }
+    if (c->rank > 0)
+      MPI_Send(&sum, 1, MPI_LONG_LONG, (c->rank - 1) / 2, 3, MPI_COMM_WORLD);
+    else
+      mix(c, (unsigned long long)sum);
+  }
+}
+
 /* Rank 0 polls MPI_Test on wildcard receives while computing; the others send at staggered
  * times. How many polls each receive takes depends on simulated time only. */
 static void testpoll(Ctx* c) {
@@ -284,6 +360,10 @@ int main(int argc, char** argv) {
     collectives(&c);
   else if (!strcmp(pattern, "farm"))
     farm(&c);
+  else if (!strcmp(pattern, "tagfarm"))
+    tagfarm(&c);
+  else if (!strcmp(pattern, "wildcard"))
+    wildcard(&c);
   else if (!strcmp(pattern, "testpoll"))
     testpoll(&c);
   else if (!strcmp(pattern, "iprobe"))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The central invariant: a program's output (every rank's digest of what it received) and every
-rank's final clock are identical for 1, 2, 3 and 4 host processes, under every protocol with DET off and on (eight
+rank's final clock are identical for 1, 2, 3 and 4 host processes, under every registered protocol with DET off and on (eight
 settings); the block and cyclic rank maps alternate over those 24 pairs.
 
 usage: invariant.py [--map block|cyclic] [--ranks-per-node K] [--clocks-only] MPISIMRUN PROGRAM
@@ -15,7 +15,15 @@ import subprocess
 import sys
 import tempfile
 
-SETTINGS = [(protocol, det) for protocol in ("quantum", "nmp", "cep", "nmp+cep") for det in ("0", "1")]
+SETTINGS = []  # every registered protocol (mpisimrun's MPISIM_PROTOCOL row) x DET off and on
+
+
+def registered_protocols(mpisimrun):
+    """The protocol names mpisimrun allows: the registry's, as --variables-markdown prints them."""
+    out = subprocess.run([mpisimrun, "--variables-markdown"], capture_output=True, text=True,
+                         check=True).stdout
+    row = next(l for l in out.splitlines() if l.startswith("| `MPISIM_PROTOCOL`"))
+    return [name.strip() for name in row.rstrip(" |").split("|")[-1].split(",")]
 
 
 NODE = []  # --ranks-per-node K, for every run
@@ -33,6 +41,8 @@ def run(mpisimrun, program, ranks, args, hosts, protocol="nmp+cep", det="1", ran
         r = json.load(open(report))
         clocks = [x["time_ps"] for x in sorted(r["ranks"], key=lambda x: x["rank"])]
         rounds = sum(h["protocol_rounds"] for h in r["hosts"])
+        if r["settings"]["protocol"] != protocol:
+            sys.exit(f"FAIL: the report names protocol {r['settings']['protocol']}: {' '.join(cmd)}")
         return lines, clocks, rounds, cmd
 
 
@@ -48,6 +58,11 @@ def main():
     if argv[0] == "--clocks-only":
         digests, argv = False, argv[1:]
     mpisimrun, program, ranks, args = argv[0], argv[1], int(argv[2]), argv[3:]
+    # The program (built by mpisimcc) must know every protocol mpisimrun's registry lists.
+    SETTINGS.extend((protocol, det) for protocol in registered_protocols(mpisimrun)
+                    for det in ("0", "1"))
+    if len(SETTINGS) < 8:
+        sys.exit(f"FAIL: mpisimrun lists too few protocols: {SETTINGS}")
     ref_lines, ref_clocks, _, _ = run(mpisimrun, program, ranks, args, 1)
     if digests and len(ref_lines) != ranks:
         sys.exit(f"FAIL: expected {ranks} digest lines from the one-host run, got {len(ref_lines)}")

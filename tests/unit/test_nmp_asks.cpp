@@ -13,7 +13,6 @@ namespace {
 using mpisim::protocols::IdleState;
 using mpisim::protocols::kAllHosts;
 using mpisim::protocols::kTimeInfinity;
-using mpisim::protocols::ProtocolKind;
 using test::kLookahead;
 using test::TwoHosts;
 using test::waiting;
@@ -28,7 +27,7 @@ IdleState finished() {
 }
 
 TEST(NmpAsks, AFinishedHostWithdrawsItsAsksWithItsLastNull) {
-  TwoHosts h(ProtocolKind::Nmp);
+  TwoHosts h("nmp");
   h.from_peer(5 * kLookahead, true);
   h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead));
   const auto ask = h.next_null();
@@ -45,7 +44,7 @@ TEST(NmpAsks, AFinishedHostWithdrawsItsAsksWithItsLastNull) {
 }
 
 TEST(NmpAsks, NoWithdrawalToAPeerThatPromisedNeverToSendAgain) {
-  TwoHosts h(ProtocolKind::Nmp);
+  TwoHosts h("nmp");
   h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead));
   ASSERT_TRUE(h.next_null());
   // Host 1 finished first: its last null says it sends nothing more and asks for nothing.
@@ -58,7 +57,7 @@ TEST(NmpAsks, NoWithdrawalToAPeerThatPromisedNeverToSendAgain) {
 
 TEST(NmpAsks, APeerStillAskingHearsTheFinishedHostsLastPromise) {
   // The peer's LPs may still wait for this host's bound: the withdrawal carries infinity.
-  TwoHosts h(ProtocolKind::Nmp);
+  TwoHosts h("nmp");
   h.from_peer(5 * kLookahead, true);
   h.protocol->on_idle(finished());
   const auto last = h.next_null();
@@ -69,13 +68,13 @@ TEST(NmpAsks, APeerStillAskingHearsTheFinishedHostsLastPromise) {
 
 TEST(NmpAsks, AFinishedHostOwesTheCoordinatorNoNullItsReportSaysItAll) {
   // Host 1 finished: the report that follows tells the coordinator (host 0).
-  TwoHosts one(ProtocolKind::Nmp, 1);
+  TwoHosts one("nmp", 1);
   one.from_peer(5 * kLookahead, true);
   EXPECT_TRUE(one.protocol->on_idle(finished()));
   EXPECT_FALSE(one.next_null());
   EXPECT_EQ(one.stats.null_rounds, 0u);
   // The coordinator, told by that report, expects nothing more from host 1 and owes it nothing.
-  for (auto kind : {ProtocolKind::Nmp, ProtocolKind::Cep, ProtocolKind::NmpCep}) {
+  for (auto kind : {"nmp", "cep", "nmp+cep"}) {
     TwoHosts zero(kind);
     zero.from_peer(5 * kLookahead, true);
     zero.protocol->on_finished(1);
@@ -86,7 +85,7 @@ TEST(NmpAsks, AFinishedHostOwesTheCoordinatorNoNullItsReportSaysItAll) {
 }
 
 TEST(NmpCepAsks, AFirstAskRidesOnTheRequestOfAGlobalRound) {
-  TwoHosts h(ProtocolKind::NmpCep);
+  TwoHosts h("nmp+cep");
   EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead)));
   const auto request = h.next_null();
   ASSERT_TRUE(request);
@@ -99,7 +98,7 @@ TEST(NmpCepAsks, AFirstAskRidesOnTheRequestOfAGlobalRound) {
 
 TEST(NmpCepAsks, AnAskMadeAndAnsweredLeavesTheNextWaitToNullMessages) {
   // The peer asked too and its answer would free this host's LP: a null message, no round.
-  TwoHosts h(ProtocolKind::NmpCep);
+  TwoHosts h("nmp+cep");
   h.from_peer(5 * kLookahead, true, 9 * kLookahead);
   EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kLookahead, 6 * kLookahead)));
   ASSERT_TRUE(h.next_null()); // the round's request, with the ask

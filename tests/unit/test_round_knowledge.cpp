@@ -18,7 +18,6 @@ using mpisim::protocols::Decision;
 using mpisim::protocols::FrameKind;
 using mpisim::protocols::kAllHosts;
 using mpisim::protocols::kTimeInfinity;
-using mpisim::protocols::ProtocolKind;
 using mpisim::protocols::SimTime;
 using mpisim::protocols::SyncStats;
 using test::next_frame;
@@ -70,7 +69,7 @@ TEST(RoundKnowledge, EveryHostKnowsTheBoundItsPeersHoldOfIt) {
 }
 
 TEST(RoundKnowledge, NoNullMessageSaysWhatTheRoundAlreadyTold) {
-  TwoHosts h(ProtocolKind::NmpCep);
+  TwoHosts h("nmp+cep");
   h.from_peer(5 * kL, true, 30 * kL);
   EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kL, 6 * kL, true)));
   ASSERT_TRUE(h.next_null()); // the round's request, with host 0's ask
@@ -95,7 +94,7 @@ TEST(RoundKnowledge, NoNullMessageSaysWhatTheRoundAlreadyTold) {
 TEST(RoundKnowledge, APeerWhoseNextNeedIsUnknownGetsARoundNotAGuess) {
   // Host 1 asked, with a need the first round met; what it waits for next is unknown. Host 0's
   // answer cannot free itself (an exchange gives it 11L + L, it needs 20L): a round, no null.
-  TwoHosts h(ProtocolKind::NmpCep);
+  TwoHosts h("nmp+cep");
   h.from_peer(5 * kL, true, 7 * kL);
   EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kL, 6 * kL, true)));
   const auto first = h.next_null();
@@ -113,7 +112,7 @@ TEST(RoundKnowledge, ARoundsSnapshotTellsAPeersUnmetNeed) {
   // As above, but the snapshot found host 1's LPs waiting for 11L, past the round's g of 8L: a
   // need host 1 never said in a null message (it joined the round and sent none). Host 0's
   // answer of 10L lets host 1 promise 11L and host 0 then 12L, past it: a null, no round.
-  TwoHosts h(ProtocolKind::NmpCep);
+  TwoHosts h("nmp+cep");
   h.from_peer(5 * kL, true, 7 * kL);
   EXPECT_TRUE(h.protocol->on_idle(waiting(8 * kL, 6 * kL, true)));
   ASSERT_TRUE(h.next_null());
@@ -130,8 +129,8 @@ TEST(RoundKnowledge, AFinishedHostsReportWaitsForTheCoordinatorsNextIdlePass) {
   test::FakeNetwork net{2, 1u};
   test::FakeTransport zero(net, 0), one(net, 1);
   SyncStats s0, s1;
-  mpisim::protocols::GlobalRounds coordinator(zero, s0, Decision::Kind::Bound, kL),
-      peer(one, s1, Decision::Kind::Bound, kL);
+  const auto bound = [](Decision&) {}; // CEP's decision: the snapshot's global bound
+  mpisim::protocols::GlobalRounds coordinator(zero, s0, bound), peer(one, s1, bound);
   const mpisim::protocols::Summary waits{20 * kL, 3, kTimeInfinity, 4, true};
   coordinator.report(waits);
   peer.report({kTimeInfinity, -1, kTimeInfinity, 0, false});

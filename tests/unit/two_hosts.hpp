@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "fake_transport.hpp"
 #include "sync_protocol.hpp"
@@ -24,10 +25,10 @@ inline std::optional<mpisim::protocols::Frame> next_frame(FakeTransport& t) {
 }
 
 struct TwoHosts {
-  explicit TwoHosts(mpisim::protocols::ProtocolKind kind, int me = 0)
+  explicit TwoHosts(std::string_view kind, int me = 0)
       : peer(1 - me), mine(net, me), theirs(net, 1 - me),
-        protocol(
-            mpisim::protocols::make_protocol(kind, {mine, stats, 10 * kLookahead, lookaheads})) {}
+        protocol(mpisim::protocols::ProtocolRegistry::make(
+            kind, {mine, stats, 10 * kLookahead, lookaheads})) {}
 
   /// The next null message the peer receives, if this host sent one.
   std::optional<mpisim::protocols::NullFrame> next_null() {

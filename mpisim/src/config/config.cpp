@@ -17,6 +17,7 @@
 
 #include "machine_file.hpp"
 #include "network_model.hpp"
+#include "protocol_registry.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -133,6 +134,13 @@ std::vector<Variable> with_machine_keys(std::vector<Variable> before, Variable m
 const std::vector<Variable>& table() {
   static const std::string machines =
       "a preset (" + join(machine_preset_names()) + ") or the path of a machine file";
+  static const std::string protocol_names = protocols::ProtocolRegistry::names();
+  static const std::string protocol_meaning = [] {
+    std::string m = "synchronization protocol between host processes";
+    for (const auto& p : protocols::ProtocolRegistry::all())
+      m += fmt::format("; {}: {}", p.name, p.description);
+    return m;
+  }();
   static const std::vector<Variable> all = with_machine_keys(
       {
           {{"MPISIM_RANKS", "-np", "number of target ranks (the size of MPI_COMM_WORLD)", "1",
@@ -154,11 +162,11 @@ const std::vector<Variable>& table() {
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.map = map_setting(v, s);
            }},
-          {{"MPISIM_PROTOCOL", "--protocol", "synchronization protocol between host processes",
-            "nmp+cep", "quantum, nmp, cep, nmp+cep"},
+          {{"MPISIM_PROTOCOL", "--protocol", protocol_meaning.c_str(),
+            protocols::kDefaultProtocol.data(), protocol_names.c_str()},
            [](Config& c, const VariableInfo& v, const std::string& s) {
-             c.protocol =
-                 pick(v, s, {Protocol::Quantum, Protocol::Nmp, Protocol::Cep, Protocol::NmpCep});
+             if (!protocols::ProtocolRegistry::find(s)) invalid(v, s);
+             c.protocol = s;
            }},
           {{"MPISIM_DET", "--det",
             "deterministic mode: receives that name their source complete without a time bound",

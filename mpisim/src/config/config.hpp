@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
-#include "protocol_kind.hpp"
+#include "protocol_registry.hpp"
 #include "sim_time.hpp"
 
 namespace mpisim {
@@ -23,8 +23,6 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// The synchronization protocols are the protocols room's (protocol_kind.hpp).
-using Protocol = protocols::ProtocolKind;
 enum class CpuMode { Measured, Off };
 enum class Lookahead { Static, Dynamic };
 
@@ -56,7 +54,8 @@ struct Config {
   int ranks = 1;
   int hosts = 1; ///< MPISIM_HOSTS as given to mpisimrun; the runtime asks MPICH for the real count
   std::string map = "block";
-  Protocol protocol = Protocol::NmpCep;
+  /// A name of the protocols room's registry (protocol_registry.hpp).
+  std::string protocol{protocols::kDefaultProtocol};
   bool det = true;
   std::string det_profile_path;   ///< MPISIM_DET_PROFILE (empty: none)
   std::optional<SimTime> quantum; ///< unset: the machine's smallest latency

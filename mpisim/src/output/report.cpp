@@ -57,7 +57,7 @@ json settings_json(const Config& c, const RunSummary& run) {
           {"map", c.map},
           {"map_used", run.map},
           {"machine", machine_json(c.machine)},
-          {"protocol", std::string(protocols::protocol_name(c.protocol))},
+          {"protocol", c.protocol},
           {"det", c.det},
           {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
           {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},

@@ -4,6 +4,10 @@
 
 namespace mpisim::protocols {
 
+MPISIM_REGISTER_PROTOCOL(cep_protocol, CepProtocol, "cep",
+                         "conditional events (Chandy-Sherman): one global round over a quiescent "
+                         "snapshot gives every host the global lower bound");
+
 CepProtocol::CepProtocol(const ProtocolContext& c)
     : lookaheads_(c.lookaheads), host_(c.transport.host()),
       from_(static_cast<std::size_t>(c.transport.hosts()), 0),

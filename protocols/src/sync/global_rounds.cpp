@@ -1,6 +1,7 @@
 #include "global_rounds.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace mpisim::protocols {
 namespace {
@@ -18,8 +19,8 @@ void merge_min(SimTime& g, std::int64_t& arg, SimTime& g2, const Summary& s) {
 
 } // namespace
 
-GlobalRounds::GlobalRounds(Transport& t, SyncStats& stats, Decision::Kind kind, SimTime quantum)
-    : t_(t), stats_(stats), kind_(kind), quantum_(quantum),
+GlobalRounds::GlobalRounds(Transport& t, SyncStats& stats, std::function<void(Decision&)> decide)
+    : t_(t), stats_(stats), decide_(std::move(decide)),
       sent_(static_cast<std::size_t>(t.hosts()), 0),
       received_(static_cast<std::size_t>(t.hosts()), 0),
       reports_(t.host() == kCoordinator ? static_cast<std::size_t>(t.hosts()) : 0) {}
@@ -98,10 +99,6 @@ void GlobalRounds::decide() {
     d.kind = Decision::Kind::Finish;
   } else if (g >= kTimeInfinity || n == 1) {
     d.kind = Decision::Kind::Deadlock;
-  } else if (kind_ == Decision::Kind::Window) {
-    d.kind = Decision::Kind::Window;
-    window_ += quantum_;
-    d.window = window_;
   } else {
     d.kind = Decision::Kind::Bound;
     d.g = g;
@@ -109,6 +106,7 @@ void GlobalRounds::decide() {
     d.arg = arg;
     for (const auto& r : reports_)
       d.k_of_host.push_back(r->summary.k_min);
+    decide_(d);
   }
   const auto body = encode(d);
   for (int h = 0; h < t_.hosts(); ++h)

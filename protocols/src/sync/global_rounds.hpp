@@ -1,11 +1,12 @@
 // Global rounds over quiescent snapshots: a host that wants one reports its state to the
 // coordinator (host 0); once every host has reported since the last decision, all are idle and no
 // data frame is in flight (per pair of hosts, what one counts as sent the other counts as
-// received), the coordinator decides and every host applies the same decision. Used by CEP and
-// the quantum protocol for their bounds, and by every protocol to detect the end of a run and a
-// deadlock of the target program.
+// received), the coordinator decides and every host applies the same decision: the end of the
+// run, a deadlock of the target program, or else what the protocol decides from the snapshot
+// (SyncProtocol::decide: CEP's global bound, the quantum protocol's next window).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -20,9 +21,9 @@ constexpr int kCoordinator = 0;
 
 class GlobalRounds {
 public:
-  /// `kind`: what the coordinator decides from a complete snapshot (Bound or Window);
-  /// `quantum`: the size of a window.
-  GlobalRounds(Transport& t, SyncStats& stats, Decision::Kind kind, SimTime quantum);
+  /// `decide`: the protocol's decision from a complete snapshot where LPs are unfinished and some
+  /// can act, given the snapshot's global bound (SyncProtocol::decide).
+  GlobalRounds(Transport& t, SyncStats& stats, std::function<void(Decision&)> decide);
 
   void count_sent(int to);
   void count_received(int from);
@@ -44,8 +45,7 @@ private:
 
   Transport& t_;
   SyncStats& stats_;
-  Decision::Kind kind_;
-  SimTime quantum_;
+  std::function<void(Decision&)> decide_;
   std::vector<std::uint64_t> sent_, received_;
   std::uint64_t epoch_ = 0; ///< decisions seen
   std::optional<ReportFrame> last_report_;
@@ -53,7 +53,6 @@ private:
   // Coordinator (host 0).
   std::vector<std::optional<ReportFrame>> reports_;
   std::uint64_t coordinator_epoch_ = 0;
-  SimTime window_ = 0;
 };
 
 } // namespace mpisim::protocols

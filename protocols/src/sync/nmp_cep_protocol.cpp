@@ -4,6 +4,10 @@
 
 namespace mpisim::protocols {
 
+MPISIM_REGISTER_PROTOCOL(nmp_cep_protocol, NmpCepProtocol, "nmp+cep",
+                         "the default: null messages where one exchange gives the bound, a global "
+                         "round where a chain of exchanges would");
+
 SimTime NmpCepProtocol::remote_bound(HostSet hosts) const {
   // Each peer's bound is the better of its null messages and the last round: a peer may skip a
   // null message that the round already told (holds()).
@@ -12,9 +16,9 @@ SimTime NmpCepProtocol::remote_bound(HostSet hosts) const {
 }
 
 bool NmpCepProtocol::on_idle(const IdleState& s) {
-  if (nmp_.round_asked()) return cep_.on_idle(s);
-  const HostSet needed = nmp_.needed(s.wanted);
-  if (s.summary.needs_bound && depends_on_third_hosts(needed)) {
+  const NmpProtocol::Outlook o = nmp_.outlook(s);
+  if (o.round_asked) return cep_.on_idle(s);
+  if (s.summary.needs_bound && depends_on_third_hosts(o.needed)) {
     nmp_.ask_round(false, s.need);
     return cep_.on_idle(s);
   }
@@ -23,8 +27,8 @@ bool NmpCepProtocol::on_idle(const IdleState& s) {
   // bounds at once. Asks not made yet ride on the round's request: a peer cannot have answered
   // them, and a round costs no more than the null messages that would announce them and answer
   // them. The asks stand: the next time one host alone waits, a null may do.
-  if (s.held_by_peers && (!nmp_.asked(needed) || !nmp_.exchange_frees(needed, s))) {
-    nmp_.ask_round(true, s.need, needed);
+  if (s.held_by_peers && (!o.asked || !o.exchange_frees)) {
+    nmp_.ask_round(true, s.need, o.needed);
     return cep_.on_idle(s);
   }
   return nmp_.on_idle(s);

@@ -7,6 +7,10 @@
 
 namespace mpisim::protocols {
 
+MPISIM_REGISTER_PROTOCOL(nmp_protocol, NmpProtocol, "nmp",
+                         "null messages (Chandy-Misra-Bryant): each host sends the peers that ask "
+                         "a lower bound on what it may still send them");
+
 NmpProtocol::NmpProtocol(const ProtocolContext& c)
     : t_(c.transport), stats_(c.stats), lookaheads_(c.lookaheads),
       channel_(static_cast<std::size_t>(c.transport.hosts()), 0),
@@ -76,6 +80,17 @@ SimTime NmpProtocol::judged_need(std::size_t peer) const {
   const SimTime n = peer_need_[peer];
   if (n >= floor_) return n;
   return step_[peer] > 0 ? plus(floor_, step_[peer]) : kTimeInfinity;
+}
+
+NmpProtocol::Outlook NmpProtocol::outlook(const IdleState& s) const {
+  Outlook o;
+  o.round_asked = round_asked_ > decisions_;
+  o.needed = needed(s.wanted);
+  o.asked = asked(o.needed);
+  // Read only by a host held by its peers that asked them all (NMP+CEP's rule): not worth the
+  // promises it computes otherwise.
+  if (!o.round_asked && o.asked && s.held_by_peers) o.exchange_frees = exchange_frees(o.needed, s);
+  return o;
 }
 
 HostSet NmpProtocol::needed(HostSet wanted) const {

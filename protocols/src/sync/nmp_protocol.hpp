@@ -29,25 +29,32 @@ public:
   /// The bound on future data from `host` alone, before the last global bound.
   SimTime bound_from(int host) const { return channel_[static_cast<std::size_t>(host)]; }
 
-  /// The hosts whose bounds this host needs when its LPs need `wanted`'s: all of them once a
-  /// peer asked for this host's own bounds, which depend on every host's.
-  HostSet needed(HostSet wanted) const;
-  /// Whether one exchange of null messages with each peer in `hosts` that asked for this host's
-  /// bounds would let an LP proceed on one side: this host's promise passes what the peer's LPs
-  /// wait for, or the peer's answer passes what this host's wait for (as far as the peer last
-  /// said: a hint for choosing between null messages and a round, never for safety). True when
-  /// no such peer asked.
-  bool exchange_frees(HostSet hosts, const IdleState& s) const;
-  /// Whether this host has asked every peer in `hosts` for its bounds.
-  bool asked(HostSet hosts) const;
+  /// What NMP+CEP reads of this NMP to choose between null messages and a global round.
+  struct Outlook {
+    /// A global round asked for by this host or a peer has not been decided yet.
+    bool round_asked = false;
+    /// The hosts whose bounds this host needs: those of its LPs' potential sources, or all
+    /// once a peer asked for this host's own bounds, which depend on every host's.
+    HostSet needed = 0;
+    /// Whether this host has asked every host of `needed` for its bounds.
+    bool asked = false;
+    /// Whether one exchange of null messages with each peer of `needed` that asked for this
+    /// host's bounds would let an LP proceed on one side: this host's promise passes what the
+    /// peer's LPs wait for, or the peer's answer passes what this host's wait for (as far as the
+    /// peer last said: a hint for the choice, never for safety). True when no such peer asked,
+    /// and left true unless no round is asked, `asked` holds and the host is held by its peers.
+    bool exchange_frees = true;
+  };
+  Outlook outlook(const IdleState& s) const;
   /// Asks every peer to join the global round that follows the last decision seen. Withdraws
   /// this host's asks for bounds unless `keep_asks`, in which case it also asks those in `asks`
   /// that it had not. `need`: what this host's LPs wait for.
   void ask_round(bool keep_asks, SimTime need, HostSet asks = 0);
-  /// A global round asked for by this host or a peer has not been decided yet.
-  bool round_asked() const { return round_asked_ > decisions_; }
 
 private:
+  HostSet needed(HostSet wanted) const;
+  bool exchange_frees(HostSet hosts, const IdleState& s) const;
+  bool asked(HostSet hosts) const;
   /// Takes note when the last global round met what `peer` last said it needs.
   void note_met_need(std::size_t peer);
   /// What `peer`'s LPs wait for, for choosing between null messages and a round: what it said,

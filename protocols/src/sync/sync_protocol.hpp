@@ -1,8 +1,9 @@
 // A conservative synchronization protocol between host processes (DESIGN.md, "The protocols"):
 // how a host learns a lower bound on the recv timestamps of what other hosts may still send it.
-// One class per protocol (quantum, NMP, CEP), NMP+CEP by composition; chosen once at setup by
-// make_protocol. The core around them (synchronizer.hpp) owns the LPs' bounds, the global rounds
-// of quiescent snapshots (which also detect the end of a run and deadlocks) and the transport.
+// One class per protocol (quantum, NMP, CEP), NMP+CEP by composition, each in its own file and
+// registered there by name (protocol_registry.hpp); chosen once at setup. The core around them
+// (synchronizer.hpp) owns the LPs' bounds, the global rounds of quiescent snapshots (which also
+// detect the end of a run and deadlocks) and the transport.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +13,8 @@
 
 #include "frames.hpp"
 #include "host_lookaheads.hpp"
-#include "protocol_kind.hpp"
+#include "local_lps.hpp"
+#include "protocol_registry.hpp"
 #include "sync_stats.hpp"
 #include "transport.hpp"
 
@@ -44,6 +46,20 @@ SimTime least_of_peers(HostSet hosts, int self, int count, SimTime floor, PerPee
   return std::max(b, floor);
 }
 
+/// What the core knows of one undecided LP of a host with peers, for its input bound.
+struct LpInputs {
+  /// The exact bound within the host, with the protocol's bound over every other host.
+  SimTime exact;
+  /// When every LP of the host waits only for LPs of the host (LocalLps::closed): the exact
+  /// bound within the host without other hosts (kTimeInfinity held back by the network model
+  /// aside). Otherwise -1.
+  SimTime alone;
+  /// The potential sources of what the LP waits for now (read only when not `alone`).
+  Sources from;
+  /// A lower bound on arrivals the network model still holds back.
+  SimTime held;
+};
+
 /// What every protocol is given.
 struct ProtocolContext {
   Transport& transport;
@@ -58,10 +74,18 @@ public:
 
   /// Every future data frame from the hosts in `hosts` has a recv timestamp >= this.
   virtual SimTime remote_bound(HostSet hosts) const = 0;
-  /// Whether LPs take their bounds from the global windows alone (the quantum protocol).
-  virtual bool windowed() const { return false; }
-  /// What the coordinator decides from a complete snapshot for this protocol.
-  virtual Decision::Kind round_kind() const { return Decision::Kind::Bound; }
+  /// The input bound of an LP (LpInputs): by default the exact bound within the host where
+  /// the LP may take from this host, the remote bound of the hosts it may take from, and what
+  /// the network model holds back.
+  virtual LpBound lp_bound(const LpInputs& in) const {
+    if (in.alone >= 0) return {in.alone, in.exact};
+    const SimTime local = in.from.local ? in.exact : kTimeInfinity;
+    return {std::min({local, remote_bound(in.from.remote), in.held}), in.exact};
+  }
+  /// What the coordinator decides from a complete quiescent snapshot in which LPs are
+  /// unfinished and some can act: `d` comes as the snapshot's global bound (Decision::Kind::Bound:
+  /// g, g2, arg, every host's smallest K), which this may replace.
+  virtual void decide(Decision& /*d*/) {}
 
   /// A null message from `from`.
   virtual void on_null(int /*from*/, const NullFrame&) {}
@@ -73,13 +97,9 @@ public:
   /// The coordinator learnt from a report that `host` has no unfinished LP: it will never send
   /// again and needs no bound.
   virtual void on_finished(int /*host*/) {}
-  /// An LP of this host could proceed again.
-  virtual void on_progress() {}
   /// The lower bound on this host's future frames that `host` holds, from a null message or a
   /// global round (-1: none). Every frame sent to `host` is checked against it.
   virtual SimTime promised(int /*host*/) const { return -1; }
 };
-
-std::unique_ptr<SyncProtocol> make_protocol(ProtocolKind kind, const ProtocolContext& c);
 
 } // namespace mpisim::protocols

@@ -10,12 +10,11 @@ namespace mpisim::protocols {
 
 Synchronizer::Synchronizer(Transport& transport, const SyncOptions& options)
     : t_(transport), options_(options), lookaheads_(options.lookahead, options.lookahead_between),
-      protocol_(
-          make_protocol(options.protocol,
-                        {transport, stats_,
-                         options.quantum > 0 ? options.quantum : options.lookahead, lookaheads_})),
-      rounds_(transport, stats_, protocol_->round_kind(),
-              options.quantum > 0 ? options.quantum : options.lookahead) {}
+      protocol_(ProtocolRegistry::make(options.protocol,
+                                       {transport, stats_,
+                                        options.quantum > 0 ? options.quantum : options.lookahead,
+                                        lookaheads_})),
+      rounds_(transport, stats_, [this](Decision& d) { protocol_->decide(d); }) {}
 
 void Synchronizer::send(int to, FrameKind kind, std::span<const std::byte> head,
                         std::span<const std::byte> tail) {
@@ -50,7 +49,8 @@ void Synchronizer::poll(FrameSink& sink) {
 
 bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   protocol_->on_decision(d);
-  if (d.kind != Decision::Kind::Bound) return false; // a window moves remote_bound()
+  // Other decisions (the quantum protocol's windows) move the protocol's own bounds.
+  if (d.kind != Decision::Kind::Bound) return false;
   // A quiescent snapshot of every host: the one-host formula, over all of them. (The protocol
   // also took the decision: what it says of each host bounds the LPs that wait on only some.)
   const LocalK k{d.g, d.g2, d.arg};
@@ -73,17 +73,15 @@ SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to
 Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
   const auto start = mpilite::HostSteadyClock::now();
   const auto done = [&](Outcome o) {
-    if (o == Outcome::Progress) protocol_->on_progress();
     stats_.blocked_wall_s +=
         std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
     return o;
   };
   const bool peers = t_.hosts() > 1;
-  const bool windowed = peers && protocol_->windowed();
   const SimTime L = options_.lookahead;
   // No LP runs until this call returns, so an LP that waits only within the host goes on doing
   // so (frames from elsewhere can only end a wait for a reply, which makes it conservative).
-  const bool closed = peers && !windowed && lps.closed();
+  const bool closed = peers && lps.closed();
   for (int spins = 0;; ++spins) {
     poll(sink);
     bool woke = false;
@@ -106,16 +104,18 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
     const SimTime inputs = closed ? held : remote;
     HostSet wanted = 0;
     const auto bound = [&](std::int64_t id) {
-      if (windowed) return LpBound{remote, remote};
       const SimTime wide = local_eit(k, id, L, remote);
       if (!peers) return LpBound{wide, wide};
-      if (closed) return LpBound{local_eit(k, id, L, inputs), wide};
-      const Sources from = lps.sources(id);
-      // A message from a local source may have been caused by any host's: then the bound needs
-      // every host's.
-      wanted |= from.local ? kAllHosts : from.remote;
-      const SimTime local = from.local ? wide : kTimeInfinity;
-      return LpBound{std::min({local, protocol_->remote_bound(from.remote), held}), wide};
+      LpInputs in{wide, -1, {}, held};
+      if (closed) {
+        in.alone = local_eit(k, id, L, inputs);
+      } else {
+        in.from = lps.sources(id);
+        // A message from a local source may have been caused by any host's: then the bound
+        // needs every host's.
+        wanted |= in.from.local ? kAllHosts : in.from.remote;
+      }
+      return protocol_->lp_bound(in);
     };
     if (lps.raise(options_.static_lookahead, bound) || lps.any_ready())
       return done(Outcome::Progress);

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "global_rounds.hpp"
@@ -24,8 +25,8 @@ public:
 };
 
 struct SyncOptions {
-  ProtocolKind protocol = ProtocolKind::NmpCep;
-  SimTime lookahead = 1; ///< smallest latency between two LPs (> 0)
+  std::string protocol{kDefaultProtocol}; ///< a name of the ProtocolRegistry
+  SimTime lookahead = 1;                  ///< smallest latency between two LPs (> 0)
   /// [a][b]: the smallest latency from an LP of host a to an LP of host b (>= lookahead; empty:
   /// `lookahead` between every two hosts). Null messages to a peer, and the bounds of a global
   /// round, add the lookahead from the host a message would come from, so nodes that never span

@@ -136,7 +136,8 @@ public:
     if (batch.size() >= kBatchBytes) flush(to);
   }
 
-  void progress() override {
+  /// Lets outstanding sends progress.
+  void progress() {
     // Sends to one peer complete in order; testing from the front frees most of them.
     while (!pending_.empty()) {
       int done = 0;

@@ -20,7 +20,7 @@ namespace mpisim::protocols {
 /// the MPICH transport library (loaded at run time) must share: a program linked with another
 /// mpisim would call the library through a different layout. Raise it with every change of
 /// either.
-inline constexpr int kTransportInterface = 3;
+inline constexpr int kTransportInterface = 4;
 
 /// What a frame carries.
 enum class FrameKind : std::uint8_t {
@@ -59,8 +59,6 @@ public:
   }
   /// Receives one waiting frame, if any. Does not block.
   virtual bool poll(Frame& out) = 0;
-  /// Lets outstanding sends progress.
-  virtual void progress() {}
   /// Gives the core to other processes for a moment: called when this host has nothing to do
   /// but wait for frames.
   virtual void pause() {}
