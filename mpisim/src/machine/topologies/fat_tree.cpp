@@ -49,18 +49,13 @@ private:
   int nodes_;
 };
 
-std::string read_size(std::optional<std::string_view> size) {
-  return format_arity_levels(read_arity_levels(size));
-}
-
 std::unique_ptr<const NetworkTopology> make(std::string_view size, int nodes_needed) {
-  return std::make_unique<FatTree>(
-      sized_arity_levels(read_arity_levels(size_or_none(size)), nodes_needed));
+  return std::make_unique<FatTree>(sized_arity_levels(size, nodes_needed));
 }
 
 } // namespace
 
-extern constinit const TopologyType fat_tree_topology{"fat-tree", "fat-tree:K[,N] (K-ary N-tree)",
-                                                      read_size, make};
+extern constinit const TopologyType fat_tree_topology{
+    "fat-tree", "fat-tree:K[,N] (K-ary N-tree)", topology_helpers::read_arity_levels_size, make};
 
 } // namespace mpisim

@@ -31,18 +31,14 @@ private:
   int nodes_;
 };
 
-std::string read_size(std::optional<std::string_view> size) {
-  return format_arity_levels(read_arity_levels(size));
-}
-
 std::unique_ptr<const NetworkTopology> make(std::string_view size, int nodes_needed) {
-  return std::make_unique<Multistage>(
-      sized_arity_levels(read_arity_levels(size_or_none(size)), nodes_needed));
+  return std::make_unique<Multistage>(sized_arity_levels(size, nodes_needed));
 }
 
 } // namespace
 
 extern constinit const TopologyType multistage_topology{
-    "multistage", "multistage:K[,S] (radix K, S stages)", read_size, make};
+    "multistage", "multistage:K[,S] (radix K, S stages)", topology_helpers::read_arity_levels_size,
+    make};
 
 } // namespace mpisim

@@ -116,9 +116,14 @@ std::string format_arity_levels(const ArityLevels& size) {
                      : fmt::format("{}", size.arity);
 }
 
-ArityLevels sized_arity_levels(ArityLevels size, int nodes_needed) {
-  if (!size.levels) size.levels = levels_for(size.arity, nodes_needed);
-  return size;
+std::string read_arity_levels_size(std::optional<std::string_view> size) {
+  return format_arity_levels(read_arity_levels(size));
+}
+
+ArityLevels sized_arity_levels(std::string_view size, int nodes_needed) {
+  ArityLevels sized = read_arity_levels(size_or_none(size));
+  if (!sized.levels) sized.levels = levels_for(sized.arity, nodes_needed);
+  return sized;
 }
 
 } // namespace topology_helpers

@@ -101,8 +101,10 @@ struct ArityLevels {
 };
 ArityLevels read_arity_levels(std::optional<std::string_view> size);
 std::string format_arity_levels(const ArityLevels& size);
-/// `size` with the levels filled in for `nodes_needed` nodes when left open.
-ArityLevels sized_arity_levels(ArityLevels size, int nodes_needed);
+/// The canonical text of a "K[,N]" size (a TopologyType's read_size).
+std::string read_arity_levels_size(std::optional<std::string_view> size);
+/// A canonical "K[,N]" size with the levels filled in for `nodes_needed` nodes when left open.
+ArityLevels sized_arity_levels(std::string_view size, int nodes_needed);
 
 } // namespace topology_helpers
 } // namespace mpisim
