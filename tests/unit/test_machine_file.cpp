@@ -99,8 +99,7 @@ bandwidth = infinite
   EXPECT_EQ(m.name, "mine.machine");
   EXPECT_EQ(m.latency, 30'000'000);
   EXPECT_EQ(m.ranks_per_node, 4);
-  EXPECT_EQ(m.topology.kind, mpisim::TopologyKind::Hypercube);
-  EXPECT_EQ(m.topology.hypercube_order, 3);
+  EXPECT_EQ(m.topology, (mpisim::TopologySpec{.kind = "hypercube", .size = "3"}));
   EXPECT_EQ(m.bandwidth, 0.0);
   const MachineParams sp2 = mpisim::machine_preset("sp2");
   EXPECT_EQ(m.send_overhead, sp2.send_overhead);

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "network_topology.hpp"
 #include "sim_time.hpp"
-#include "topology.hpp"
 
 namespace mpisim {
 

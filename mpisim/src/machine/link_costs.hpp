@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "config.hpp"
-#include "topology.hpp"
+#include "network_topology.hpp"
 
 namespace mpisim {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "network_topology.hpp"
 #include "sim_time.hpp"
-#include "topology.hpp"
 
 namespace mpisim {
 

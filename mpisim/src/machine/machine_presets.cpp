@@ -46,8 +46,7 @@ MachineParams sp2() {
   m.poll_overhead = 1 * kUs;
   // The SP2's High-Performance Switch: radix-4 switching elements, cut-through, well under a
   // microsecond per element.
-  m.topology.kind = TopologyKind::Multistage;
-  m.topology.arity = 4;
+  m.topology = {.kind = "multistage", .size = "4"};
   m.switching = Switching::CutThrough;
   m.hop_latency = 125 * kNs;
   // Disks of the period: ~10 ms per access, a few MB/s per node, the file servers ~40 MB/s.

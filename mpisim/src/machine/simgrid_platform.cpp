@@ -93,7 +93,7 @@ void note_unmapped(const MachineParams& m, std::vector<std::string>& unmapped) {
   if (m.network == "latency")
     unmapped.push_back("network latency (no contention): SimGrid's links are full duplex, and "
                        "messages leaving (or entering) one node at the same time share its link");
-  if (m.topology.kind != TopologyKind::FullyConnected)
+  if (m.topology.kind != "fully-connected")
     unmapped.push_back(fmt::format(
         "topology {}: SimGrid gets a cluster where every message crosses the sender's and the "
         "receiver's links (one hop of the machine's latency)",
