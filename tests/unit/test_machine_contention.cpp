@@ -278,4 +278,24 @@ TEST(FlowNetwork, ProjectsAndSettlesInTimeOrder) {
   EXPECT_THROW(net.add({5, 2, 0, 0}, {5, 1, {1}, 12}), std::logic_error); // before now()
 }
 
+// Shares are integers: exact for up to 16 flows on a link (three flows of 3 000 ps each end
+// together at 9 000 ps, not a picosecond later), and where a share must round (17 flows, or
+// 1/17 of the link each) it rounds down, so the flows end no earlier than the exact 17 000 ps and
+// at most a picosecond after it.
+TEST(FlowNetwork, SharesAreExactForSmallCountsAndNeverFasterThanTheLink) {
+  for (const int n : {3, 7, 16, 17}) {
+    mpisim::FlowNetwork net;
+    for (int i = 0; i < n; ++i)
+      net.add({0, i, 0, 0}, {0, 1000, {1}, static_cast<std::size_t>(i)});
+    const std::vector<mpisim::FlowNetwork::Finished> done = net.advance(SimTime{1000} * n + 1);
+    ASSERT_EQ(done.size(), static_cast<std::size_t>(n)) << n << " flows";
+    for (const auto& f : done) {
+      if (n <= 16)
+        EXPECT_EQ(f.finish, SimTime{1000} * n) << n << " flows";
+      else
+        EXPECT_EQ(f.finish, SimTime{1000} * n + 1) << n << " flows";
+    }
+  }
+}
+
 } // namespace

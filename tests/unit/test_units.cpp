@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "config.hpp"
+#include "config_error.hpp"
 #include "units.hpp"
 
 using mpisim::ConfigError;

@@ -126,8 +126,8 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   const LegPlan cts = k.timing.plan({LegKind::ClearToSend, r.id, m.src, 0, t_match});
   const DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives};
   w.free_message(&m);
-  const LegPlan plan =
-      k.timing.plan({LegKind::Data, data.src, data.dst, data.bytes, data.start, nullptr, &data});
+  const LegPlan plan = k.timing.plan(
+      {LegKind::Data, data.src, data.dst, data.bytes, data.start, data.seq, nullptr, &data});
   if (!plan.later) finish_data(w, data, plan.arrives, plan.sent); // else the network calls it
 }
 

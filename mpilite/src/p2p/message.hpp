@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "message_timing.hpp"
 #include "sim_time.hpp"
 #include "zeroed_blocks.hpp"
 
@@ -63,17 +64,6 @@ inline std::byte* allocate_payload(Message& m, std::size_t bytes) {
   if (!m.heap) throw std::bad_alloc();
   return m.packed = m.heap.get();
 }
-
-/// The data of a matched rendezvous (or buffered) send on its way to the receiver.
-struct DataTransfer {
-  int src = 0; ///< world ranks
-  int dst = 0;
-  std::uint64_t recv_request = 0; ///< the receive's request id
-  std::uint64_t reply_to = 0;     ///< the sender's request id (0: none, as for MPI_Bsend)
-  std::uint64_t seq = 0;          ///< the message's per-sender sequence number
-  std::size_t bytes = 0;
-  SimTime start = 0; ///< when the data leaves the sender (the clear-to-send has arrived)
-};
 
 /// The answer to a send that waits for its receiver (EagerSync and Rendezvous).
 struct Reply {

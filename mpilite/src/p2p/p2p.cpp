@@ -87,7 +87,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->protocol = protocol;
   m->partitions = partitions;
   const LegPlan plan = k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id,
-                                      dest, eager_data ? bytes : 0, at, m});
+                                      dest, eager_data ? bytes : 0, at, m->seq, m});
   if (plan.arrives > kTimeLimit) { // the run ends here
     w.free_message(m);
     fail_time_limit(r, fmt::format("{}: a message of {} bytes to rank {}",

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_error.hpp"
 #include "machine.hpp"
 #include "protocol_registry.hpp"
 #include "sim_time.hpp"
@@ -16,12 +17,6 @@
 namespace mpisim {
 
 using mpilite::SimTime;
-
-/// A bad or unknown setting. what() names the variable, the problem and the allowed values.
-class ConfigError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 enum class CpuMode { Measured, Off };
 enum class Lookahead { Static, Dynamic };

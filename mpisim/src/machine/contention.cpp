@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace mpisim {
 
 using mpilite::kTimeInfinity;
@@ -34,9 +33,9 @@ bool Contention::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   Payload p;
   if (leg.kind == mpilite::LegKind::Eager && leg.bytes > 0) {
     // The arrival without contention, alone.arrives, stays the message's lower bound.
-    const mpilite::Message& m = *leg.message;
     p.message = leg.message;
-    return add_flow({alone.leaves, m.src, m.seq, 0}, m.src, m.dst, leg.bytes, alone.leaves, p);
+    return add_flow({alone.leaves, leg.from, leg.seq, 0}, leg.from, leg.to, leg.bytes, alone.leaves,
+                    p);
   }
   if (leg.kind == mpilite::LegKind::Data) {
     const mpilite::DataTransfer& d = *leg.data;

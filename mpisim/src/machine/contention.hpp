@@ -9,7 +9,6 @@
 
 #include "flow_network.hpp"
 #include "link_costs.hpp"
-#include "message.hpp"
 #include "message_timing.hpp"
 
 namespace mpisim {

@@ -1,7 +1,6 @@
 #include "flow_network.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <span>
 #include <stdexcept>
 
@@ -11,13 +10,17 @@ namespace mpisim {
 namespace {
 
 using mpilite::kTimeInfinity;
+using Work = FlowNetwork::Work;
+using Rate = FlowNetwork::Rate;
 
-// Remaining transmission below this many picoseconds is rounding error: the flow is done.
-constexpr double kDone = 1e-3;
+/// A link's capacity: the rate of a flow alone at full speed. A multiple of 1..16 and of 2^20,
+/// so that the shares of up to 16 flows on a link, and most max-min levels, are exact.
+constexpr Rate kFull = Rate{720720} << 20;
 
-/// Whole picoseconds to do `x` picoseconds of work, forgiving rounding error in x.
-SimTime whole_ps(double x) {
-  return static_cast<SimTime>(std::ceil(std::max(0.0, x - 1e-6)));
+/// Whole picoseconds to do `w` at rate `r`: rounded up, so no flow is faster than its share.
+SimTime whole_ps(Work w, Rate r) {
+  if (w <= 0) return 0;
+  return static_cast<SimTime>((w + r - 1) / r);
 }
 
 } // namespace
@@ -41,7 +44,7 @@ void FlowNetwork::add(const Key& key, const Flow& f) {
     links_ = std::move(kept);
   }
   const State s{key,           f.start,        f.payload,
-                links_.size(), f.links.size(), static_cast<double>(f.work)};
+                links_.size(), f.links.size(), static_cast<Work>(f.work) * kFull};
   for (Topology::Link l : f.links) {
     const auto [it, added] = link_numbers_.try_emplace(l, static_cast<int>(link_numbers_.size()));
     links_.push_back(it->second);
@@ -51,11 +54,12 @@ void FlowNetwork::add(const Key& key, const Flow& f) {
   flows_.insert(at, s);
 }
 
-std::vector<double> FlowNetwork::rates(const std::vector<State*>& flows) const {
+std::vector<Rate> FlowNetwork::rates(const std::vector<State*>& flows) const {
   // Progressive filling: all unfrozen flows rise together until a link is full; the flows on
-  // full links keep that rate. A flow alone is limited to its full speed, 1.
+  // full links keep that rate. A flow alone is limited to its full speed, kFull. Shares round
+  // down, so the rates on a link never add up to more than its capacity.
   const std::size_t links = link_numbers_.size();
-  std::vector<double> frozen(links, 0.0);
+  std::vector<Rate> frozen(links, 0);
   std::vector<int> unfrozen(links, 0);
   auto links_of = [this](const State* f) {
     return std::span<const int>(links_.data() + f->first_link, f->link_count);
@@ -79,19 +83,19 @@ std::vector<double> FlowNetwork::rates(const std::vector<State*>& flows) const {
 
   auto share = [&](int l) {
     const auto u = static_cast<std::size_t>(l);
-    return (1.0 - frozen[u]) / unfrozen[u];
+    return (kFull - frozen[u]) / unfrozen[u];
   };
-  std::vector<double> rate(flows.size(), -1.0);
+  std::vector<Rate> rate(flows.size(), -1);
   std::size_t left = flows.size();
   std::vector<int> full, freeze;
   while (left > 0) {
     // Links without unfrozen flows drop out of `touched` as they go.
     std::erase_if(touched, [&](int l) { return unfrozen[static_cast<std::size_t>(l)] == 0; });
-    double level = 1.0;
+    Rate level = kFull;
     for (int l : touched)
       level = std::min(level, share(l));
     freeze.clear();
-    if (level >= 1.0) {
+    if (level >= kFull) {
       for (std::size_t i = 0; i < flows.size(); ++i)
         if (rate[i] < 0) freeze.push_back(static_cast<int>(i));
     } else {
@@ -134,25 +138,25 @@ SimTime FlowNetwork::run(States& states, SimTime from, SimTime to,
       else
         next_start = std::min(next_start, s.start);
     }
-    const std::vector<double> rate = rates(active);
+    const std::vector<Rate> rate = rates(active);
     SimTime next_finish = kTimeInfinity;
     for (std::size_t i = 0; i < active.size(); ++i)
-      next_finish = std::min(next_finish, t + whole_ps(active[i]->remaining / rate[i]));
+      next_finish = std::min(next_finish, t + whole_ps(active[i]->remaining, rate[i]));
     const SimTime next = std::min(next_start, next_finish);
     const bool batch = next == next_finish;
     if (next > to || !go_on_to(next)) {
       const SimTime until = std::min(next, to);
       if (next > to)
         for (std::size_t i = 0; i < active.size(); ++i)
-          active[i]->remaining -= rate[i] * static_cast<double>(until - t);
+          active[i]->remaining -= rate[i] * static_cast<Work>(until - t);
       return next > to ? to : t;
     }
     for (std::size_t i = 0; i < active.size(); ++i)
-      active[i]->remaining -= rate[i] * static_cast<double>(next - t);
+      active[i]->remaining -= rate[i] * static_cast<Work>(next - t);
     t = next;
     if (!batch) continue;
     std::erase_if(states, [&](const State& s) {
-      if (s.start > t || s.remaining > kDone) return false;
+      if (s.start > t || s.remaining > 0) return false;
       if (finished) finished->push_back({s.key, s.payload, t});
       return true;
     });
@@ -186,7 +190,7 @@ std::vector<std::pair<std::size_t, SimTime>> FlowNetwork::finish_lower_bounds(Si
   for (const Finished& f : finished)
     bounds.emplace_back(f.payload, f.finish);
   for (const State& s : copy)
-    bounds.emplace_back(s.payload, std::max(s.start, reached) + whole_ps(s.remaining));
+    bounds.emplace_back(s.payload, std::max(s.start, reached) + whole_ps(s.remaining, kFull));
   return bounds;
 }
 

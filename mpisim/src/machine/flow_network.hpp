@@ -1,7 +1,8 @@
 // Flow-level link sharing: messages in flight share the links of their routes max-min fairly.
 // Each flow needs `work` picoseconds of transmission when alone; each link serves its flows at a
 // total rate of 1 (one flow alone goes at full speed, two equal flows on one link at half speed
-// each). The model only moves forward: flows are added with a start no earlier than the time it
+// each). Work and rates are integers: the same on every host, shares among up to 16 flows exact,
+// and where a share must round it rounds down, so no flow goes faster than its link allows. The model only moves forward: flows are added with a start no earlier than the time it
 // has been advanced to.
 #pragma once
 
@@ -21,6 +22,12 @@ using mpilite::SimTime;
 
 class FlowNetwork {
 public:
+  /// Transmission still to do, in picoseconds at full speed times a link's capacity in Rate
+  /// units: integer, like time.
+  using Work = __int128;
+  /// A flow's share of its links, in units of which a link has 720720 * 2^20 (flow_network.cpp).
+  using Rate = std::int64_t;
+
   /// Orders flows independently of the order the host happened to create them in: start time,
   /// sending rank, the sender's message sequence number, and 0 for eager data, 1 for rendezvous.
   using Key = std::tuple<SimTime, int, std::uint64_t, int>;
@@ -64,7 +71,7 @@ private:
     std::size_t payload;
     std::size_t first_link; ///< its dense link numbers are links_[first_link, +link_count)
     std::size_t link_count;
-    double remaining; ///< picoseconds of transmission still to do at full speed
+    Work remaining; ///< transmission still to do (may end below 0 within its last picosecond)
   };
   /// In key order; plain values, so that projections copy them cheaply.
   using States = std::vector<State>;
@@ -75,7 +82,7 @@ private:
   SimTime run(States& states, SimTime from, SimTime to,
               const std::function<bool(SimTime)>& go_on_to, std::vector<Finished>* finished) const;
   /// Max-min fair rates of `flows` (all started), in their order.
-  std::vector<double> rates(const std::vector<State*>& flows) const;
+  std::vector<Rate> rates(const std::vector<State*>& flows) const;
 
   States flows_;
   SimTime now_ = 0;

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
+#include "config_error.hpp"
+#include "machine.hpp"
 #include "network_topology.hpp"
 
 namespace mpisim {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "config_error.hpp"
 #include "network_model.hpp"
 #include "units.hpp"
 
@@ -321,8 +321,7 @@ const std::vector<MachineKey> kKeys{
      "a bandwidth > 0, e.g. 20GB/s, 1GB/s, or infinite",
      [](M& m, S v, S w) { m.io_shared_bandwidth = bandwidth_or_infinite(v, w); },
      [](const M& m) { return quoted(exact_bandwidth(m.io_shared_bandwidth)); }},
-    {"network", "MPISIM_NETWORK", "--network",
-     network_meanings().c_str(), network_names().c_str(),
+    {"network", "MPISIM_NETWORK", "--network", network_meanings().c_str(), network_names().c_str(),
      [](M& m, S v, S w) { m.network = network_model_name(v, w); },
      [](const M& m) { return quoted(m.network); }},
 };
@@ -413,7 +412,6 @@ std::string switching_name(Switching s) {
     if (item == s) return name;
   return "?";
 }
-
 
 MachineParams parse_machine_text(const std::string& text, const std::string& source) {
   const std::vector<Entry> entries = read_entries(text, source);

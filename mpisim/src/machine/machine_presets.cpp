@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "config_error.hpp"
 #include "machine_file.hpp"
 #include "units.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "config_error.hpp"
 #include "topologies/topology_type.hpp"
 
 namespace mpisim {

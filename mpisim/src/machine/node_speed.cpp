@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "config_error.hpp"
 #include "machine.hpp"
 
 namespace mpisim {

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "config.hpp"
+#include "config_error.hpp"
 
 namespace mpisim {
 namespace {

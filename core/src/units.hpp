@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config_error.hpp"
 #include "sim_time.hpp"
 
 namespace mpisim {

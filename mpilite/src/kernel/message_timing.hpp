@@ -13,7 +13,17 @@
 namespace mpilite {
 
 struct Message;
-struct DataTransfer;
+
+/// The data of a matched rendezvous (or buffered) send on its way to the receiver.
+struct DataTransfer {
+  int src = 0; ///< world ranks
+  int dst = 0;
+  std::uint64_t recv_request = 0; ///< the receive's request id
+  std::uint64_t reply_to = 0;     ///< the sender's request id (0: none, as for MPI_Bsend)
+  std::uint64_t seq = 0;          ///< the message's per-sender sequence number
+  std::size_t bytes = 0;
+  SimTime start = 0; ///< when the data leaves the sender (the clear-to-send has arrived)
+};
 
 /// The legs a message travels, by its protocol: eager = Eager; synchronous eager = Eager, Ack;
 /// rendezvous (and buffered beyond the eager limit) = RequestToSend, ClearToSend, Data.
@@ -32,6 +42,7 @@ struct Leg {
   int to = 0;
   std::size_t bytes = 0;              ///< data carried (0 for the control legs)
   SimTime start = 0;                  ///< when its sender starts it, before any overhead
+  std::uint64_t seq = 0;              ///< the message's per-sender sequence number (tie-breaks)
   Message* message = nullptr;         ///< Eager: the message, for an arrival decided later
   const DataTransfer* data = nullptr; ///< Data: the transfer, for an arrival decided later
 };
