@@ -10,7 +10,7 @@ namespace mpilite {
 std::size_t bsend_in_use(World& w, Rank& r) {
   std::size_t used = 0;
   std::erase_if(r.bsend_pending, [&](Request* q) {
-    if (decide(r, *q) == Decision::Yes) {
+    if (by_clock(r, *q) == ByClock::Yes) {
       w.free_request(q);
       return true;
     }

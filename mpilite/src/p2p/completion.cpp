@@ -92,13 +92,13 @@ std::vector<std::size_t> test_some(World& w, Rank& r, Request* const* reqs, std:
 
 bool completed_by_clock(World& w, Rank& r, const Request& q) {
   for (;;) {
-    switch (decide(r, q)) {
-    case Decision::Yes:
+    switch (by_clock(r, q)) {
+    case ByClock::Yes:
       return true;
-    case Decision::No:
+    case ByClock::No:
       r.spend_comm(w.kernel().timing.poll_overhead());
       return false;
-    case Decision::Unknown:
+    case ByClock::Unknown:
       await_decision(w, r, r.clock);
     }
   }

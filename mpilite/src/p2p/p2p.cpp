@@ -52,9 +52,9 @@ void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
     charge(r, *reqs[order[k]]);
 }
 
-Decision decide(const Rank& r, const Request& q) {
-  if (q.complete) return q.ready_time <= r.clock ? Decision::Yes : Decision::No;
-  return r.eit > r.clock ? Decision::No : Decision::Unknown;
+ByClock by_clock(const Rank& r, const Request& q) {
+  if (q.complete) return q.ready_time <= r.clock ? ByClock::Yes : ByClock::No;
+  return r.eit > r.clock ? ByClock::No : ByClock::Unknown;
 }
 
 void await_decision(World& w, Rank& r, SimTime t) {
@@ -200,12 +200,12 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
     bool unknown = false;
     for (std::size_t i = 0; i < n; ++i) {
       if (!reqs[i]) continue;
-      const Decision d = decide(r, *reqs[i]);
-      if (d == Decision::No) {
+      const ByClock d = by_clock(r, *reqs[i]);
+      if (d == ByClock::No) {
         r.spend_comm(w.kernel().timing.poll_overhead());
         return false;
       }
-      if (d == Decision::Unknown) unknown = true;
+      if (d == ByClock::Unknown) unknown = true;
     }
     if (!unknown) break;
     await_decision(w, r, r.clock);

@@ -62,8 +62,8 @@ void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n);
 
 /// Whether `q` has completed by the rank's clock: yes, no, or not decidable yet (it is pending
 /// and a message that completes it might still arrive by the clock).
-enum class Decision { Yes, No, Unknown };
-Decision decide(const Rank& r, const Request& q);
+enum class ByClock { Yes, No, Unknown };
+ByClock by_clock(const Rank& r, const Request& q);
 
 /// Blocks until the protocol's bound passes `t` (r.eit > t) or something the rank waits for
 /// happens (a request completes, a message arrives). `t` is also the rank's earliest output
