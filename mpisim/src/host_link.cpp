@@ -41,13 +41,9 @@ void HostLink::attach(const Config& config, mpilite::World& world, const RankMap
 
 void HostLink::send_remote(mpilite::Message* m) {
   const mpilite::Envelope e = mpilite::envelope_of(*m);
-  const protocols::DataHeader h{e.src,       e.dst,      e.context,
-                                e.tag,       e.seq,      e.ts,
-                                e.bytes,     e.reply_to, static_cast<std::uint8_t>(e.protocol),
-                                e.partitions};
   const int to = map_->host_of(m->dst);
   check_promise(to, m->ts, "a message", m->src, m->dst);
-  sync_->send(to, FrameKind::Data, protocols::encode(h), {mpilite::payload_of(*m), e.bytes});
+  sync_->send(to, FrameKind::Data, protocols::encode(e), {mpilite::payload_of(*m), e.bytes});
   world_->free_message(m);
   world_->scheduler().poll_soon();
 }
@@ -77,10 +73,7 @@ void HostLink::on_data(int, std::span<const std::byte> body) {
   const protocols::DataHeader h = protocols::decode_data(body, payload);
   if (h.protocol > static_cast<std::uint8_t>(mpilite::SendProtocol::Buffered))
     throw protocols::WireError("a message of unknown send protocol between host processes");
-  mpilite::deliver_from_host(*world_,
-                             {h.src, h.dst, h.context, h.tag, h.seq, h.ts, h.bytes, h.reply_to,
-                              static_cast<mpilite::SendProtocol>(h.protocol), h.partitions},
-                             payload);
+  mpilite::deliver_from_host(*world_, h, payload);
 }
 
 void HostLink::on_reply(int, std::span<const std::byte> body) {

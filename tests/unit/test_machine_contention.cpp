@@ -3,6 +3,7 @@
 // happened to run the ranks.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "flow_network.hpp"
@@ -296,6 +297,28 @@ TEST(FlowNetwork, SharesAreExactForSmallCountsAndNeverFasterThanTheLink) {
         EXPECT_EQ(f.finish, SimTime{1000} * n + 1) << n << " flows";
     }
   }
+}
+
+// A send whose arrival, decided later by the contention model, would pass the limit of simulated
+// time ends the run naming the send, as under the default network.
+TEST(Contention, ASendPastTheTimeLimitEndsTheRunNamingIt) {
+  const auto r = test::simulate(contended(2), [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    std::vector<char> buf(32768);
+    if (test::world_rank() == 0) {
+      MPISIM_Compute(1999999.99999); // 10 us before the limit; the message needs 32.8 us
+      MPI_Send(buf.data(), 32768, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+    } else {
+      MPI_Recv(buf.data(), 32768, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::EndReason::Limit);
+  EXPECT_NE(r.message.find("rank 0: MPI_Send: a message of 32768 bytes to rank 1: simulated time "
+                           "would pass the limit"),
+            std::string::npos)
+      << r.message;
 }
 
 } // namespace

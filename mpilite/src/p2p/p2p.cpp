@@ -89,7 +89,8 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   const LegPlan plan = k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id,
                                       dest, eager_data ? bytes : 0, at, m->seq, m});
   if (plan.arrives > kTimeLimit) { // the run ends here
-    w.free_message(m);
+    // A network that decides the arrival later holds the message until the run ends.
+    if (!plan.later) w.free_message(m);
     fail_time_limit(r, fmt::format("{}: a message of {} bytes to rank {}",
                                    r.call.name ? r.call.name : "a send", bytes, dest));
   }

@@ -91,8 +91,10 @@ SimTime earliest_action(const Rank& r) {
 }
 
 Envelope envelope_of(const Message& m) {
-  return {m.src, m.dst,   m.context,  m.tag,      m.seq,
-          m.ts,  m.bytes, m.reply_to, m.protocol, m.partitions};
+  return {m.src,       m.dst,      m.context,
+          m.tag,       m.seq,      m.ts,
+          m.bytes,     m.reply_to, static_cast<std::uint8_t>(m.protocol),
+          m.partitions};
 }
 
 const std::byte* payload_of(const Message& m) {
@@ -109,7 +111,7 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   m->ts = e.ts;
   m->bytes = e.bytes;
   m->reply_to = e.reply_to;
-  m->protocol = e.protocol;
+  m->protocol = static_cast<SendProtocol>(e.protocol); // checked by the frame's reader
   m->partitions = e.partitions;
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);

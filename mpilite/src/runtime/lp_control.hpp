@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 
+#include "envelope.hpp"
 #include "message.hpp"
 #include "sim_time.hpp"
 
@@ -43,17 +44,6 @@ bool waits_only_within_host(World& w, const Rank& rank);
 /// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
 /// that may answer an incoming message, not before its own input bound.
 SimTime earliest_action(const Rank& rank);
-
-/// A message between host processes: its envelope and timing.
-struct Envelope {
-  int src = 0, dst = 0, context = 0, tag = 0;
-  std::uint64_t seq = 0;
-  SimTime ts = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t reply_to = 0;
-  SendProtocol protocol = SendProtocol::Eager;
-  std::int32_t partitions = 0;
-};
 
 Envelope envelope_of(const Message& m);
 /// The packed data of a message to another host (m.bytes long).

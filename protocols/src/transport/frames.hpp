@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "envelope.hpp"
 #include "sim_time.hpp"
 #include "wire.hpp"
 
@@ -70,15 +71,7 @@ struct Decision {
 };
 
 /// The envelope and timing of a simulated message between hosts; the payload follows it.
-struct DataHeader {
-  std::int32_t src = 0, dst = 0, context = 0, tag = 0;
-  std::uint64_t seq = 0;
-  SimTime ts = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t reply_to = 0;
-  std::uint8_t protocol = 0;
-  std::int32_t partitions = 0; ///< of a partitioned send (0: not partitioned)
-};
+using DataHeader = mpilite::Envelope;
 
 /// Completion of a synchronous or rendezvous send of another host.
 struct ReplyFrame {
