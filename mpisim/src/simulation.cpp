@@ -41,8 +41,7 @@ void end_job_on_fault(int code) {
 } // namespace
 
 Simulation::Simulation(Config config)
-    : config_(std::move(config)),
-      network_(make_network_model(config_.machine, config_.ranks)) {
+    : config_(std::move(config)), network_(make_network_model(config_.machine, config_.ranks)) {
   if (config_.cpu != CpuMode::Off) compute_clock_.emplace();
 }
 
@@ -90,8 +89,9 @@ void Simulation::make_policy() {
     policy_ = std::make_unique<mpilite::ExactMatching>();
     return;
   }
-  auto det = std::make_unique<DetPolicy>(config_.det_profile_path, config_.ranks,
-                                         [this](std::string why) { profile_broken(std::move(why)); });
+  auto det =
+      std::make_unique<DetPolicy>(config_.det_profile_path, config_.ranks,
+                                  [this](std::string why) { profile_broken(std::move(why)); });
   det_ = det.get();
   policy_ = std::move(det);
 }

@@ -109,7 +109,7 @@ private:
   std::uint64_t idle_rounds_ = 0;
   std::unique_ptr<Observer> observer_; ///< traces, matrix, timeline, recording (null: none)
   std::unique_ptr<mpilite::MatchPolicy> policy_; ///< DET, or exact matching
-  DetPolicy* det_ = nullptr;                      ///< policy_ when it is DET
+  DetPolicy* det_ = nullptr;                     ///< policy_ when it is DET
   /// Times compute bursts with MPISIM_CPU=measured.
   std::optional<ComputeClock> compute_clock_;
   std::unique_ptr<RunControl> control_; ///< limits, signals, progress (while ranks run)

@@ -2,8 +2,9 @@
 // Each flow needs `work` picoseconds of transmission when alone; each link serves its flows at a
 // total rate of 1 (one flow alone goes at full speed, two equal flows on one link at half speed
 // each). Work and rates are integers: the same on every host, shares among up to 16 flows exact,
-// and where a share must round it rounds down, so no flow goes faster than its link allows. The model only moves forward: flows are added with a start no earlier than the time it
-// has been advanced to.
+// and where a share must round it rounds down, so no flow goes faster than its link allows. The
+// model only moves forward: flows are added with a start no earlier than the time it has been
+// advanced to.
 #pragma once
 
 #include <cstdint>

@@ -126,7 +126,7 @@ SimTime LinkCosts::transfer(int src, int dst, std::size_t bytes) const {
 }
 
 SimTime LinkCosts::min_latency_between(const std::vector<int>& ranks_a,
-                                          const std::vector<int>& ranks_b) const {
+                                       const std::vector<int>& ranks_b) const {
   const std::vector<int> a = nodes_of(*this, ranks_a);
   const std::vector<int> b = nodes_of(*this, ranks_b);
   std::vector<int> shared;
