@@ -54,23 +54,17 @@ def compile_probe(entry, header, probe_dir):
     with open(probe, "w") as out:
         out.write(f'#include "{header}"\n')
     args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
-    # Drop the output and the source; keep the compiler, its flags and the include paths.
+    # Drop the output and the source; keep the compiler, its flags and the include paths. (CMake
+    # records the compiler itself here, without the ccache launcher.)
     kept, skip = [], False
     for a in args:
         if skip:
             skip = False
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
+        elif a == "-o":
             skip = True
-            continue
-        if a in ("-c", "-MD", "-MMD") or os.path.realpath(os.path.join(entry["directory"], a)) \
-                == os.path.realpath(entry["file"]):
-            continue
-        kept.append(a)
-    # ccache may wrap the compiler: run the compiler itself.
-    while kept and (os.path.basename(kept[0]) in ("ccache", "env", "cmake")
-                    or "=" in kept[0] or kept[0] == "-E"):
-        kept.pop(0)
+        elif a != "-c" and os.path.realpath(os.path.join(entry["directory"], a)) != \
+                os.path.realpath(entry["file"]):
+            kept.append(a)
     p = subprocess.run(kept + ["-fsyntax-only", probe], cwd=entry["directory"],
                        capture_output=True, text=True)
     return p.returncode, p.stderr
