@@ -45,6 +45,9 @@ struct Leg {
   std::uint64_t seq = 0;              ///< the message's per-sender sequence number (tie-breaks)
   Message* message = nullptr;         ///< Eager: the message, for an arrival decided later
   const DataTransfer* data = nullptr; ///< Data: the transfer, for an arrival decided later
+  /// Eager: the send's request when it completes once its bytes have left (0: it completes
+  /// otherwise, as a synchronous or buffered send does), for a sender's part decided later.
+  std::uint64_t request = 0;
 };
 
 /// The times of a leg.
@@ -55,6 +58,10 @@ struct LegPlan {
   /// The network decides the arrival later (and `sent` of a Data leg with it): it calls
   /// Arrivals::arrived or Arrivals::data_arrived then.
   bool later = false;
+  /// The network decides `sent` later too, for an Eager leg with a request and every Data leg
+  /// (the last byte leaves once the sender's NIC has sent what came before): it calls
+  /// Arrivals::sent then, and `sent` here is a lower bound.
+  bool sent_later = false;
 };
 
 class MessageTiming {
@@ -95,8 +102,13 @@ public:
   virtual SimTime earliest_action() = 0;
   /// An Eager leg planned `later` arrives at `at`; what can be matched now is.
   virtual void arrived(Message& m, SimTime at) = 0;
-  /// A Data leg planned `later` arrives at `at`, its last byte having left the sender at `sent`.
+  /// A Data leg planned `later` arrives at `at`, its last byte having left the sender at `sent`
+  /// (the sender's request d.reply_to completes then; a network that completed it already, with
+  /// Arrivals::sent, passes a copy without it).
   virtual void data_arrived(const DataTransfer& d, SimTime at, SimTime sent) = 0;
+  /// The last byte of a leg planned `sent_later` has left world rank `rank`'s NIC at `at`: its
+  /// send `request` completes then (a request that was freed is skipped).
+  virtual void sent(int rank, std::uint64_t request, SimTime at) = 0;
   /// Raises the lower bounds of Eager legs still undecided; returns whether any rose (which may
   /// change what their receivers take, and so earliest_action()).
   virtual bool raise(const LaterArrival* bounds, std::size_t n) = 0;

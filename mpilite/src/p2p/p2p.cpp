@@ -86,8 +86,16 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->bytes = bytes;
   m->protocol = protocol;
   m->partitions = partitions;
-  const LegPlan plan = k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id,
-                                      dest, eager_data ? bytes : 0, at, m->seq, m});
+  const bool waits = protocol == SendProtocol::EagerSync || protocol == SendProtocol::Rendezvous;
+  Request* q = w.new_request(r, RequestKind::Send);
+  q->dest = dest;
+  // A standard or ready eager send is done when its bytes have left; a synchronous one waits
+  // for its receiver, and a buffered one only for the copy into the attached buffer.
+  const std::uint64_t done_when_sent =
+      eager_data && !waits && mode != SendMode::Buffered ? q->id : 0;
+  const LegPlan plan =
+      k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id, dest,
+                     eager_data ? bytes : 0, at, m->seq, m, nullptr, done_when_sent});
   if (plan.arrives > kTimeLimit) { // the run ends here
     // A network that decides the arrival later holds the message until the run ends.
     if (!plan.later) w.free_message(m);
@@ -96,8 +104,6 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   }
   m->ts = plan.arrives;
   m->pending = plan.later;
-  Request* q = w.new_request(r, RequestKind::Send);
-  q->dest = dest;
   q->send_overhead = plan.leaves - at;
   if (eager_data || m->protocol == SendProtocol::Buffered || !w.local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
@@ -108,10 +114,10 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     retain(type);
   }
   if (m->protocol == SendProtocol::Buffered) m->reply_to = reserve_bsend(w, r, bytes)->id;
-  const bool waits =
-      m->protocol == SendProtocol::EagerSync || m->protocol == SendProtocol::Rendezvous;
   if (waits) {
     m->reply_to = q->id;
+  } else if (plan.sent_later && done_when_sent) {
+    q->ready_time = plan.sent; // a lower bound until the network calls Arrivals::sent
   } else {
     q->complete = true;
     q->ready_time = plan.sent;

@@ -21,6 +21,10 @@ void WorldArrivals::data_arrived(const DataTransfer& d, SimTime at, SimTime sent
   finish_data(w_, d, at, sent);
 }
 
+void WorldArrivals::sent(int rank, std::uint64_t request, SimTime at) {
+  complete_reply(w_, {rank, request, at});
+}
+
 bool WorldArrivals::raise(const LaterArrival* bounds, std::size_t n) {
   std::vector<Rank*> raised; // receivers whose choices may change
   for (std::size_t i = 0; i < n; ++i) {

@@ -13,6 +13,7 @@ public:
   SimTime earliest_action() override;
   void arrived(Message& m, SimTime at) override;
   void data_arrived(const DataTransfer& d, SimTime at, SimTime sent) override;
+  void sent(int rank, std::uint64_t request, SimTime at) override;
   bool raise(const LaterArrival* bounds, std::size_t n) override;
 
 private:

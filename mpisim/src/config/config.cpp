@@ -346,14 +346,14 @@ std::map<std::string, std::string> read_settings(char** envp) {
   return settings;
 }
 
-/// The machine must hold the ranks, contention needs one host process, and the quantum may not
-/// exceed the machine's smallest latency.
+/// The machine must hold the ranks, a network model exact on one host process only gets one, and
+/// the quantum may not exceed the machine's smallest latency.
 void check_machine(const Config& c, const std::map<std::string, std::string>& settings) {
   const LinkCosts network(c.machine, c.ranks);
   if (c.hosts > 1 && !find_network_model(c.machine.network)->several_hosts)
     throw ConfigError(fmt::format("MPISIM_NETWORK={} is only exact on one host process "
-                                  "(docs/machines.md, Contention); use MPISIM_HOSTS=1 or the "
-                                  "latency network",
+                                  "so far (docs/machines.md says why); use MPISIM_HOSTS=1, or "
+                                  "MPISIM_NETWORK=latency on several",
                                   c.machine.network));
   if (!c.quantum || *c.quantum <= network.min_latency()) return;
   throw ConfigError(fmt::format(

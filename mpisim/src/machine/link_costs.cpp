@@ -95,6 +95,11 @@ SimTime LinkCosts::transmission(int src, int dst, std::size_t bytes) const {
   return switching_time(link, d, bytes) - switching_time(link, d, 0);
 }
 
+SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
+  if (node_of(src) == node_of(dst)) return 0;
+  return byte_time(bytes, link_for(bytes).bandwidth);
+}
+
 SimTime LinkCosts::floor_at_distance(int d) const {
   if (d == 0 && (m_.intra_latency || m_.intra_bandwidth)) return transfer_at_distance(0, 0);
   // The time grows with the size inside a segment, so each segment is cheapest at its start.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "contention.hpp"
+#include "nic_queues.hpp"
 #include "switching.hpp"
 
 namespace mpisim {
@@ -77,12 +78,34 @@ private:
   std::unique_ptr<Contention> flows_;
 };
 
+/// Each node's NIC sends, and delivers, one message's bytes after another (nic_queues.hpp).
+class NicModel final : public NetworkModel {
+public:
+  NicModel(const MachineParams& m, int ranks)
+      : NetworkModel(m, ranks), nics_(std::make_unique<NicQueues>(costs_)) {}
+  LegPlan plan(const Leg& leg) override {
+    LegPlan p = alone(leg);
+    p.later = nics_->carry(leg, p);
+    p.sent_later = p.later;
+    return p;
+  }
+  bool settle(mpilite::Arrivals& arrivals, SimTime& held) override {
+    return nics_->settle(arrivals, held);
+  }
+  void reset() override { nics_ = std::make_unique<NicQueues>(costs_); }
+
+private:
+  std::unique_ptr<NicQueues> nics_;
+};
+
 template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, int ranks) {
   return std::make_unique<N>(m, ranks);
 }
 
 constexpr NetworkModelEntry kModels[] = {
     {"latency", "messages never delay each other", make<LatencyModel>, true},
+    // Exact on one host process so far: a node's legs are decided from its ranks' state.
+    {"nic", "each node's NIC sends and delivers one message after another", make<NicModel>, false},
     // Its flows are decided from every sender's state, which only one host process has.
     {"contention", "messages on a link share it", make<ContentionModel>, false},
 };

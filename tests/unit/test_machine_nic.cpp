@@ -1,0 +1,177 @@
+// MPISIM_NETWORK=nic: each node's NIC sends, and delivers, one message's bytes after another,
+// first come first served in simulated time. Checked against times worked out by hand, and
+// against the order in which the host happens to run the ranks.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim_harness.hpp"
+
+namespace {
+
+using mpisim::SimTime;
+
+// The harness's round machine: o_s 100 ns, o_r 200 ns, L 1 us, 1 GB/s (1 ns per byte), eager up
+// to 64 KiB.
+constexpr SimTime kSend = 100'000, kRecv = 200'000, kLatency = 1'000'000, kPsPerByte = 1000;
+
+mpisim::Config nic(int ranks, int ranks_per_node = 1) {
+  mpisim::Config c = test::config(ranks);
+  c.machine.network = "nic";
+  c.machine.ranks_per_node = ranks_per_node;
+  return c;
+}
+
+/// Each rank's clock after the body.
+std::vector<SimTime> clocks_of(const mpisim::Config& c, std::function<void(int)> body) {
+  std::vector<SimTime> clocks(static_cast<std::size_t>(c.ranks), -1);
+  auto r = test::simulate(c, [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    body(me);
+    clocks[static_cast<std::size_t>(me)] = MPISIM_Clock_ps();
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  return clocks;
+}
+
+/// Posts `count` non-blocking sends (or receives) of `bytes` each to (from) `peer`, then waits.
+void exchange_many(bool send, int count, int bytes, int peer) {
+  std::vector<std::vector<char>> bufs(static_cast<std::size_t>(count),
+                                      std::vector<char>(static_cast<std::size_t>(bytes), 7));
+  std::vector<MPI_Request> reqs(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    auto* b = bufs[static_cast<std::size_t>(i)].data();
+    if (send)
+      MPI_Isend(b, bytes, MPI_CHAR, peer, i, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(i)]);
+    else
+      MPI_Irecv(b, bytes, MPI_CHAR, peer, i, MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(i)]);
+  }
+  MPI_Waitall(count, reqs.data(), MPI_STATUSES_IGNORE);
+  if (send) return;
+  for (const auto& b : bufs)
+    EXPECT_EQ(b[static_cast<std::size_t>(bytes) - 1], 7);
+}
+
+TEST(Nic, OverlappingSendsOfOneRankLeaveOneAfterAnother) {
+  // Eight rendezvous sends of 100 000 bytes (100 us each at 1 GB/s) posted at once: the i-th
+  // request-to-send leaves at (i+1) o_s, its clear-to-send is back 2 L later, and the data then
+  // waits for the NIC. The first starts at o_s + 2 L; each takes 100 us; the last byte of the
+  // last leaves 800 us after the first began and arrives a latency later.
+  constexpr int kCount = 8, kBytes = 100'000;
+  const auto clocks =
+      clocks_of(nic(2), [](int me) { exchange_many(me == 0, kCount, kBytes, 1 - me); });
+  const SimTime first = kSend + 2 * kLatency;
+  const SimTime last_sent = first + kCount * kBytes * kPsPerByte;
+  EXPECT_EQ(clocks[0], last_sent);
+  EXPECT_EQ(clocks[1], last_sent + kLatency + kRecv);
+  // Alone on the network (MPISIM_NETWORK=latency) the eight overlap: 8 x 100 000 bytes in
+  // 101.8 us, 7.9 GB/s through a 1 GB/s link.
+  mpisim::Config alone = nic(2);
+  alone.machine.network = "latency";
+  const auto fast =
+      clocks_of(alone, [](int me) { exchange_many(me == 0, kCount, kBytes, 1 - me); });
+  EXPECT_LT(fast[1], clocks[1] / 7);
+}
+
+TEST(Nic, AnEagerSendIsDoneWhenItsBytesHaveLeft) {
+  // MPI_Send of 10 000 bytes (eager): done once the NIC has sent them, 10 us after o_s; a second
+  // one queues behind the first.
+  const auto clocks = clocks_of(nic(2), [](int me) {
+    std::vector<char> buf(10'000, 1);
+    for (int i = 0; i < 2; ++i) {
+      if (me == 0) MPI_Send(buf.data(), 10'000, MPI_CHAR, 1, i, MPI_COMM_WORLD);
+      if (me == 1) MPI_Recv(buf.data(), 10'000, MPI_CHAR, 0, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  });
+  const SimTime w = 10'000 * kPsPerByte;
+  // First: leaves at o_s, sent at o_s + w. Second: posted then, leaves o_s later, sent w after.
+  EXPECT_EQ(clocks[0], 2 * (kSend + w));
+  // Arrivals at 2 o_s + 2 w + L... each a latency after its last byte left; the receiver pays
+  // o_r after each.
+  EXPECT_EQ(clocks[1], 2 * (kSend + w) + kLatency + kRecv);
+}
+
+TEST(Nic, ManySendersToOneReceiverShareItsNic) {
+  // Four ranks send 50 000 bytes each to rank 4 at once (eager): each leaves its own NIC in
+  // 50 us, but rank 4's NIC delivers them one after another, so the last arrives 200 us after
+  // the first byte left, not 50 us.
+  constexpr int kBytes = 50'000;
+  const auto clocks = clocks_of(nic(5), [](int me) {
+    std::vector<char> buf(kBytes, 3);
+    if (me < 4) MPI_Send(buf.data(), kBytes, MPI_CHAR, 4, 0, MPI_COMM_WORLD);
+    if (me == 4)
+      for (int i = 0; i < 4; ++i)
+        MPI_Recv(buf.data(), kBytes, MPI_CHAR, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+  });
+  const SimTime w = kBytes * kPsPerByte;
+  for (int s = 0; s < 4; ++s)
+    EXPECT_EQ(clocks[static_cast<std::size_t>(s)], kSend + w);
+  // The first arrives at o_s + w + L; each next w later. The receiver's clock: the last
+  // arrival, plus its overhead (the others' overheads fit in the gaps).
+  EXPECT_EQ(clocks[4], kSend + w + kLatency + 3 * w + kRecv);
+}
+
+TEST(Nic, RanksOfOneNodeShareItsNicButNotForMessagesInsideIt) {
+  // Ranks 0 and 1 on node 0, 2 and 3 on node 1. Ranks 0 and 1 each send 20 000 bytes to node 1
+  // at once: the node's NIC sends rank 0's first (same time, lower rank), then rank 1's.
+  constexpr int kBytes = 20'000;
+  const auto clocks = clocks_of(nic(4, 2), [](int me) {
+    std::vector<char> buf(kBytes, 5);
+    if (me < 2) MPI_Send(buf.data(), kBytes, MPI_CHAR, me + 2, 0, MPI_COMM_WORLD);
+    if (me >= 2)
+      MPI_Recv(buf.data(), kBytes, MPI_CHAR, me - 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  });
+  const SimTime w = kBytes * kPsPerByte;
+  EXPECT_EQ(clocks[0], kSend + w);
+  EXPECT_EQ(clocks[1], kSend + 2 * w);
+  EXPECT_EQ(clocks[2], kSend + w + kLatency + kRecv);
+  EXPECT_EQ(clocks[3], kSend + 2 * w + kLatency + kRecv);
+  // Inside the node the NIC is not used: the same sends to the neighbour on the node take the
+  // latency model's time.
+  mpisim::Config plain = nic(4, 2);
+  plain.machine.network = "latency";
+  const auto inside = [](int me) {
+    std::vector<char> buf(kBytes, 5);
+    if (me % 2 == 0) MPI_Send(buf.data(), kBytes, MPI_CHAR, me + 1, 0, MPI_COMM_WORLD);
+    if (me % 2 == 1)
+      MPI_Recv(buf.data(), kBytes, MPI_CHAR, me - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  };
+  EXPECT_EQ(clocks_of(nic(4, 2), inside), clocks_of(plain, inside));
+}
+
+TEST(Nic, TheOrderIsSimulatedTimeNotTheOrderTheHostRanTheRanks) {
+  // Rank 1 (on rank 0's node) sends at 0; rank 0 computes 5 us first, then sends. The host runs
+  // rank 0 first, so its send is planned first, but rank 1's comes first at the NIC.
+  constexpr int kBytes = 20'000;
+  const auto clocks = clocks_of(nic(4, 2), [](int me) {
+    std::vector<char> buf(kBytes, 5);
+    if (me == 0) MPISIM_Compute(5e-6);
+    if (me < 2) MPI_Send(buf.data(), kBytes, MPI_CHAR, me + 2, 0, MPI_COMM_WORLD);
+    if (me >= 2)
+      MPI_Recv(buf.data(), kBytes, MPI_CHAR, me - 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  });
+  const SimTime w = kBytes * kPsPerByte;
+  EXPECT_EQ(clocks[1], kSend + w);
+  EXPECT_EQ(clocks[0], kSend + 2 * w); // waits until rank 1's bytes have left (at 20.1 us)
+}
+
+TEST(Nic, ASingleMessageArrivesWhenTheLatencyModelSaysSo) {
+  // Alone, a message arrives when it would without the NIC model: only overlap changes that.
+  for (int bytes : {0, 8, 4096, 65'536, 200'000}) {
+    const auto body = [bytes](int me) {
+      std::vector<char> buf(static_cast<std::size_t>(bytes) + 1, 9);
+      if (me == 0) MPI_Send(buf.data(), bytes, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+      if (me == 1) MPI_Recv(buf.data(), bytes, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    };
+    mpisim::Config plain = nic(2);
+    plain.machine.network = "latency";
+    EXPECT_EQ(clocks_of(nic(2), body)[1], clocks_of(plain, body)[1]) << bytes << " bytes";
+  }
+}
+
+} // namespace
