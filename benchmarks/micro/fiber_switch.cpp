@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
   sched.spawn(b, 1, &ping_pong, &pb);
 
   const auto start = std::chrono::steady_clock::now();
-  const mpilite::RunOutcome outcome = sched.run([] { return false; });
+  const mpilite::RunEnd outcome = sched.run([] { return false; });
   const auto end = std::chrono::steady_clock::now();
-  if (outcome != mpilite::RunOutcome::Finished) {
+  if (outcome != mpilite::RunEnd::Finished) {
     std::fprintf(stderr, "bench_fiber_switch: scheduler did not finish\n");
     return 1;
   }

@@ -86,17 +86,8 @@ void HostLink::poll() {
 }
 
 bool HostLink::idle(SimTime held) {
-  switch (sync_->idle(*lps_, *this, held)) {
-  case protocols::Synchronizer::Outcome::Progress:
-    return true;
-  case protocols::Synchronizer::Outcome::Finish:
-    end_ = End::Finish;
-    return false;
-  case protocols::Synchronizer::Outcome::Deadlock:
-    end_ = End::Deadlock;
-    return false;
-  }
-  return false;
+  end_ = sync_->idle(*lps_, *this, held);
+  return end_ == mpilite::RunEnd::None;
 }
 
 } // namespace mpisim

@@ -18,8 +18,6 @@ namespace mpisim {
 
 class HostLink final : public protocols::FrameSink, public mpilite::HostDelivery {
 public:
-  enum class End { None, Finish, Deadlock };
-
   /// Takes the transport (MPICH among the processes started by mpiexec, or one host alone).
   explicit HostLink(std::unique_ptr<protocols::Transport> transport);
 
@@ -43,7 +41,8 @@ public:
   /// Called when no local rank can run. `held`: lower bound on arrivals the network model still
   /// holds. Returns true when a rank became ready, false when the run ended (see end()).
   bool idle(SimTime held = protocols::kTimeInfinity);
-  End end() const { return end_; }
+  /// RunEnd::None while the run goes on, then RunEnd::Finished or RunEnd::Deadlock.
+  mpilite::RunEnd end() const { return end_; }
 
   const protocols::SyncStats& stats() const { return sync_->stats(); }
   /// Host 0 gets every host's bytes (a collective: all hosts call it).
@@ -70,7 +69,7 @@ private:
   std::unique_ptr<WorldLps> lps_;
   mpilite::World* world_ = nullptr;
   const RankMap* map_ = nullptr;
-  End end_ = End::None;
+  mpilite::RunEnd end_ = mpilite::RunEnd::None;
 };
 
 } // namespace mpisim

@@ -140,9 +140,9 @@ bool RunControl::handle(mpilite::Rank* rank) {
                     mpilite::time_to_seconds(rank->clock));
     // stop() leaves this fiber for good: nothing of its frame is destroyed.
     std::string().swap(why);
-    world_.stop(mpilite::EndReason::Limit, code, std::move(message));
+    world_.stop(mpilite::RunEnd::Limit, code, std::move(message));
   }
-  world_.stop_when_idle(mpilite::EndReason::Limit, code,
+  world_.stop_when_idle(mpilite::RunEnd::Limit, code,
                         why + "; every rank of this host process was waiting" + waiting_calls());
   return false;
 }

@@ -15,6 +15,7 @@
 #include "deadlock.hpp"
 #include "host_clock.hpp"
 #include "overflow_guard.hpp"
+#include "report.hpp"
 #include "summary_codec.hpp"
 #include "time_limit.hpp"
 #include "world_arrivals.hpp"
@@ -97,7 +98,7 @@ void Simulation::make_policy() {
 }
 
 void Simulation::profile_broken(std::string why) {
-  if (world_->in_rank()) world_->stop(mpilite::EndReason::FatalError, 1, why);
+  if (world_->in_rank()) world_->stop(mpilite::RunEnd::FatalError, 1, why);
   std::fprintf(stderr, "mpisim: MPI error: %s\n", why.c_str());
   link_->abort_all(1);
 }
@@ -166,24 +167,23 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     mpilite::set_auto_fold(0);
     control_.reset();
     mpilite::merge_sample_summaries(s.sampling, world.sample_sites.summaries());
-    if (hosts > 1 && s.reason == mpilite::EndReason::Finished) {
+    if (hosts > 1 && s.reason == mpilite::RunEnd::Finished) {
       while (link_->idle()) {
       }
-      if (link_->end() == HostLink::End::Deadlock) s.reason = mpilite::EndReason::Deadlock;
+      if (link_->end() == mpilite::RunEnd::Deadlock) s.reason = mpilite::RunEnd::Deadlock;
     }
     s.exit_code = world.exit_code();
     s.message = world.stop_message();
     if (hosts > 1 &&
-        (s.reason == mpilite::EndReason::Abort || s.reason == mpilite::EndReason::FatalError ||
-         s.reason == mpilite::EndReason::Limit)) {
+        (s.reason == mpilite::RunEnd::Abort || s.reason == mpilite::RunEnd::FatalError ||
+         s.reason == mpilite::RunEnd::Limit)) {
       // The other host processes cannot finish without this one's ranks: end them all.
       std::fflush(stdout);
       std::fprintf(stderr, "mpisim: %s%s\n",
-                   s.reason == mpilite::EndReason::FatalError ? "MPI error: " : "",
-                   s.message.c_str());
+                   s.reason == mpilite::RunEnd::FatalError ? "MPI error: " : "", s.message.c_str());
       link_->abort_all(s.exit_code);
     }
-    if (s.reason == mpilite::EndReason::Deadlock) {
+    if (s.reason == mpilite::RunEnd::Deadlock) {
       s.blocked = describe_blocked_ranks(world);
       s.exit_code = 1;
     }
@@ -191,7 +191,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
       // MPI_Finalize is owed for MPI_Init: a rank that used MPI through sessions alone owes none.
       const bool finalized = r->finalized || !r->initialized;
       s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, finalized, r->exited});
-      if (s.reason == mpilite::EndReason::Finished && s.exit_code == 0 && r->exit_code != 0)
+      if (s.reason == mpilite::RunEnd::Finished && s.exit_code == 0 && r->exit_code != 0)
         s.exit_code = r->exit_code;
     }
     mine.ranks = world.ranks().size();
@@ -212,7 +212,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   s.peak_rss_kib = mine.peak_memory_kib;
   mine.sync = link_->stats();
   mine.sync.det_profile_receives = det_profile_receives;
-  if (s.reason == mpilite::EndReason::Finished || s.reason == mpilite::EndReason::Deadlock)
+  if (s.reason == mpilite::RunEnd::Finished || s.reason == mpilite::RunEnd::Deadlock)
     write_det_profile(hosts, s.reporting_host);
   if (hosts > 1)
     gather_hosts(s, mine);
@@ -221,9 +221,8 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
   if (observer_) {
-    static constexpr const char* kOutcomes[] = {"finished", "deadlock", "abort", "error", "limit"};
     s.timeline = observer_->finish(hosts > 1 ? link_.get() : nullptr, s.reporting_host, s.predicted,
-                                   kOutcomes[static_cast<int>(s.reason)], s.output_errors);
+                                   outcome_name(s.reason), s.output_errors);
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
@@ -261,7 +260,7 @@ void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {
     decode_host_part(bytes, merged);
   std::sort(merged.ranks.begin(), merged.ranks.end(),
             [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
-  if (merged.reason == mpilite::EndReason::Finished && merged.exit_code == 0)
+  if (merged.reason == mpilite::RunEnd::Finished && merged.exit_code == 0)
     for (const RankSummary& r : merged.ranks)
       if (r.exit_code != 0) {
         merged.exit_code = r.exit_code;

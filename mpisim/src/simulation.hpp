@@ -54,7 +54,7 @@ struct RunSummary {
   int hosts = 1;
   bool reporting_host = true; ///< host 0 prints the report; the others only run
   std::vector<HostSummary> host_stats;
-  mpilite::EndReason reason = mpilite::EndReason::Finished;
+  mpilite::RunEnd reason = mpilite::RunEnd::Finished;
   int exit_code = 0;                ///< the process exit code this run calls for
   std::string message;              ///< abort / fatal error text
   std::vector<std::string> blocked; ///< deadlock: one line per blocked rank

@@ -81,7 +81,7 @@ inline mpisim::RunSummary run(int size, const std::function<void(int rank)>& bod
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(summary.exit_code, 0) << summary.message;
   return summary;
 }

@@ -101,10 +101,10 @@ inline std::vector<SimTime> run_fake(int ranks, mpilite::MessageTiming& timing,
   bounds.attach(w);
   char name[] = "fake";
   char* argv[] = {name, nullptr};
-  const mpilite::EndReason end = w.run(body, 1, argv);
+  const mpilite::RunEnd end = w.run(body, 1, argv);
   std::vector<SimTime> clocks;
   for (const auto& r : w.ranks())
-    clocks.push_back(end == mpilite::EndReason::Finished ? r->clock : -1);
+    clocks.push_back(end == mpilite::RunEnd::Finished ? r->clock : -1);
   return clocks;
 }
 

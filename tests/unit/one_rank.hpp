@@ -17,7 +17,7 @@ inline void on_one_rank(const std::function<void()>& body) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
 }
 
 } // namespace test

@@ -52,7 +52,7 @@ public:
   }
 
   /// Runs the host until the core says the run finished or deadlocked.
-  mpisim::protocols::Synchronizer::Outcome run(mpisim::protocols::Synchronizer& sync) {
+  mpilite::RunEnd run(mpisim::protocols::Synchronizer& sync) {
     sync_ = &sync;
     for (;;) {
       sync.poll(*this);
@@ -62,7 +62,7 @@ public:
         step(lps_[static_cast<std::size_t>(i)]);
       }
       const auto o = sync.idle(*this, *this);
-      if (o != mpisim::protocols::Synchronizer::Outcome::Progress) return o;
+      if (o != mpilite::RunEnd::None) return o;
     }
   }
 

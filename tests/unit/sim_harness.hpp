@@ -8,7 +8,10 @@
 #include <mpi.h>
 #include <mpisim.h>
 
+#include <gtest/gtest.h>
+
 #include <functional>
+#include <vector>
 
 #include "config.hpp"
 #include "simulation.hpp"
@@ -44,6 +47,25 @@ inline mpisim::RunSummary simulate(const mpisim::Config& c, std::function<int(in
   char name[] = "test";
   char* argv[] = {name, nullptr};
   return sim.run(body, 1, argv);
+}
+
+inline int world_rank();
+
+/// Simulates `body(rank)` between MPI_Init and MPI_Finalize on every rank; each rank's clock
+/// after it. The run must finish.
+inline std::vector<mpisim::SimTime> clocks_of(const mpisim::Config& c,
+                                              std::function<void(int)> body) {
+  std::vector<mpisim::SimTime> clocks(static_cast<std::size_t>(c.ranks), -1);
+  auto r = simulate(c, [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = world_rank();
+    body(me);
+    clocks[static_cast<std::size_t>(me)] = MPISIM_Clock_ps();
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished);
+  return clocks;
 }
 
 inline int world_rank() {

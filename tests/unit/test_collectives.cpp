@@ -317,7 +317,7 @@ template <class T> void check_runs(const std::vector<OpRun<T>>& runs, int size) 
 }
 
 void expect_finished(const mpisim::RunSummary& summary, int size) {
-  EXPECT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(summary.exit_code, 0) << summary.message;
   EXPECT_EQ(summary.ranks.size(), static_cast<std::size_t>(size));
 }

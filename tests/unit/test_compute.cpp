@@ -35,7 +35,7 @@ TEST(Compute, MeasuredTimeIsOnlyTheRanksOwnCpuTime) {
   const std::int64_t before = thread_cpu_ps();
   const auto r = test::simulate(c, busy_rank);
   const std::int64_t used = thread_cpu_ps() - before;
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   std::int64_t charged = 0;
   for (const auto& rank : r.ranks) {
     EXPECT_GT(rank.stats.compute, 0) << rank.rank;

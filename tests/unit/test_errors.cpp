@@ -20,7 +20,7 @@ TEST(Errors, InvalidRankIsFatalByDefaultAndNamesRankCallReason) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_TRUE(contains(r.message, "rank 1: MPI_Send: MPI_ERR_RANK: invalid destination rank 5"))
       << r.message;
@@ -48,7 +48,7 @@ TEST(Errors, ErrorsReturnGivesTheClassOfEachBadArgument) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(codes,
             (std::vector<int>{MPI_ERR_RANK, MPI_ERR_TAG, MPI_ERR_COUNT, MPI_ERR_COMM, MPI_ERR_TYPE,
                               MPI_ERR_TAG, MPI_ERR_ROOT, MPI_ERR_OP, MPI_ERR_BUFFER}));
@@ -71,7 +71,7 @@ TEST(Errors, TooSmallReceiveBufferIsTruncate) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(code, MPI_ERR_TRUNCATE);
   EXPECT_EQ(received_bytes, 8);
   EXPECT_EQ(got, (std::vector<int>{1, 2}));
@@ -88,7 +88,7 @@ TEST(Errors, TruncateIsFatalByDefault) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_TRUE(
       contains(r.message, "rank 1: MPI_Recv: MPI_ERR_TRUNCATE: message of 16 bytes from rank 0"))
       << r.message;
@@ -104,7 +104,7 @@ TEST(Errors, MutualSynchronousSendsAreADeadlockNamingBothRanks) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Deadlock);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Deadlock);
   EXPECT_NE(r.exit_code, 0);
   ASSERT_EQ(r.blocked.size(), 2u);
   EXPECT_TRUE(
@@ -124,7 +124,7 @@ TEST(Errors, WildcardReceiveNobodySendsIsADeadlock) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Deadlock);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Deadlock);
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_TRUE(
       contains(r.blocked[0], "rank 0: blocked in MPI_Recv(source=MPI_ANY_SOURCE, tag=MPI_ANY_TAG"))
@@ -139,7 +139,7 @@ TEST(Errors, AbortStopsWithItsCode) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Abort);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Abort);
   EXPECT_EQ(r.exit_code, 17);
   EXPECT_TRUE(contains(r.message, "rank 2 called MPI_Abort(MPI_COMM_WORLD, 17)")) << r.message;
 }

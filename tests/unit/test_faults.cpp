@@ -64,7 +64,7 @@ TEST(TimeLimit, ComputePastTheLimitEndsTheRunNamingTheCall) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Limit);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Limit);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.message, "rank 1: MPISIM_Compute(1e+06 s): simulated time would pass the limit of "
                        "2000000 s (23 days) (the rank is at 1500000.000000 s)");
@@ -98,7 +98,7 @@ TEST(RunLimits, TimeLimitEndsAPollingRankWithItsReport) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Limit);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Limit);
   EXPECT_EQ(r.exit_code, mpisim::kLimitExitCode);
   EXPECT_EQ(r.message.rfind("MPISIM_TIME_LIMIT reached: rank 0 passed 1 ms of simulated time; "
                             "rank 0 was entering MPI_Test at simulated time 0.001000",
@@ -147,7 +147,7 @@ TEST(Outputs, AnOutputThatFailsDoesNotLoseTheOthers) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished);
   ASSERT_EQ(r.output_errors.size(), 1u);
   EXPECT_EQ(r.output_errors[0], "cannot write the communication matrix to " + dir + "/gone/m.csv");
   EXPECT_TRUE(std::filesystem::file_size(c.trace_path) > 0);

@@ -93,7 +93,7 @@ TEST(Scheduler, TasksAlternateWhenTheyWakeEachOther) {
   PingPong pa{&sched, &b, &trace, 0, 3}, pb{&sched, &a, &trace, 1, 3};
   sched.spawn(a, 0, &ping_pong_entry, &pa);
   sched.spawn(b, 1, &ping_pong_entry, &pb);
-  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunOutcome::Finished);
+  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
   EXPECT_EQ(trace, (std::vector<int>{0, 1, 0, 1, 0, 1}));
   EXPECT_EQ(sched.done_count(), 2u);
 }
@@ -111,7 +111,7 @@ TEST(Scheduler, NothingReadyAndIdleCannotHelpIsStuck) {
     ++idle_calls;
     return false;
   }),
-            mpilite::RunOutcome::Stuck);
+            mpilite::RunEnd::Blocked);
   EXPECT_EQ(idle_calls, 1);
 }
 

@@ -206,7 +206,7 @@ TEST(FortranDatatypes, QuadPrecisionReducesInQuadPrecision) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_TRUE(sum == 1 + 2 * tiny);
   EXPECT_TRUE(sum != 1); // what a double sum would give
   EXPECT_TRUE(received == sum);

@@ -61,7 +61,7 @@ TEST(LibcState, EachFiberKeepsItsOwnErrnoGetoptRandAndStrtok) {
   sched.spawn(b, 1, &rank_entry, &rb);
   errno = 7;
   optind = 3;
-  ASSERT_EQ(sched.run([] { return false; }), mpilite::RunOutcome::Finished);
+  ASSERT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
   EXPECT_EQ(errno, 7); // the host's own, back after the run
   EXPECT_EQ(optind, 3);
   optind = 1;

@@ -135,7 +135,7 @@ TEST(CalibrateFit, SimulatedPingPongOnTheFittedMachineGivesTheFittedTimes) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   for (std::size_t i = 0; i < sizes.size(); ++i)
     EXPECT_NEAR(one_way[i], made_up_time(sizes[i]), 1e-12) << sizes[i] << " bytes";
 }

@@ -12,6 +12,7 @@
 namespace {
 
 using mpisim::SimTime;
+using test::clocks_of;
 
 // The harness's round machine: o_s 100 ns, o_r 200 ns, L 1 us, 1 GB/s (1 ns per byte).
 constexpr SimTime kSend = 100'000, kRecv = 200'000, kLatency = 1'000'000, kPsPerByte = 1000;
@@ -21,21 +22,6 @@ mpisim::Config contended(int ranks, const char* topology = "fully-connected") {
   c.machine.network = "contention";
   c.machine.topology = mpisim::parse_topology(topology, "test");
   return c;
-}
-
-/// Each rank's clock after the body.
-std::vector<SimTime> clocks_of(const mpisim::Config& c, std::function<void(int)> body) {
-  std::vector<SimTime> clocks(static_cast<std::size_t>(c.ranks), -1);
-  auto r = test::simulate(c, [&](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    const int me = test::world_rank();
-    body(me);
-    clocks[static_cast<std::size_t>(me)] = MPISIM_Clock_ps();
-    MPI_Finalize();
-    return 0;
-  });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
-  return clocks;
 }
 
 void send_bytes(int bytes, int to) {
@@ -314,7 +300,7 @@ TEST(Contention, ASendPastTheTimeLimitEndsTheRunNamingIt) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Limit);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Limit);
   EXPECT_NE(r.message.find("rank 0: MPI_Send: a message of 32768 bytes to rank 1: simulated time "
                            "would pass the limit"),
             std::string::npos)

@@ -28,7 +28,7 @@ SimTime predicted_sort_time(const char* topology, int processors) {
   mpisim::Config c = test::config(processors);
   c.machine = puppet_network(topology);
   const mpisim::RunSummary r = test::simulate(c, mergesort_main);
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(r.exit_code, 0) << "the array was not sorted on " << processors << " ranks";
   return r.predicted;
 }

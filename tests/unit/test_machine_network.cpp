@@ -10,8 +10,8 @@
 
 namespace {
 
-using mpisim::MachineParams;
 using mpisim::LinkCosts;
+using mpisim::MachineParams;
 using mpisim::SimTime;
 
 constexpr SimTime kSendOverhead = 100'000, kRecvOverhead = 200'000, kLatency = 1'000'000;
@@ -117,7 +117,7 @@ SimTime time_in(const MachineParams& m, int ranks, int timed,
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished);
   return t;
 }
 

@@ -11,6 +11,7 @@
 namespace {
 
 using mpisim::SimTime;
+using test::clocks_of;
 
 // The harness's round machine: o_s 100 ns, o_r 200 ns, L 1 us, 1 GB/s (1 ns per byte), eager up
 // to 64 KiB.
@@ -21,21 +22,6 @@ mpisim::Config nic(int ranks, int ranks_per_node = 1) {
   c.machine.network = "nic";
   c.machine.ranks_per_node = ranks_per_node;
   return c;
-}
-
-/// Each rank's clock after the body.
-std::vector<SimTime> clocks_of(const mpisim::Config& c, std::function<void(int)> body) {
-  std::vector<SimTime> clocks(static_cast<std::size_t>(c.ranks), -1);
-  auto r = test::simulate(c, [&](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    const int me = test::world_rank();
-    body(me);
-    clocks[static_cast<std::size_t>(me)] = MPISIM_Clock_ps();
-    MPI_Finalize();
-    return 0;
-  });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
-  return clocks;
 }
 
 /// Posts `count` non-blocking sends (or receives) of `bytes` each to (from) `peer`, then waits.

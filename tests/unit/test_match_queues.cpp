@@ -195,7 +195,7 @@ TEST(MatchingQueues, LongQueuesMatchByMpiRules) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   std::vector<int> want_named;
   for (int src = kRanks - 1; src >= 1; src -= 2) {
     want_named.push_back(src * 100 + 1); // first tag-1 message

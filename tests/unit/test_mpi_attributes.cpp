@@ -97,7 +97,7 @@ TEST_P(AttributesTest, CopyAndDeleteCallbacksRunWhenMpiSays) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     const AttrLog& log = logs[i];
@@ -153,7 +153,7 @@ TEST_P(AttributesTest, PredefinedAttributesOfCommWorld) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const Log& log = logs[static_cast<std::size_t>(r)];
     SCOPED_TRACE("rank " + std::to_string(r));
@@ -185,7 +185,7 @@ TEST_P(AttributesTest, SelfAttributesAreDeletedByFinalize) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (std::size_t i = 0; i < counters.size(); ++i) {
     EXPECT_EQ(before_finalize[i], 0u);
     EXPECT_EQ(counters[i].deleted, (std::vector<std::intptr_t>{7}));
@@ -225,7 +225,7 @@ TEST(Attributes, MpiOneInterfaceCopiesWithDupFn) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(failed, 0);
   EXPECT_EQ(on_dup, 42);
   EXPECT_EQ(after_delete, 0);
@@ -264,7 +264,7 @@ TEST(Attributes, FailingCallbacksAndBadKeyvalsGiveErrors) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(kept, 5);
   EXPECT_EQ(failed_dup, MPI_COMM_NULL);
   EXPECT_EQ(codes, (std::vector<int>{MPI_ERR_OTHER, MPI_ERR_OTHER, MPI_ERR_KEYVAL, MPI_ERR_KEYVAL,

@@ -43,7 +43,7 @@ TEST_P(BsendRanks, RingOfLargeBufferedSends) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   // Request-to-send at o + L, matched then (the receive was posted at o), clear-to-send and
   // data: the receive completes at o + 3L + n/B + o_r. The buffer was freed at o + 2L + n/B,
   // before the detach: the detach costs nothing. A rank alone sends to itself: a local copy, no
@@ -81,7 +81,7 @@ TEST(Bsend, DetachWaitsUntilTheMessagesAreTransmitted) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   const SimTime t_match = 50'000'000; // the receive is posted after the request-to-send came
   EXPECT_EQ(detached, t_match + kLatency + kBig * kPsPerByte);
   EXPECT_EQ(received, t_match + 2 * kLatency + kBig * kPsPerByte + kRecvOverhead);
@@ -122,7 +122,7 @@ TEST(Bsend, SpaceIsInUseUntilTransmittedThenReused) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(third, MPI_ERR_BUFFER);
   EXPECT_EQ(fourth, MPI_SUCCESS);
   EXPECT_EQ(got, (std::vector<char>{'1', '2', '3'}));
@@ -155,7 +155,7 @@ TEST(Bsend, SmallMessagesLeaveTheBufferAtOnce) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   std::vector<int> expect_codes(10, MPI_SUCCESS);
   expect_codes.push_back(MPI_ERR_BUFFER);
   EXPECT_EQ(codes, expect_codes);
@@ -184,7 +184,7 @@ TEST(Bsend, IbsendAndPersistentBsendCheckTheSpace) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(ibsend, MPI_ERR_BUFFER);
   EXPECT_EQ(start, MPI_SUCCESS);
   EXPECT_EQ(start_after_detach, MPI_ERR_BUFFER);
@@ -200,7 +200,7 @@ TEST(Bsend, TooSmallBufferIsFatalByDefaultAndSaysWhy) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(r.message.find("rank 0: MPI_Bsend: MPI_ERR_BUFFER: buffered send of 4 bytes needs 100 "
                            "bytes of attached buffer, 0 of 0 free"),
             std::string::npos)

@@ -24,7 +24,7 @@ template <class Calls> std::vector<int> codes_of(Calls calls) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   return codes;
 }
 
@@ -193,7 +193,7 @@ TEST(CollectiveErrors, CountsThatDisagreeBetweenRanksAreTruncation) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(blocking, (std::vector<int>{MPI_ERR_TRUNCATE, MPI_SUCCESS, MPI_SUCCESS}));
   EXPECT_EQ(nonblocking, (std::vector<int>{MPI_ERR_TRUNCATE, MPI_SUCCESS, MPI_SUCCESS}));
 }
@@ -225,7 +225,7 @@ TEST(CollectiveErrors, AFailedCallLeavesLaterCollectivesMatched) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(failed, (std::vector<int>{3, 0, 0}));
   EXPECT_EQ(sums, (std::vector<int>{6, 6, 6}));
   EXPECT_EQ(broadcast, (std::vector<int>{99, 99, 99}));
@@ -239,7 +239,7 @@ TEST(CollectiveErrors, FatalByDefaultNamingTheCallAndTheReason) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_TRUE(contains(r.message, "rank 2: MPI_Gather: MPI_ERR_ROOT: invalid root 5")) << r.message;
 
   auto in_place = test::simulate(test::config(3), [](int, char**) {
@@ -251,7 +251,7 @@ TEST(CollectiveErrors, FatalByDefaultNamingTheCallAndTheReason) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(in_place.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(in_place.reason, mpilite::RunEnd::FatalError);
   EXPECT_TRUE(contains(in_place.message,
                        "rank 1: MPI_Iallgather: MPI_ERR_BUFFER: MPI_IN_PLACE is not allowed as "
                        "the receive buffer"))

@@ -21,7 +21,7 @@ constexpr SimTime kSendOverhead = 100'000, kRecvOverhead = 200'000, kLatency = 1
 constexpr SimTime kPsPerByte = 1000; // 1 GB/s
 
 void expect_finished(const mpisim::RunSummary& summary) {
-  EXPECT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(summary.exit_code, 0) << summary.message;
 }
 
@@ -558,7 +558,7 @@ TEST(Communicators, ErrorOnASplitCommunicatorIsFatalByDefaultAndNamesIt) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(summary.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(summary.message.find("rank 3: MPI_Send: MPI_ERR_RANK: invalid destination rank 2 "
                                  "(half has 2 ranks)"),
             std::string::npos)

@@ -56,7 +56,7 @@ TEST_P(CompletionRanks, WaitanyReturnsEarliestArrivalNotHostOrder) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   ASSERT_EQ(indices.size(), static_cast<std::size_t>(p - 1));
   for (int k = 0; k < p - 1; ++k) {
     const auto u = static_cast<std::size_t>(k);
@@ -108,7 +108,7 @@ TEST_P(CompletionRanks, WaitsomeReturnsEverythingCompletedByTheFirstCompletionOr
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   // The model, computed independently: sender s's message arrives at a(s).
   auto a = [](int s) { return arrival(((s - 1) / 2) * 10 * kMicro, 4); };
   std::vector<std::vector<int>> expect_batches;
@@ -168,7 +168,7 @@ TEST_P(CompletionRanks, TestsomeAndTestanyPollInSimulatedTime) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   // Independent model: polls at clock c cost kPoll when empty; a non-empty poll charges one
   // receive overhead per message it returns.
   std::vector<std::vector<int>> expect_batches;
@@ -216,7 +216,7 @@ TEST(Completion, WaitanyTieGoesToLowestIndex) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(order, (std::vector<int>{0, 1}));
 }
 
@@ -246,7 +246,7 @@ TEST(Completion, TestanyFindsTheFirstCompletionAtTheFirstPollAfterIt) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   const SimTime failed = (arrival(7 * kMicro, 4) + kPoll - 1) / kPoll;
   EXPECT_EQ(index, 1);
   EXPECT_EQ(value, 10);
@@ -283,7 +283,7 @@ TEST(Completion, RequestGetStatusPollsWithoutFreeing) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   const SimTime failed = (arrival(4 * kMicro, 4) + kPoll - 1) / kPoll;
   EXPECT_EQ(polls, failed + 1);
   EXPECT_EQ(found, failed * kPoll);
@@ -328,7 +328,7 @@ TEST(Completion, RequestFreeLetsActiveOperationsComplete) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   bool ok = true;
   for (int i = 0; i < kBig; ++i)
     ok = ok && big[static_cast<std::size_t>(i)] == i;
@@ -370,7 +370,7 @@ TEST(Completion, CancelReceiveThatNothingMatches) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(cancelled, 1);
   EXPECT_EQ(before, 3 * kMicro);
   EXPECT_EQ(after, before);
@@ -406,7 +406,7 @@ TEST(Completion, CancelUnmatchedSynchronousSendWithdrawsIt) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(ssend_cancelled, 1);
   EXPECT_EQ(eager_cancelled, 0);
   EXPECT_EQ(eager_value, 2);
@@ -439,7 +439,7 @@ TEST(Completion, ErrorsOfSeveralRequestsAreInStatus) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(code, MPI_ERR_IN_STATUS);
   EXPECT_EQ(outcount, 2);
   EXPECT_EQ(errors, (std::vector<int>{MPI_ERR_TRUNCATE, MPI_SUCCESS}));

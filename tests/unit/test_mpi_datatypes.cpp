@@ -300,7 +300,7 @@ TEST(Datatypes, PackedDataReceivedWithATypedReceive) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(got, (std::vector<int>{10, 13, 14, 17, -1}));
   EXPECT_EQ(count, 4);
 }
@@ -550,7 +550,7 @@ TEST(Datatypes, ErrorsReturnTheirClass) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(codes, (std::vector<int>{MPI_ERR_TYPE, MPI_ERR_TYPE, MPI_ERR_TYPE, MPI_ERR_COUNT,
                                      MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_ARG, MPI_ERR_TYPE,
                                      MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_TYPE,
@@ -565,7 +565,7 @@ TEST(Datatypes, UncommittedTypeIsFatalByDefaultAndSaysSo) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(r.message.find("MPI_ERR_TYPE"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("MPI_Type_commit"), std::string::npos) << r.message;
 }
@@ -826,7 +826,7 @@ TEST_P(DatatypesTest, EveryConstructorInPointToPointAroundARing) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const auto i = static_cast<std::size_t>(r);
     const int source = (r + size - 1) % size;
@@ -883,7 +883,7 @@ TEST_P(DatatypesTest, StructOfMixedTypesBetweenPaddedAndPackedLayouts) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const auto i = static_cast<std::size_t>(r);
     const int source = ((r - 2) % size + size) % size;
@@ -951,7 +951,7 @@ TEST_P(DatatypesTest, GetCountAndGetElementsOnPartialReceives) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const auto i = static_cast<std::size_t>(r);
     const int source = (r + size - 1) % size;
@@ -994,7 +994,7 @@ TEST_P(DatatypesTest, BcastOfSubarraysAndMarkedStructs) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   std::vector<int> want_sub(40, -1), want_marked(13, -1);
   for (int k : {7, 8, 9, 12, 13, 14, 27, 28, 29, 32, 33, 34})
     want_sub[static_cast<std::size_t>(k)] = 500 + k;
@@ -1065,7 +1065,7 @@ TEST_P(DatatypesTest, AllreduceAndReduceOnDerivedTypes) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   std::vector<int> want_dense(12, 0), want_gaps(10, -1), want_max(20, -7);
   for (int r = 0; r < size; ++r)
     for (std::size_t k = 0; k < 12; ++k)
@@ -1150,7 +1150,7 @@ TEST_P(DatatypesTest, PingPongTimeIsThatOfThePackedSize) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   const SimTime eager = 2400, rendezvous = 80000;
   EXPECT_EQ(rtt,
             (std::vector<SimTime>{

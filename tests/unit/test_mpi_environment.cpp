@@ -31,7 +31,7 @@ TEST(Environment, ThreadLevelAndVersions) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(provided, MPI_THREAD_FUNNELED);
   EXPECT_EQ(queried, provided);
   EXPECT_EQ(main_thread, 1);
@@ -76,7 +76,7 @@ TEST(Environment, ErrorClassesAndStrings) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   for (std::size_t i = 0; i < known.size(); ++i) {
     EXPECT_EQ(classes[i], known[i].first);
     EXPECT_EQ(strings[i].rfind(known[i].second + ": ", 0), 0u) << strings[i];
@@ -111,7 +111,7 @@ TEST(Environment, AllocMemServesAsABsendBuffer) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_TRUE(written);
   EXPECT_EQ(received, 55);
 }
@@ -124,7 +124,7 @@ TEST(Environment, PcontrolChangesNothing) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(code, MPI_SUCCESS);
   EXPECT_EQ(r.predicted, 0);
 }
@@ -156,7 +156,7 @@ TEST_P(WtimeRanks, WtimeIsOneGlobalClock) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(tick, 1e-12);
   for (int s = 1; s < p; ++s) {
     const auto u = static_cast<std::size_t>(s);
@@ -175,7 +175,7 @@ TEST(Environment, AbortEndsTheRunWithItsCode) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Abort);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Abort);
   EXPECT_EQ(r.exit_code, 9);
   EXPECT_NE(r.message.find("rank 2 called MPI_Abort(MPI_COMM_WORLD, 9)"), std::string::npos)
       << r.message;
@@ -195,7 +195,7 @@ TEST(Environment, Mpi1ErrhandlerCallsAreTheCommOnes) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(before, MPI_ERRORS_ARE_FATAL);
   EXPECT_EQ(after, MPI_ERRORS_RETURN);
   EXPECT_EQ(via_comm, MPI_ERRORS_RETURN);

@@ -63,7 +63,7 @@ TEST_P(ErrhandlersTest, HandlerOfTheProgramGetsTheCommAndTheCode) {
     return 0;
   });
   g_calls = nullptr;
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const Log& log = logs[static_cast<std::size_t>(r)];
     SCOPED_TRACE("rank " + std::to_string(r));
@@ -98,7 +98,7 @@ TEST_P(ErrhandlersTest, ErrorsReturnOnOneCommunicatorLeavesWorldFatal) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(summary.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::FatalError);
   EXPECT_TRUE(contains(summary.message, "rank " + std::to_string(size - 1) +
                                             ": MPI_Bcast: MPI_ERR_ROOT: invalid root -4"))
       << summary.message;
@@ -120,7 +120,7 @@ TEST(Errhandlers, CallErrhandlerWithTheDefaultHandlerIsFatal) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(summary.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(summary.exit_code, 0);
   EXPECT_TRUE(contains(summary.message, "rank 1: MPI_Comm_call_errhandler: MPI_ERR_INTERN"))
       << summary.message;
@@ -142,7 +142,7 @@ TEST(Errhandlers, BadHandlesAreArgErrors) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(codes,
             (std::vector<int>{MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_ARG, MPI_SUCCESS, MPI_SUCCESS}));
 }

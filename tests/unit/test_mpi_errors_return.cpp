@@ -146,7 +146,7 @@ TEST_P(ErrorsReturn, EveryBadArgumentGivesItsClass) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   for (int rank = 0; rank < p; ++rank)
     for (const Case& c : results[static_cast<std::size_t>(rank)])
       EXPECT_EQ(c.code, c.expected) << "rank " << rank << ": " << c.what;
@@ -166,7 +166,7 @@ TEST(ErrorsReturn, TheCommunicatorsHandlerDecides) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(code, MPI_ERR_TAG);
 }
 
@@ -182,7 +182,7 @@ TEST(ErrorsReturn, FatalByDefaultNamingCallAndReason) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(r.message.find("rank 1: MPI_Start: MPI_ERR_REQUEST: request 0x"), std::string::npos)
       << r.message;
   EXPECT_NE(r.message.find("is not a persistent request"), std::string::npos) << r.message;

@@ -120,7 +120,7 @@ TEST_P(GroupsTest, OperationsGiveTheHandComputedRankLists) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
 
   std::vector<int> evens_desc, ranged, odds, middle;
   for (int r = size - 1; r >= 0; --r)
@@ -188,7 +188,7 @@ TEST_P(GroupsTest, GroupRankIsUndefinedOutsideAndSelfHoldsTheCaller) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     EXPECT_EQ(rank_in_first[static_cast<std::size_t>(r)], r == 0 ? 0 : MPI_UNDEFINED);
     EXPECT_EQ(self_world[static_cast<std::size_t>(r)], r);
@@ -234,7 +234,7 @@ TEST(Groups, ErrorClassesOfBadArguments) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(codes, (std::vector<int>{MPI_ERR_GROUP, MPI_ERR_GROUP, MPI_ERR_RANK, MPI_ERR_RANK,
                                      MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_RANK,
                                      MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_GROUP}));

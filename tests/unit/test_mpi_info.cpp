@@ -56,7 +56,7 @@ TEST(Info, SetGetDeleteDupAndKeysInOrder) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(failed, 0);
   EXPECT_EQ(log.nkeys, 3);
   EXPECT_EQ(log.keys, (std::vector<std::string>{"cb_nodes", "striping_unit", "host"}));
@@ -95,7 +95,7 @@ TEST(Info, CreateEnvCopiesTheEmptyEnvironmentAndStatusesConvertThroughFortran200
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(made, MPI_SUCCESS);
   EXPECT_EQ(nkeys, 0); // as MPI_INFO_ENV
   EXPECT_EQ(env, MPI_INFO_NULL);
@@ -130,7 +130,7 @@ TEST(Info, ErrorClassesOfBadArguments) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(codes,
             (std::vector<int>{MPI_ERR_INFO_NOKEY, MPI_ERR_INFO, MPI_ERR_INFO, MPI_ERR_INFO_KEY,
                               MPI_ERR_INFO_KEY, MPI_ERR_INFO_VALUE, MPI_ERR_ARG, MPI_ERR_ARG}));

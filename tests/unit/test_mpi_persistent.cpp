@@ -54,7 +54,7 @@ TEST_P(PersistentRanks, RingExchangeReusesTheSameRequests) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   for (int i = 0; i < p; ++i)
     EXPECT_EQ(bad[static_cast<std::size_t>(i)], 0) << "rank " << i;
   // Every round is one eager message per rank, all in step; a rank alone sends to itself, a
@@ -84,7 +84,7 @@ TEST_P(PersistentRanks, ProcNullStartsCompleteAtOnce) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   for (int s : sources)
     EXPECT_EQ(s, 3 * MPI_PROC_NULL);
   EXPECT_EQ(r.predicted, 0);
@@ -136,7 +136,7 @@ TEST(Persistent, EverySendModeStartsTwice) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3, 10, 11, 12, 13}));
   // Each synchronous send is matched when the receiver starts its receive after computing 10 us,
   // and completes one latency later. With o = send overhead and T = transfer of 4 bytes:
@@ -171,7 +171,7 @@ TEST(Persistent, StartingAnActiveRequestIsAnError) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(code, MPI_ERR_REQUEST);
   EXPECT_EQ(not_persistent, MPI_ERR_REQUEST);
 }
@@ -201,7 +201,7 @@ TEST(Persistent, CancelAnActiveReceiveThenStartAgain) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(cancelled, 1);
   EXPECT_EQ(again_cancelled, 0);
   EXPECT_EQ(value, 44);

@@ -60,7 +60,7 @@ TEST_P(ProbeDet, IprobeLoopEndsAtFirstPollAtOrAfterArrival) {
       MPI_Finalize();
       return 0;
     });
-    ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+    ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
     const SimTime failed = failed_polls(arrival(10'000'000, 4));
     EXPECT_EQ(polls, failed + 1) << "source " << source;
     EXPECT_EQ(found, failed * kPoll);
@@ -113,7 +113,7 @@ TEST_P(ProbeDet, IprobeAnySourceFindsEarliestArrivalNotHostOrder) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(order, (std::vector<int>{2, 1}));
   EXPECT_EQ(first_found, 60'000'000); // both had arrived by the first poll
 }
@@ -143,7 +143,7 @@ TEST_P(ProbeDet, IprobeDoesNotReportWhatAnEarlierReceiveTakes) {
       MPI_Finalize();
       return 0;
     });
-    ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+    ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
     EXPECT_EQ(flag, 1) << irecv_source;
     EXPECT_EQ(probed_count, 2) << irecv_source;
     EXPECT_EQ(first, (std::vector<int>{1}));
@@ -185,7 +185,7 @@ TEST_P(ProbeDet, IprobeDoesNotReportWhatAPendingWildcardReceiveMayStillTake) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(flags, (std::vector<int>{0, 1}));
   EXPECT_EQ(probed_count, 1);
   EXPECT_EQ(taken_count, kLarge);
@@ -217,7 +217,7 @@ TEST_P(ProbeDet, IprobeLooksPastTheMessageANamedReceiveTakes) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(flag, 1);
   EXPECT_EQ(tag, 8);
 }
@@ -262,7 +262,7 @@ TEST_P(ProbeRanks, ProbeAnySourceSizesTheReceive) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   ASSERT_EQ(sources.size(), static_cast<std::size_t>(p - 1));
   for (int s = 1; s < p; ++s) {
     const auto i = static_cast<std::size_t>(s - 1);
@@ -309,7 +309,7 @@ TEST_P(ProbeRanks, MprobeTakesTheMessageOutOfMatching) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   for (int me = 0; me < p; ++me) {
     const auto u = static_cast<std::size_t>(me);
     const int left = (me + p - 1) % p;
@@ -354,7 +354,7 @@ TEST(Probe, ImprobeAndImrecvCompleteLikeAReceive) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   const SimTime rts = kSendOverhead + kLatency; // request-to-send arrival
   const SimTime failed = failed_polls(rts);
   EXPECT_EQ(polls, failed + 1);
@@ -382,7 +382,7 @@ TEST(Probe, ProcNullIsFoundAtOnce) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_EQ(flag, 1);
   EXPECT_EQ(source, MPI_PROC_NULL);
   EXPECT_EQ(tag, MPI_ANY_TAG);
@@ -397,7 +397,7 @@ TEST(Probe, ProbeOfAMessageNobodySendsIsADeadlock) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Deadlock);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Deadlock);
   ASSERT_FALSE(r.blocked.empty());
   EXPECT_NE(r.blocked[0].find("rank 0: blocked in MPI_Probe(source=1, tag=3"), std::string::npos)
       << r.blocked[0];
@@ -466,8 +466,8 @@ class Farm : public ::testing::TestWithParam<int> {};
 TEST_P(Farm, IprobeMasterWorkerIsDeterministic) {
   const int p = GetParam();
   const FarmResult det = farm(p, true), nodet = farm(p, false);
-  ASSERT_EQ(det.run.reason, mpilite::EndReason::Finished) << det.run.message;
-  ASSERT_EQ(nodet.run.reason, mpilite::EndReason::Finished) << nodet.run.message;
+  ASSERT_EQ(det.run.reason, mpilite::RunEnd::Finished) << det.run.message;
+  ASSERT_EQ(nodet.run.reason, mpilite::RunEnd::Finished) << nodet.run.message;
   long expect = 0;
   for (int t = 0; t < 40; ++t)
     expect += long{t} * t;

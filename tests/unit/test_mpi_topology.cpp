@@ -50,7 +50,7 @@ TEST(Topology, DimsCreateGivesBalancedNonIncreasingGrids) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE("MPI_Dims_create(" + std::to_string(cases[i].nnodes) + ") case " +
                  std::to_string(i));
@@ -133,7 +133,7 @@ void run_grid(int size, int ndims, const std::vector<int>& periods, int disp) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   const std::vector<int> dims = logs[0].dims;
   ASSERT_EQ(std::accumulate(dims.begin(), dims.end(), 1, std::multiplies<>()), size);
   for (int r = 0; r < size; ++r) {
@@ -223,7 +223,7 @@ TEST_P(TopologyTest, SubgridsKeepTheRemainingDimensions) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const Log& log = logs[static_cast<std::size_t>(r)];
     const std::vector<int> c = grid_coords(r, dims);
@@ -271,7 +271,7 @@ TEST_P(TopologyTest, SmallerGridLeavesTheRestOutAndDupKeepsTheTopology) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const std::size_t i = static_cast<std::size_t>(r);
     EXPECT_EQ(world_topo[i], MPI_UNDEFINED);
@@ -319,7 +319,7 @@ TEST_P(TopologyTest, RingGraphNeighbours) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   for (int r = 0; r < size; ++r) {
     const Log& log = logs[static_cast<std::size_t>(r)];
     SCOPED_TRACE("rank " + std::to_string(r));
@@ -378,7 +378,7 @@ TEST(Topology, ErrorClassesOfBadArguments) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(summary.reason, mpilite::EndReason::Finished) << summary.message;
+  ASSERT_EQ(summary.reason, mpilite::RunEnd::Finished) << summary.message;
   EXPECT_EQ(codes,
             (std::vector<int>{MPI_ERR_TOPOLOGY, MPI_ERR_TOPOLOGY, MPI_ERR_DIMS, MPI_ERR_DIMS,
                               MPI_ERR_DIMS, MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_ARG,

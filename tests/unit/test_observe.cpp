@@ -92,7 +92,7 @@ TEST(Observe, TraceIsWellFormedPairedAndWithoutOverlaps) {
   auto c = test::config(4);
   c.trace_path = dir + "/trace.json";
   const auto run = test::simulate(c, mixed_program);
-  ASSERT_EQ(run.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(run.reason, mpilite::RunEnd::Finished);
   std::ifstream in(c.trace_path);
   const json trace = json::parse(in);
   ASSERT_TRUE(trace.contains("traceEvents"));
@@ -241,14 +241,14 @@ TEST(Observe, ReplayPredictsExactlyWhatTheLiveRunPredicted) {
   auto c = test::config(4);
   c.record_path = dir;
   const auto live = test::simulate(c, mixed_program);
-  ASSERT_EQ(live.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(live.reason, mpilite::RunEnd::Finished);
   const auto meta = mpisim::read_record_meta(dir);
   EXPECT_EQ(meta.ranks, 4);
   EXPECT_EQ(meta.outcome, "finished");
 
   auto r = test::config(4);
   const auto replayed = test::simulate(r, mpisim::replay_main(dir, 1.0));
-  ASSERT_EQ(replayed.reason, mpilite::EndReason::Finished) << replayed.message;
+  ASSERT_EQ(replayed.reason, mpilite::RunEnd::Finished) << replayed.message;
   EXPECT_EQ(clocks(replayed), clocks(live));
   EXPECT_EQ(replayed.predicted, live.predicted);
   for (std::size_t i = 0; i < live.ranks.size(); ++i) {
@@ -287,7 +287,7 @@ TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(run.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(run.reason, mpilite::RunEnd::FatalError);
   EXPECT_NE(run.message.find("MPI_Ibarrier is not recorded by MPISIM_RECORD"), std::string::npos)
       << run.message;
   std::filesystem::remove_all(dir);

@@ -44,7 +44,7 @@ SimTime ping_pong_round_trip(int bytes) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::Finished);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_TRUE(payload_ok[0] && payload_ok[1]);
   return rtt;
 }
@@ -85,7 +85,7 @@ TEST(PointToPoint, AMessageToOneselfIsALocalCopyThatTakesNoTime) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished) << r.message;
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
   EXPECT_TRUE(ok[0] && ok[1]);
   EXPECT_EQ(after_self, 0);
   EXPECT_EQ(after_other, eager_leg(4));
@@ -114,7 +114,7 @@ TEST(PointToPoint, TokenRingOfThousandRanksTenRounds) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(final_token, kRanks * kRounds);
   // Every hop is one eager message of an int, back to back: the last receive ends the run.
   EXPECT_EQ(r.predicted, SimTime{kRanks} * kRounds * eager_leg(sizeof(int)));
@@ -143,7 +143,7 @@ TEST(PointToPoint, AnySourceTakesEarliestRecvTimestampNotHostOrder) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(sources, (std::vector<int>{2, 1}));
   EXPECT_EQ(values, (std::vector<int>{102, 101}));
   // Rank 0 ends when rank 1's late message has arrived and been received.
@@ -168,7 +168,7 @@ TEST(PointToPoint, AnySourceTieBreaksOnLowerSource) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(sources, (std::vector<int>{1, 2, 3}));
 }
 
@@ -198,7 +198,7 @@ TEST(PointToPoint, NonOvertakingFromOneSource) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(got, (std::vector<int>{-100000, 2, 3}));
 }
 
@@ -217,7 +217,7 @@ TEST(PointToPoint, SynchronousSendCompletesWhenAcknowledgementArrives) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   // Matched when the receive is posted (10 us), acknowledged one latency later.
   EXPECT_EQ(send_done, 10'000'000 + kLatency);
 }
@@ -250,7 +250,7 @@ TEST(PointToPoint, IsendIrecvWaitallSendrecvAndProcNull) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   for (int i = 0; i < 8; ++i) {
     const auto u = static_cast<std::size_t>(i);
     EXPECT_EQ(left[u], ((i + 7) % 8) * 10);
@@ -286,7 +286,7 @@ TEST(PointToPoint, TestAnswersInSimulatedTime) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   const SimTime arrival = 10'000'000 + kSendOverhead + kLatency + 4 * kPsPerByte;
   const SimTime poll = 50'000;
   const SimTime failed = (arrival + poll - 1) / poll; // polls that ended before the arrival
@@ -314,7 +314,7 @@ TEST(PointToPoint, BufferedSendNeedsAttachedBuffer) {
     MPI_Finalize();
     return 0;
   });
-  ASSERT_EQ(r.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
   EXPECT_EQ(without, MPI_ERR_BUFFER);
   EXPECT_EQ(with, MPI_SUCCESS);
   EXPECT_EQ(received, 9);

@@ -81,7 +81,7 @@ std::vector<Script> rounds_with_local_exchanges(int rounds, int local, unsigned 
 }
 
 struct Result {
-  std::vector<Synchronizer::Outcome> outcomes;     ///< per host
+  std::vector<mpilite::RunEnd> outcomes;           ///< per host
   std::vector<mpisim::protocols::SyncStats> stats; ///< per host
   std::vector<SimTime> clocks;                     ///< per LP
   std::vector<std::string> violations;
@@ -156,14 +156,14 @@ TEST_P(EveryProtocol, SafeEndsAndEqualsOneHost) {
   for (unsigned seed : {1u, 2u, 3u}) {
     const auto scripts = permutation_rounds(12, 20, seed);
     const Result one = simulate(scripts, 1, "nmp+cep", false, seed);
-    ASSERT_EQ(one.outcomes[0], Synchronizer::Outcome::Finish);
+    ASSERT_EQ(one.outcomes[0], mpilite::RunEnd::Finished);
     for (SimTime c : one.clocks)
       ASSERT_GT(c, 0) << "every LP finishes on one host";
     for (int hosts : {1, 2, 3, 4}) {
       const Result r = simulate(scripts, hosts, protocol, det, seed * 31 + hosts);
       EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
       for (auto o : r.outcomes)
-        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+        EXPECT_EQ(o, mpilite::RunEnd::Finished) << hosts << " hosts, seed " << seed;
       EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
     }
   }
@@ -176,12 +176,12 @@ TEST_P(EveryProtocol, WaitsWithinAHostAreSafe) {
   for (unsigned seed : {8u, 9u}) {
     const auto scripts = rounds_with_local_exchanges(8, 3, seed);
     const Result one = simulate(scripts, 1, "nmp+cep", false, seed);
-    ASSERT_EQ(one.outcomes[0], Synchronizer::Outcome::Finish);
+    ASSERT_EQ(one.outcomes[0], mpilite::RunEnd::Finished);
     for (int hosts : {2, 3, 4}) {
       const Result r = simulate(scripts, hosts, protocol, det, seed * 13 + hosts);
       EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
       for (auto o : r.outcomes)
-        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+        EXPECT_EQ(o, mpilite::RunEnd::Finished) << hosts << " hosts, seed " << seed;
       EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
     }
   }
@@ -199,7 +199,7 @@ TEST_P(EveryProtocol, PerHostPairLookaheadIsSafe) {
       const Result r = simulate(scripts, hosts, protocol, det, seed * 7 + hosts, nodes_by_parity);
       EXPECT_TRUE(r.violations.empty()) << hosts << " hosts: " << r.violations.front();
       for (auto o : r.outcomes)
-        EXPECT_EQ(o, Synchronizer::Outcome::Finish) << hosts << " hosts, seed " << seed;
+        EXPECT_EQ(o, mpilite::RunEnd::Finished) << hosts << " hosts, seed " << seed;
       EXPECT_EQ(r.clocks, one.clocks) << hosts << " hosts, seed " << seed;
     }
   }
@@ -218,7 +218,7 @@ TEST_P(EveryProtocol, FindsADeadlockOnEveryHost) {
     const Result r = simulate(s, hosts, protocol, det, 5u + static_cast<unsigned>(hosts));
     EXPECT_TRUE(r.violations.empty());
     for (auto o : r.outcomes)
-      EXPECT_EQ(o, Synchronizer::Outcome::Deadlock) << hosts << " hosts";
+      EXPECT_EQ(o, mpilite::RunEnd::Deadlock) << hosts << " hosts";
     for (int i = 2; i < 6; ++i)
       EXPECT_GT(r.clocks[static_cast<std::size_t>(i)], 0) << "LP " << i << " finished";
     EXPECT_EQ(r.clocks[0], -1);
@@ -340,7 +340,7 @@ TEST(ProtocolRegistry, EveryProtocolBuildsAndRunsAPingPongOnTwoHosts) {
     EXPECT_TRUE(r.violations.empty()) << p.name;
     EXPECT_EQ(r.clocks, one.clocks) << p.name;
     for (auto o : r.outcomes)
-      EXPECT_EQ(o, Synchronizer::Outcome::Finish) << p.name;
+      EXPECT_EQ(o, mpilite::RunEnd::Finished) << p.name;
   }
 }
 

@@ -28,12 +28,12 @@ TEST(Scale, TenThousandRanksAllreduceAndBarrier) {
   constexpr int kRanks = 10000;
   std::vector<long> sums;
   const auto det = allreduce_and_barrier(kRanks, true, sums);
-  ASSERT_EQ(det.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(det.reason, mpilite::RunEnd::Finished);
   for (long s : sums)
     ASSERT_EQ(s, long{kRanks} * (kRanks - 1) / 2);
   // The same predictions without deterministic mode: every receive then waits for the bound.
   const auto nondet = allreduce_and_barrier(kRanks, false, sums);
-  ASSERT_EQ(nondet.reason, mpilite::EndReason::Finished);
+  ASSERT_EQ(nondet.reason, mpilite::RunEnd::Finished);
   for (long s : sums)
     ASSERT_EQ(s, long{kRanks} * (kRanks - 1) / 2);
   ASSERT_EQ(det.ranks.size(), nondet.ranks.size());

@@ -27,7 +27,7 @@ TEST(Unimplemented, EndsTheSimulationAsAFatalErrorNamingRankAndFunction) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.message, not_implemented(2, "MPI_Imaginary"));
   EXPECT_EQ(reached, (std::vector<int>{0, 0, 0}));
@@ -47,7 +47,7 @@ TEST(Unimplemented, DeclaredFunctionLinksAndFailsAtRunTime) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.message, not_implemented(1, "MPI_Comm_spawn"));
 }
@@ -61,7 +61,7 @@ TEST(Unimplemented, IsFatalEvenWithErrorsReturnAndThroughThePmpiName) {
     MPI_Finalize();
     return 0;
   });
-  EXPECT_EQ(r.reason, mpilite::EndReason::FatalError);
+  EXPECT_EQ(r.reason, mpilite::RunEnd::FatalError);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.message, not_implemented(0, "MPI_Open_port"));
 }

@@ -31,7 +31,7 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     ++r.stats.mpi_calls;
     // A call replay could not re-issue would make the recorded trace silently wrong.
     if (w.op_log && !OpLog::covers(call))
-      w.stop(EndReason::FatalError, 1,
+      w.stop(RunEnd::FatalError, 1,
              fmt::format("rank {}: {} is not recorded by MPISIM_RECORD (docs/observing.md lists "
                          "the calls it records); run this program without MPISIM_RECORD",
                          r.id, call));

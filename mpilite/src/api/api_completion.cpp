@@ -237,7 +237,7 @@ int PMPI_Cancel(MPI_Request* request) {
   if (const GeneralizedCallbacks* g = generalized(*op))
     return g->cancel ? g->cancel(g->extra_state, op->complete ? 1 : 0) : MPI_SUCCESS;
   if (!cancel(c.w, c.r, *op))
-    c.w.stop(EndReason::FatalError, 1,
+    c.w.stop(RunEnd::FatalError, 1,
              fmt::format("rank {}: MPI_Cancel of a pending send to rank {}, which runs in another "
                          "host process, is not supported by mpisim: run with fewer host processes "
                          "(MPISIM_HOSTS) or place the two ranks in one (MPISIM_MAP)",

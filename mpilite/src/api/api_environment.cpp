@@ -74,7 +74,7 @@ MPISIM_WEAK_ALIAS(Finalized)
 
 int PMPI_Abort(MPI_Comm comm, int errorcode) {
   ApiCall c("MPI_Abort");
-  c.w.stop(EndReason::Abort, errorcode,
+  c.w.stop(RunEnd::Abort, errorcode,
            fmt::format("rank {} called MPI_Abort({}, {})", c.r.id,
                        comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
                                               : fmt::format("{:#x}", static_cast<unsigned>(comm)),

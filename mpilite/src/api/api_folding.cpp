@@ -29,7 +29,7 @@ void MPISIM_Shared_free(void* ptr) {
                                 ptr);
   World* w = World::try_get();
   if (w && w->in_rank())
-    w->stop(EndReason::FatalError, 1, fmt::format("rank {}: {}", w->self().id, why));
+    w->stop(RunEnd::FatalError, 1, fmt::format("rank {}: {}", w->self().id, why));
   std::fprintf(stderr, "mpisim: %s\n", why.c_str());
   std::abort();
 }

@@ -19,7 +19,7 @@ void unimplemented(const char* name) {
     std::exit(1);
   }
   ApiCall c(name);
-  c.w.stop(EndReason::FatalError, 1, fmt::format("rank {}: {} {}", c.r.id, name, kText));
+  c.w.stop(RunEnd::FatalError, 1, fmt::format("rank {}: {} {}", c.r.id, name, kText));
 }
 
 } // namespace mpilite

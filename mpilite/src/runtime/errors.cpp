@@ -113,7 +113,7 @@ int follow_handler(World& w, Rank& rank, MPI_Errhandler handler, const char* cal
     return code;
   }
   detail.insert(0, fmt::format("rank {}: {}: {}: ", rank.id, call, error_class_name(code)));
-  w.stop(EndReason::FatalError, 1, std::move(detail));
+  w.stop(RunEnd::FatalError, 1, std::move(detail));
 }
 
 } // namespace

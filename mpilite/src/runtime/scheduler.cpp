@@ -77,22 +77,22 @@ Task& Scheduler::next_or_root() {
   return *t;
 }
 
-RunOutcome Scheduler::run(const std::function<bool()>& idle, const std::function<void()>& poll,
-                          std::size_t poll_every) {
+RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<void()>& poll,
+                      std::size_t poll_every) {
   g_active = this;
   errno_ = &errno; // fibers run on the thread that runs them
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
-    if (stopping_) return RunOutcome::Stopped;
+    if (stopping_) return RunEnd::Stopped;
     if (ready_count_ > 0) {
       if (poll && since_root_ >= poll_every_) poll();
       since_root_ = 0;
       switch_to(next_or_root(), false);
       continue;
     }
-    if (done_ == spawned_) return RunOutcome::Finished;
-    if (!idle() && ready_count_ == 0) return RunOutcome::Stuck;
+    if (done_ == spawned_) return RunEnd::Finished;
+    if (!idle() && ready_count_ == 0) return RunEnd::Blocked;
   }
 }
 

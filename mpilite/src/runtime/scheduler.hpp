@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libc_state.hpp"
+#include "run_end.hpp"
 #include "stack_pool.hpp"
 
 namespace mpilite {
@@ -27,8 +28,6 @@ struct Task {
   LibcState libc;
 };
 
-enum class RunOutcome { Finished, Stopped, Stuck };
-
 class Scheduler {
 public:
   /// Room for `count` fibers with stacks of `stack_size` bytes.
@@ -43,9 +42,10 @@ public:
   /// Runs fibers until all are done, one calls stop(), or none is ready and `idle` returns
   /// false. `idle` is called whenever no fiber is ready; it may make fibers ready. `poll`, if
   /// given, is called from the scheduler's own stack at least every `poll_every` switches while
-  /// fibers keep running (to take in work from outside without starving it).
-  RunOutcome run(const std::function<bool()>& idle, const std::function<void()>& poll = {},
-                 std::size_t poll_every = 1024);
+  /// fibers keep running (to take in work from outside without starving it). Returns
+  /// RunEnd::Finished, RunEnd::Stopped, or RunEnd::Blocked (none ready, `idle` gave up).
+  RunEnd run(const std::function<bool()>& idle, const std::function<void()>& poll = {},
+             std::size_t poll_every = 1024);
 
   /// From a fiber: suspend the current task (Blocked) and run the next ready one.
   void block();

@@ -23,7 +23,7 @@ void fail_time_limit(const Rank& r, std::string what) {
   // stop() leaves the rank's fiber for good: nothing of its frame is destroyed.
   std::string().swap(what);
   World* w = World::try_get();
-  if (w && w->in_rank()) w->stop(EndReason::Limit, 1, std::move(message));
+  if (w && w->in_rank()) w->stop(RunEnd::Limit, 1, std::move(message));
   std::fflush(stdout);
   std::fprintf(stderr, "mpisim: %s\n", message.c_str());
   std::exit(1);

@@ -82,7 +82,7 @@ void World::rank_entry(void* arg) {
   w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
 }
 
-EndReason World::run(const Main& main, int argc, char** argv) {
+RunEnd World::run(const Main& main, int argc, char** argv) {
   main_ = &main;
   argc_ = argc;
   argv_ = argv;
@@ -96,16 +96,10 @@ EndReason World::run(const Main& main, int argc, char** argv) {
   const auto poll = kernel_.delivery.polls()
                         ? std::function<void()>([this] { kernel_.delivery.poll(); })
                         : std::function<void()>();
-  switch (sched_.run([this] { return run_idle_hooks() || kernel_.bounds.idle(); }, poll)) {
-  case RunOutcome::Finished:
-    end_ = EndReason::Finished;
-    break;
-  case RunOutcome::Stuck:
-    if (!stopped_when_idle_) end_ = EndReason::Deadlock;
-    break;
-  case RunOutcome::Stopped:
-    break; // end_ set by stop()
-  }
+  const RunEnd e = sched_.run([this] { return run_idle_hooks() || kernel_.bounds.idle(); }, poll);
+  if (e == RunEnd::Finished) end_ = RunEnd::Finished;
+  if (e == RunEnd::Blocked && !stopped_when_idle_) end_ = RunEnd::Deadlock;
+  // RunEnd::Stopped: stop() set end_.
   return end_;
 }
 
@@ -122,19 +116,19 @@ void World::exit_rank(int code) {
     std::string message = fmt::format("rank {} called exit({}) before MPI_Finalize", r.id, code);
     if (r.last_call) message += fmt::format(" (its last MPI call: {})", r.last_call);
     message += "; as under mpiexec, the run ends with its code";
-    stop(EndReason::Abort, code, std::move(message));
+    stop(RunEnd::Abort, code, std::move(message));
   }
   sched_.finish_current();
 }
 
-void World::stop(EndReason why, int exit_code, std::string message) {
+void World::stop(RunEnd why, int exit_code, std::string message) {
   end_ = why;
   exit_code_ = exit_code;
   stop_message_ = std::move(message);
   sched_.stop();
 }
 
-void World::stop_when_idle(EndReason why, int exit_code, std::string message) {
+void World::stop_when_idle(RunEnd why, int exit_code, std::string message) {
   end_ = why;
   exit_code_ = exit_code;
   stop_message_ = std::move(message);

@@ -23,15 +23,13 @@
 #include "op_table.hpp"
 #include "rank.hpp"
 #include "request.hpp"
+#include "run_end.hpp"
 #include "sampling.hpp"
 #include "scheduler.hpp"
 
 namespace mpilite {
 
 class OpLog;
-
-/// Why a run ended.
-enum class EndReason { Finished, Deadlock, Abort, FatalError, Limit };
 
 class World {
 public:
@@ -49,7 +47,7 @@ public:
 
   /// Runs `main` once per local rank, each on its own fiber, until all return, the program
   /// deadlocks or aborts.
-  EndReason run(const Main& main, int argc, char** argv);
+  RunEnd run(const Main& main, int argc, char** argv);
 
   /// The rank whose fiber is running (only valid inside a fiber).
   Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
@@ -125,10 +123,10 @@ public:
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
-  [[noreturn]] void stop(EndReason why, int exit_code, std::string message);
+  [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
   /// Ends the run from outside the fibers (a limit reached while no rank runs): run() returns
   /// `why` as soon as the scheduler's idle callback returns false.
-  void stop_when_idle(EndReason why, int exit_code, std::string message);
+  void stop_when_idle(RunEnd why, int exit_code, std::string message);
   int exit_code() const { return exit_code_; }
   const std::string& stop_message() const { return stop_message_; }
 
@@ -181,7 +179,7 @@ private:
   const Main* main_ = nullptr;
   int argc_ = 0;
   char** argv_ = nullptr;
-  EndReason end_ = EndReason::Finished;
+  RunEnd end_ = RunEnd::Finished;
   bool stopped_when_idle_ = false;
   int exit_code_ = 0;
   std::string stop_message_;

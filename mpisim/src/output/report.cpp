@@ -13,22 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* outcome_name(mpilite::EndReason r) {
-  switch (r) {
-  case mpilite::EndReason::Finished:
-    return "finished";
-  case mpilite::EndReason::Deadlock:
-    return "deadlock";
-  case mpilite::EndReason::Abort:
-    return "abort";
-  case mpilite::EndReason::FatalError:
-    return "error";
-  case mpilite::EndReason::Limit:
-    return "limit";
-  }
-  return "?";
-}
-
 json machine_json(const MachineParams& m) {
   return {{"name", m.name},
           {"send_overhead_ps", m.send_overhead},
@@ -130,6 +114,26 @@ json sampling_json(const RunSummary& run) {
 }
 
 } // namespace
+
+const char* outcome_name(mpilite::RunEnd end) {
+  switch (end) {
+  case mpilite::RunEnd::Finished:
+    return "finished";
+  case mpilite::RunEnd::Deadlock:
+    return "deadlock";
+  case mpilite::RunEnd::Abort:
+    return "abort";
+  case mpilite::RunEnd::FatalError:
+    return "error";
+  case mpilite::RunEnd::Limit:
+    return "limit";
+  case mpilite::RunEnd::None:
+  case mpilite::RunEnd::Blocked:
+  case mpilite::RunEnd::Stopped:
+    break; // the world turns these into one of the above before a report
+  }
+  return "?";
+}
 
 json build_report(const Config& config, const RunSummary& run) {
   json ranks = json::array();

@@ -16,6 +16,10 @@ inline constexpr std::size_t kRanksShownInFull = 16;
 
 nlohmann::json build_report(const Config& config, const RunSummary& run);
 
+/// The name reports and recordings give the end of a run: "finished", "deadlock", "abort",
+/// "error" or "limit" ("?" for the values the world never ends a run with).
+const char* outcome_name(mpilite::RunEnd end);
+
 /// The human-readable form of a report made by build_report.
 std::string render_report(const nlohmann::json& report);
 

@@ -70,9 +70,9 @@ SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to
   return plus(std::min(action_of(k.g, options_.lookahead), inputs), to_peer);
 }
 
-Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
+RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
   const auto start = mpilite::HostSteadyClock::now();
-  const auto done = [&](Outcome o) {
+  const auto done = [&](RunEnd o) {
     stats_.blocked_wall_s +=
         std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();
     return o;
@@ -86,14 +86,14 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
     poll(sink);
     bool woke = false;
     if (auto d = rounds_.take()) {
-      if (d->kind == Decision::Kind::Finish) return done(Outcome::Finish);
-      if (d->kind == Decision::Kind::Deadlock) return done(Outcome::Deadlock);
+      if (d->kind == Decision::Kind::Finish) return done(RunEnd::Finished);
+      if (d->kind == Decision::Kind::Deadlock) return done(RunEnd::Deadlock);
       woke = apply(*d, lps, held);
     }
     // K below covers only blocked LPs: one that a frame or a decision has just made ready may
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
-    if (woke || lps.any_ready()) return done(Outcome::Progress);
+    if (woke || lps.any_ready()) return done(RunEnd::None);
     const LocalK k = local_k(lps, L);
     const SimTime remote =
         std::min(peers ? protocol_->remote_bound(kAllHosts) : kTimeInfinity, held);
@@ -117,8 +117,7 @@ Synchronizer::Outcome Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime
       }
       return protocol_->lp_bound(in);
     };
-    if (lps.raise(options_.static_lookahead, bound) || lps.any_ready())
-      return done(Outcome::Progress);
+    if (lps.raise(options_.static_lookahead, bound) || lps.any_ready()) return done(RunEnd::None);
     IdleState s;
     s.summary = {k.g, k.arg, k.g2, lps.not_done(), k.g < kTimeInfinity};
     s.wanted = wanted;

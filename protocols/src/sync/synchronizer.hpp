@@ -12,6 +12,7 @@
 #include "global_rounds.hpp"
 #include "local_bound.hpp"
 #include "local_lps.hpp"
+#include "run_end.hpp"
 #include "sync_protocol.hpp"
 
 namespace mpisim::protocols {
@@ -37,10 +38,10 @@ struct SyncOptions {
   bool static_lookahead = false;
 };
 
+using mpilite::RunEnd;
+
 class Synchronizer {
 public:
-  enum class Outcome { Progress, Finish, Deadlock };
-
   Synchronizer(Transport& transport, const SyncOptions& options);
 
   int host() const { return t_.host(); }
@@ -57,8 +58,9 @@ public:
   /// Takes in every waiting frame; data and replies go to `sink`.
   void poll(FrameSink& sink);
   /// Called when no LP of this host can run. `held`: a lower bound on arrivals the network model
-  /// still holds back (kTimeInfinity: none). Returns when an LP may proceed or the run ended.
-  Outcome idle(LocalLps& lps, FrameSink& sink, SimTime held = kTimeInfinity);
+  /// still holds back (kTimeInfinity: none). Returns when an LP may proceed (RunEnd::None) or
+  /// the run ended (RunEnd::Finished, RunEnd::Deadlock).
+  RunEnd idle(LocalLps& lps, FrameSink& sink, SimTime held = kTimeInfinity);
 
   const SyncStats& stats() const { return stats_; }
   SyncStats& stats() { return stats_; }
