@@ -56,6 +56,15 @@ void HostLink::reply_remote(const mpilite::Reply& reply) {
   world_->scheduler().poll_soon();
 }
 
+void HostLink::transfer_remote(const mpilite::Transfer& t) {
+  const int rank = t.clear_to_send ? t.data.src : t.data.dst;
+  const int to = map_->host_of(rank);
+  check_promise(to, t.ts, t.clear_to_send ? "a clear-to-send" : "rendezvous data", t.data.src,
+                t.data.dst);
+  sync_->send(to, FrameKind::Transfer, protocols::encode(t));
+  world_->scheduler().poll_soon();
+}
+
 void HostLink::check_promise(int to, SimTime ts, const char* what, int src, int dst) {
   // A frame below a promised bound would make the other host's decisions wrong: never send one
   // silently.
@@ -81,12 +90,16 @@ void HostLink::on_reply(int, std::span<const std::byte> body) {
   mpilite::reply_from_host(*world_, {r.to, r.request, r.ts});
 }
 
+void HostLink::on_transfer(int, std::span<const std::byte> body) {
+  mpilite::transfer_from_host(*world_, protocols::decode_transfer(body));
+}
+
 void HostLink::poll() {
   sync_->poll(*this);
 }
 
-bool HostLink::idle(SimTime held) {
-  end_ = sync_->idle(*lps_, *this, held);
+bool HostLink::idle(const std::function<mpilite::HeldBack()>& network) {
+  end_ = sync_->idle(*lps_, *this, network);
   return end_ == mpilite::RunEnd::None;
 }
 

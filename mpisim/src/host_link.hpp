@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <functional>
 #include <memory>
 
 #include "config.hpp"
@@ -34,13 +35,17 @@ public:
   // the whole host does.
   void send_remote(mpilite::Message* m) override;
   void reply_remote(const mpilite::Reply& reply) override;
+  void transfer_remote(const mpilite::Transfer& t) override;
   bool polls() const override { return hosts() > 1; }
   /// Takes in frames from other hosts while local ranks run (they may wake more ranks).
   void poll() override;
 
-  /// Called when no local rank can run. `held`: lower bound on arrivals the network model still
-  /// holds. Returns true when a rank became ready, false when the run ended (see end()).
-  bool idle(SimTime held = protocols::kTimeInfinity);
+  /// Every future frame from another host has a time stamp >= this (kTimeInfinity on one host).
+  SimTime remote_bound() const { return sync_->remote_bound(); }
+  /// Called when no local rank can run. `network`: what the network model holds back now.
+  /// Returns true when a rank became ready or the network may decide more, false when the run
+  /// ended (see end()).
+  bool idle(const std::function<mpilite::HeldBack()>& network = {});
   /// RunEnd::None while the run goes on, then RunEnd::Finished or RunEnd::Deadlock.
   mpilite::RunEnd end() const { return end_; }
 
@@ -59,6 +64,7 @@ public:
   // protocols::FrameSink
   void on_data(int from, std::span<const std::byte> body) override;
   void on_reply(int from, std::span<const std::byte> body) override;
+  void on_transfer(int from, std::span<const std::byte> body) override;
 
 private:
   /// Ends the run if a frame toward `to` has a timestamp below what this host promised it.

@@ -119,9 +119,8 @@ void Simulation::write_det_profile(int hosts, bool reporting_host) {
 bool Simulation::idle() {
   ++idle_rounds_;
   if (control_ && !control_->at_idle()) return false;
-  SimTime held = mpilite::kTimeInfinity; // lower bound on arrivals the network still holds
-  if (network_->settle(*arrivals_, held)) return true;
-  return link_->idle(held);
+  if (network_->settle(*arrivals_, link_->remote_bound())) return true;
+  return link_->idle([this] { return network_->held(*arrivals_); });
 }
 
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {

@@ -3,11 +3,12 @@
 rank's final clock are identical for 1, 2, 3 and 4 host processes, under every registered protocol with DET off and on (eight
 settings); the block and cyclic rank maps alternate over those 24 pairs.
 
-usage: invariant.py [--map block|cyclic] [--ranks-per-node K] [--clocks-only] MPISIMRUN PROGRAM
-       RANKS ARGS...
+usage: invariant.py [--map block|cyclic] [--ranks-per-node K] [--network NAME] [--clocks-only]
+       MPISIMRUN PROGRAM RANKS ARGS...
 (--map: that rank map only, for programs whose runs are long enough to count; --ranks-per-node:
 K ranks share a node, so that host pairs whose nodes are whole have a longer lookahead than
-ranks of one node; --clocks-only: for programs that print no digest per rank)
+ranks of one node; --network: that network model in every run; --clocks-only: for programs that
+print no digest per rank)
 """
 import json
 import os
@@ -26,7 +27,7 @@ def registered_protocols(mpisimrun):
     return [name.strip() for name in row.rstrip(" |").split("|")[-1].split(",")]
 
 
-NODE = []  # --ranks-per-node K, for every run
+NODE = []  # --ranks-per-node K and --network NAME, for every run
 
 
 def run(mpisimrun, program, ranks, args, hosts, protocol="nmp+cep", det="1", rank_map="block"):
@@ -52,7 +53,7 @@ def main():
     digests = True
     if argv[0] == "--map":
         maps, argv = (argv[1],), argv[2:]
-    if argv[0] == "--ranks-per-node":
+    while argv[0] in ("--ranks-per-node", "--network"):
         NODE.extend(argv[:2])
         argv = argv[2:]
     if argv[0] == "--clocks-only":

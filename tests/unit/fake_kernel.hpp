@@ -52,6 +52,7 @@ class NoRemoteHosts : public mpilite::HostDelivery {
 public:
   void send_remote(mpilite::Message*) override { std::abort(); }
   void reply_remote(const mpilite::Reply&) override { std::abort(); }
+  void transfer_remote(const mpilite::Transfer&) override { std::abort(); }
 };
 
 /// With every rank stopped, none sends before the earliest action of any plus the latency.

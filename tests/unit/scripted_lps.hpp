@@ -143,6 +143,7 @@ public:
     arrive(by_id(h.dst), {h.src, h.seq, h.ts, h.tag}, from);
   }
   void on_reply(int, std::span<const std::byte>) override {}
+  void on_transfer(int, std::span<const std::byte>) override {}
 
 private:
   struct Lp {

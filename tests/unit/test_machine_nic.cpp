@@ -146,6 +146,37 @@ TEST(Nic, TheOrderIsSimulatedTimeNotTheOrderTheHostRanTheRanks) {
   EXPECT_EQ(clocks[0], kSend + 2 * w); // waits until rank 1's bytes have left (at 20.1 us)
 }
 
+TEST(Nic, ADeliveryThatWakesARankComesBeforeALaterInjection) {
+  // Ranks 0 and 1 on node 0, 2 and 3 on node 1. Rank 3 sends 100 000 bytes (rendezvous) to
+  // rank 1: the data reaches rank 1 at 2 L + o_s + w = 102.1 + L us, and rank 1 then sends
+  // 50 000 bytes to rank 2 at once (ready at its NIC o_r + o_s later, 103.4 us). Rank 0 computes
+  // until 103.45 us, then sends 50 000 bytes to rank 2 (ready at 103.55 us). Rank 1's bytes are
+  // ready first, so they leave first, although rank 0 planned its send long before rank 1
+  // could: rank 1 was only woken by the delivery, and no rank waited for any decision then.
+  constexpr int kBig = 100'000, kEager = 50'000;
+  constexpr SimTime kData = kSend + 2 * kLatency + kBig * kPsPerByte + kLatency;
+  constexpr SimTime kRank0Send = 103'450'000;
+  const auto clocks = clocks_of(nic(4, 2), [](int me) {
+    std::vector<char> buf(kBig, 5);
+    if (me == 3) MPI_Send(buf.data(), kBig, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+    if (me == 1) {
+      MPI_Recv(buf.data(), kBig, MPI_CHAR, 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), kEager, MPI_CHAR, 2, 0, MPI_COMM_WORLD);
+    }
+    if (me == 0) {
+      MPISIM_Compute(static_cast<double>(kRank0Send) * 1e-12);
+      MPI_Send(buf.data(), kEager, MPI_CHAR, 2, 0, MPI_COMM_WORLD);
+    }
+    if (me == 2)
+      for (int from = 0; from < 2; ++from)
+        MPI_Recv(buf.data(), kEager, MPI_CHAR, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  });
+  ASSERT_EQ(kData + kRecv + kSend, 103'400'000);
+  const SimTime w = kEager * kPsPerByte;
+  EXPECT_EQ(clocks[1], kData + kRecv + kSend + w);
+  EXPECT_EQ(clocks[0], kData + kRecv + kSend + 2 * w); // after rank 1's bytes
+}
+
 TEST(Nic, ASingleMessageArrivesWhenTheLatencyModelSaysSo) {
   // Alone, a message arrives when it would without the NIC model: only overlap changes that.
   for (int bytes : {0, 8, 4096, 65'536, 200'000}) {

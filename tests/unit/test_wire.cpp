@@ -20,12 +20,13 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   h.bytes = 5;
   h.reply_to = 99;
   h.protocol = 2;
+  h.pending = true;
   const char payload[] = "hello";
   auto body = encode(h);
   body.insert(body.end(), reinterpret_cast<const std::byte*>(payload),
               reinterpret_cast<const std::byte*>(payload) + 5);
-  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 bytes of header.
-  ASSERT_EQ(body.size(), 53u + 5u);
+  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 + 1 bytes of header.
+  ASSERT_EQ(body.size(), 54u + 5u);
   EXPECT_EQ(body[0], std::byte{3});
   EXPECT_EQ(body[12], std::byte{0xff});
   EXPECT_EQ(body[16], std::byte{0x08});
@@ -40,6 +41,7 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   EXPECT_EQ(d.ts, -42);
   EXPECT_EQ(d.reply_to, 99u);
   EXPECT_EQ(d.protocol, 2);
+  EXPECT_TRUE(d.pending);
   ASSERT_EQ(got.size(), 5u);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(got.data()), got.size()), "hello");
 }
@@ -80,6 +82,21 @@ TEST(Wire, ProtocolFramesRoundTrip) {
   EXPECT_EQ(q.to, 5);
   EXPECT_EQ(q.request, 6u);
   EXPECT_EQ(q.ts, 7);
+
+  // A rendezvous's data planned at the sender's host, still to be delivered by the receiver's.
+  const mpilite::Transfer t{{4, 9, 11, 12, 13, 1u << 20, 500}, false, true, 900};
+  const mpilite::Transfer u = decode_transfer(encode(t));
+  EXPECT_EQ(u.data.src, 4);
+  EXPECT_EQ(u.data.dst, 9);
+  EXPECT_EQ(u.data.recv_request, 11u);
+  EXPECT_EQ(u.data.reply_to, 12u);
+  EXPECT_EQ(u.data.seq, 13u);
+  EXPECT_EQ(u.data.bytes, 1u << 20);
+  EXPECT_EQ(u.data.start, 500);
+  EXPECT_FALSE(u.clear_to_send);
+  EXPECT_TRUE(u.pending);
+  EXPECT_EQ(u.ts, 900);
+  EXPECT_TRUE(decode_transfer(encode(mpilite::Transfer{{}, true, false, 1})).clear_to_send);
 }
 
 TEST(Wire, ShortLongAndBadFramesAreRefused) {

@@ -8,22 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim_time.hpp"
+#include "envelope.hpp"
+#include "held_back.hpp"
 
 namespace mpilite {
 
 struct Message;
-
-/// The data of a matched rendezvous (or buffered) send on its way to the receiver.
-struct DataTransfer {
-  int src = 0; ///< world ranks
-  int dst = 0;
-  std::uint64_t recv_request = 0; ///< the receive's request id
-  std::uint64_t reply_to = 0;     ///< the sender's request id (0: none, as for MPI_Bsend)
-  std::uint64_t seq = 0;          ///< the message's per-sender sequence number
-  std::size_t bytes = 0;
-  SimTime start = 0; ///< when the data leaves the sender (the clear-to-send has arrived)
-};
 
 /// The legs a message travels, by its protocol: eager = Eager; synchronous eager = Eager, Ack;
 /// rendezvous (and buffered beyond the eager limit) = RequestToSend, ClearToSend, Data.
@@ -86,6 +76,15 @@ public:
   virtual SimTime file_access(int rank, std::size_t bytes) const = 0;
   /// The shortest time in which the shared file system moves `bytes` (a collective access).
   virtual SimTime file_system(std::size_t bytes) const = 0;
+
+  /// Whether a rendezvous's data between host processes is planned at the sender's host, where
+  /// its NIC's queue is (the clear-to-send goes there: HostDelivery::transfer_remote), rather
+  /// than at the receiver's with the match.
+  virtual bool data_at_sender() const { return false; }
+  /// An Eager or Data leg that another host process planned `later` has reached the node of its
+  /// receiver, a rank of this host, at `at_node`: the network decides its arrival here
+  /// (Arrivals::arrived or data_arrived, with the leg's message or a copy of its transfer).
+  virtual void received_from_host(const Leg& /*leg*/, SimTime /*at_node*/) {}
 };
 
 /// A leg whose arrival the network decided later, or a lower bound on it raised.
@@ -112,6 +111,13 @@ public:
   /// Raises the lower bounds of Eager legs still undecided; returns whether any rose (which may
   /// change what their receivers take, and so earliest_action()).
   virtual bool raise(const LaterArrival* bounds, std::size_t n) = 0;
+  /// Whether world rank `rank` runs on this host process.
+  virtual bool here(int rank) const = 0;
+  /// An Eager leg planned `later` for a rank of another host process has left its sender's NIC
+  /// and reaches the receiver's node at `at`, where that host decides its arrival.
+  virtual void forward(Message& m, SimTime at) = 0;
+  /// The same for a Data leg (its sender's part is done: d.reply_to was answered).
+  virtual void forward_data(const DataTransfer& d, SimTime at) = 0;
 };
 
 } // namespace mpilite

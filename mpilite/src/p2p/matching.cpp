@@ -126,16 +126,31 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   const LegPlan cts = k.timing.plan({LegKind::ClearToSend, r.id, m.src, 0, t_match});
   const DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives};
   w.free_message(&m);
-  const LegPlan plan = k.timing.plan(
-      {LegKind::Data, data.src, data.dst, data.bytes, data.start, data.seq, nullptr, &data});
-  if (!plan.later) finish_data(w, data, plan.arrives, plan.sent); // else the network calls it
+  if (!w.local(data.src) && k.timing.data_at_sender()) {
+    // The sender's host plans the data; this rank waits for it to come from there.
+    ++r.remote_replies;
+    k.delivery.transfer_remote({data, true, false, data.start});
+    return;
+  }
+  plan_data(w, data);
+}
+
+void plan_data(World& w, const DataTransfer& d) {
+  const LegPlan plan =
+      w.kernel().timing.plan({LegKind::Data, d.src, d.dst, d.bytes, d.start, d.seq, nullptr, &d});
+  if (!plan.later) finish_data(w, d, plan.arrives, plan.sent); // else the network calls it
+}
+
+void send_to_host(World& w, Message* m) {
+  ++w.remote_messages;
+  w.kernel().delivery.send_remote(m);
 }
 
 void deliver(World& w, Message* m) {
   Rank* r = w.local(m->dst);
   if (!r) {
-    ++w.remote_messages;
-    w.kernel().delivery.send_remote(m);
+    // A message the network decides later leaves once its NIC has sent it (Arrivals::forward).
+    if (!m->pending) send_to_host(w, m);
     return;
   }
   if (w.local(m->src)) ++w.local_messages;
@@ -204,6 +219,12 @@ void complete_reply(World& w, const Reply& reply) {
 
 void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent) {
   if (d.reply_to) complete_reply(w, {d.src, d.reply_to, sent});
+  if (!w.local(d.dst)) { // planned at the sender's host: the receiver's completes it
+    DataTransfer done = d;
+    done.reply_to = 0;
+    w.kernel().delivery.transfer_remote({done, false, false, arrival});
+    return;
+  }
   Request* q = w.request_by_id(d.recv_request);
   if (!q) return; // freed with MPI_Request_free before its data came
   mark_complete(*q, arrival);

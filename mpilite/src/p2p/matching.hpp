@@ -48,8 +48,16 @@ struct CandidateFilter {
 /// it sent (non-overtaking); for MPI_ANY_SOURCE the earliest (recv timestamp, source, sequence)
 /// among each source's first matching one.
 Message* candidate(const Rank& r, const Request& q, const CandidateFilter& filter = {});
+/// Plans the data of a matched rendezvous (or buffered) send: the network decides its arrival
+/// now or later (finish_data).
+void plan_data(World& w, const DataTransfer& d);
+
+/// Hands `m`, for a rank of another host, to the transport.
+void send_to_host(World& w, Message* m);
+
 /// The data of a rendezvous (or buffered) transfer arrived at `arrival`: completes the receive
-/// and, for a rendezvous, the send at `sent` (its last byte left then).
+/// and, for a rendezvous, the send at `sent` (its last byte left then); a receive on another host
+/// completes there.
 void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent);
 
 /// The network decided the arrival of the pending message `m` (still in its destination's

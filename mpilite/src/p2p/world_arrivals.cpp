@@ -42,4 +42,17 @@ bool WorldArrivals::raise(const LaterArrival* bounds, std::size_t n) {
   return !raised.empty();
 }
 
+bool WorldArrivals::here(int rank) const {
+  return w_.local(rank) != nullptr;
+}
+
+void WorldArrivals::forward(Message& m, SimTime at) {
+  m.ts = at;
+  send_to_host(w_, &m);
+}
+
+void WorldArrivals::forward_data(const DataTransfer& d, SimTime at) {
+  w_.kernel().delivery.transfer_remote({d, false, true, at});
+}
+
 } // namespace mpilite

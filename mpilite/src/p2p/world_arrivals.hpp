@@ -15,6 +15,9 @@ public:
   void data_arrived(const DataTransfer& d, SimTime at, SimTime sent) override;
   void sent(int rank, std::uint64_t request, SimTime at) override;
   bool raise(const LaterArrival* bounds, std::size_t n) override;
+  bool here(int rank) const override;
+  void forward(Message& m, SimTime at) override;
+  void forward_data(const DataTransfer& d, SimTime at) override;
 
 private:
   World& w_;

@@ -91,10 +91,10 @@ SimTime earliest_action(const Rank& r) {
 }
 
 Envelope envelope_of(const Message& m) {
-  return {m.src,       m.dst,      m.context,
-          m.tag,       m.seq,      m.ts,
-          m.bytes,     m.reply_to, static_cast<std::uint8_t>(m.protocol),
-          m.partitions};
+  return {m.src,        m.dst,      m.context,
+          m.tag,        m.seq,      m.ts,
+          m.bytes,      m.reply_to, static_cast<std::uint8_t>(m.protocol),
+          m.partitions, m.pending};
 }
 
 const std::byte* payload_of(const Message& m) {
@@ -113,9 +113,28 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   m->reply_to = e.reply_to;
   m->protocol = static_cast<SendProtocol>(e.protocol); // checked by the frame's reader
   m->partitions = e.partitions;
+  m->pending = e.pending;
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
+  if (m->pending)
+    w.kernel().timing.received_from_host(
+        {LegKind::Eager, m->src, m->dst, m->bytes, e.ts, m->seq, m}, e.ts);
   deliver(w, m);
+}
+
+void transfer_from_host(World& w, const Transfer& t) {
+  const DataTransfer& d = t.data;
+  if (t.clear_to_send) {
+    if (Rank* r = w.local(d.src)) --r->remote_replies;
+    plan_data(w, d);
+    return;
+  }
+  if (Rank* r = w.local(d.dst)) --r->remote_replies;
+  if (t.pending)
+    w.kernel().timing.received_from_host(
+        {LegKind::Data, d.src, d.dst, d.bytes, d.start, d.seq, nullptr, &d}, t.ts);
+  else
+    finish_data(w, d, t.ts, t.ts);
 }
 
 void reply_from_host(World& w, const Reply& reply) {

@@ -52,6 +52,8 @@ const std::byte* payload_of(const Message& m);
 void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> payload);
 /// The reply to a send of this host arrives from another host.
 void reply_from_host(World& w, const Reply& reply);
+/// A rendezvous's clear-to-send or data from another host process (HostDelivery::transfer_remote).
+void transfer_from_host(World& w, const Transfer& t);
 
 /// The earliest simulated time at which a stopped rank may act (match a message, answer a
 /// test): the smallest act over the ranks with something to decide.

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "network_model.hpp"
 #include "rank_partition.hpp"
 
 namespace mpisim {
@@ -77,6 +78,36 @@ RankMap::RankMap(const Config& config, const std::optional<CommGraph>& graph, in
   } else {
     host_ = read_map_file(spec, config.ranks, hosts);
     description_ = "file " + spec;
+  }
+  if (hosts > 1 && find_network_model(config.machine.network)->whole_nodes)
+    keep_nodes_whole(config, spec == "block");
+}
+
+void RankMap::keep_nodes_whole(const Config& config, bool block) {
+  const int per_node = config.machine.ranks_per_node;
+  const int nodes = (config.ranks + per_node - 1) / per_node;
+  if (nodes < hosts_)
+    throw ConfigError(fmt::format(
+        "MPISIM_NETWORK={} keeps each node's ranks on one host process, and {} ranks make {} "
+        "node{} of {} ranks: use at most {} host process{}",
+        config.machine.network, config.ranks, nodes, nodes == 1 ? "" : "s", per_node, nodes,
+        nodes == 1 ? "" : "es"));
+  if (block) { // blocks of whole nodes, of nearly equal size
+    const std::vector<int> host_of_node = block_hosts(nodes, hosts_);
+    for (int r = 0; r < config.ranks; ++r)
+      host_[static_cast<std::size_t>(r)] = host_of_node[static_cast<std::size_t>(r / per_node)];
+    description_ = fmt::format("block of whole nodes ({} ranks per node)", per_node);
+    return;
+  }
+  for (int r = 0; r < config.ranks; ++r) {
+    const int first = r - r % per_node;
+    if (host_of(r) == host_of(first)) continue;
+    throw ConfigError(fmt::format(
+        "MPISIM_NETWORK={} keeps each node's ranks on one host process, but MPISIM_MAP={} puts "
+        "rank {} on host {} and rank {} of the same node (node {}, {} ranks per node) on host "
+        "{}: use MPISIM_MAP=block, which keeps nodes whole, or a map that does",
+        config.machine.network, config.map, first, host_of(first), r, r / per_node, per_node,
+        host_of(r)));
   }
 }
 

@@ -22,7 +22,8 @@ public:
   /// config.map: "block" (contiguous ranges of nearly equal size), "cyclic" (rank % hosts),
   /// "auto" / "auto:FILE" (partitions `graph`, from read_auto_map_graph; block without one), or
   /// the path of a file with one host number per line, line i for rank i ('#' starts a comment).
-  /// Throws ConfigError for a bad map file.
+  /// Under a network model whose nodes must be whole on one host process, block keeps them
+  /// whole and any other map must. Throws ConfigError for a bad map file or a split node.
   RankMap(const Config& config, const std::optional<CommGraph>& graph, int hosts);
 
   int host_of(int rank) const { return host_[static_cast<std::size_t>(rank)]; }
@@ -35,6 +36,10 @@ public:
   std::uint64_t fingerprint() const;
 
 private:
+  /// Under a network model that keeps each node's ranks on one host process: makes `block`
+  /// blocks of whole nodes, or refuses a map that splits a node (ConfigError).
+  void keep_nodes_whole(const Config& config, bool block);
+
   std::vector<int> host_;
   int hosts_;
   std::string description_;

@@ -45,7 +45,8 @@ bool Contention::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   return false;
 }
 
-bool Contention::settle(mpilite::Arrivals& arrivals, SimTime& bound) {
+bool Contention::settle(mpilite::Arrivals& arrivals, SimTime) {
+  SimTime& bound = bound_;
   bound = kTimeInfinity;
   if (flows_.empty()) return false;
   for (;;) {

@@ -22,10 +22,12 @@ public:
   bool carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone);
 
   /// With every rank of the host stopped: decides the flows that are final, or raises the lower
-  /// bounds of undecided arrivals. Returns true when it decided something (call again later);
-  /// otherwise sets `bound` to a lower bound on every arrival still undecided (kTimeInfinity
-  /// when none) for the time bounds of the ranks.
-  bool settle(mpilite::Arrivals& arrivals, SimTime& bound);
+  /// bounds of undecided arrivals. Returns true when it decided something (call again later).
+  /// One host process only: `remote` is kTimeInfinity.
+  bool settle(mpilite::Arrivals& arrivals, SimTime remote);
+  /// What it still holds, once settle() decides nothing more: a lower bound on every arrival
+  /// still undecided, for the time bounds of the ranks.
+  mpilite::HeldBack held(mpilite::Arrivals&) const { return {bound_, mpilite::kTimeInfinity}; }
 
 private:
   struct Payload {
@@ -43,6 +45,7 @@ private:
   FlowNetwork flows_;
   std::vector<Payload> payloads_; ///< by FlowNetwork::Flow::payload; entries are reused
   std::vector<std::size_t> free_payloads_;
+  SimTime bound_ = mpilite::kTimeInfinity; ///< held().arrivals, as the last settle() found it
 };
 
 } // namespace mpisim

@@ -59,43 +59,43 @@ public:
   LegPlan plan(const Leg& leg) override { return alone(leg); }
 };
 
-/// Messages between nodes are flows that share the links of their routes (contention.hpp).
-class ContentionModel final : public NetworkModel {
+/// A model whose `Queues` (Contention, NicQueues) decide some legs later: they carry those legs,
+/// and settle them when the host's ranks have stopped. `kSentLater`: the sender's part of such a
+/// leg is decided with it.
+template <class Queues, bool kSentLater> class LaterModel : public NetworkModel {
 public:
-  ContentionModel(const MachineParams& m, int ranks)
-      : NetworkModel(m, ranks), flows_(std::make_unique<Contention>(costs_)) {}
+  LaterModel(const MachineParams& m, int ranks)
+      : NetworkModel(m, ranks), queues_(std::make_unique<Queues>(costs_)) {}
   LegPlan plan(const Leg& leg) override {
     LegPlan p = alone(leg);
-    p.later = flows_->carry(leg, p);
+    p.later = queues_->carry(leg, p);
+    p.sent_later = kSentLater && p.later;
     return p;
   }
-  bool settle(mpilite::Arrivals& arrivals, SimTime& held) override {
-    return flows_->settle(arrivals, held);
+  bool settle(mpilite::Arrivals& arrivals, SimTime remote) override {
+    return queues_->settle(arrivals, remote);
   }
-  void reset() override { flows_ = std::make_unique<Contention>(costs_); }
+  mpilite::HeldBack held(mpilite::Arrivals& arrivals) const override {
+    return queues_->held(arrivals);
+  }
+  void reset() override { queues_ = std::make_unique<Queues>(costs_); }
 
-private:
-  std::unique_ptr<Contention> flows_;
+protected:
+  std::unique_ptr<Queues> queues_;
 };
 
-/// Each node's NIC sends, and delivers, one message's bytes after another (nic_queues.hpp).
-class NicModel final : public NetworkModel {
-public:
-  NicModel(const MachineParams& m, int ranks)
-      : NetworkModel(m, ranks), nics_(std::make_unique<NicQueues>(costs_)) {}
-  LegPlan plan(const Leg& leg) override {
-    LegPlan p = alone(leg);
-    p.later = nics_->carry(leg, p);
-    p.sent_later = p.later;
-    return p;
-  }
-  bool settle(mpilite::Arrivals& arrivals, SimTime& held) override {
-    return nics_->settle(arrivals, held);
-  }
-  void reset() override { nics_ = std::make_unique<NicQueues>(costs_); }
+/// Messages between nodes are flows that share the links of their routes (contention.hpp).
+using ContentionModel = LaterModel<Contention, false>;
 
-private:
-  std::unique_ptr<NicQueues> nics_;
+/// Each node's NIC sends, and delivers, one message's bytes after another (nic_queues.hpp); a
+/// node's queues are on the host process of its ranks.
+class NicModel final : public LaterModel<NicQueues, true> {
+public:
+  using LaterModel::LaterModel;
+  bool data_at_sender() const override { return true; }
+  void received_from_host(const Leg& leg, SimTime at_node) override {
+    queues_->received(leg, at_node);
+  }
 };
 
 template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, int ranks) {
@@ -103,11 +103,12 @@ template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, in
 }
 
 constexpr NetworkModelEntry kModels[] = {
-    {"latency", "messages never delay each other", make<LatencyModel>, true},
-    // Exact on one host process so far: a node's legs are decided from its ranks' state.
-    {"nic", "each node's NIC sends and delivers one message after another", make<NicModel>, false},
+    {"latency", "messages never delay each other", make<LatencyModel>, true, false},
+    // A node's legs are decided from its ranks' state, so its ranks share a host process.
+    {"nic", "each node's NIC sends and delivers one message after another", make<NicModel>, true,
+     true},
     // Its flows are decided from every sender's state, which only one host process has.
-    {"contention", "messages on a link share it", make<ContentionModel>, false},
+    {"contention", "messages on a link share it", make<ContentionModel>, false, false},
 };
 
 } // namespace

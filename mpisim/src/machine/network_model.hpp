@@ -1,9 +1,10 @@
 // A network model: how the target network carries messages. It plans every leg of every message
 // (mpilite::MessageTiming::plan, the one place a message's times are decided) from the machine's
 // costs (LinkCosts: overheads, latency, topology, switching) and what else is in flight. Models
-// are registered by name (MPISIM_NETWORK): "latency" (every leg as if alone on the network) and
-// "contention" (messages between nodes share the links of their routes, so an arrival is decided
-// only when no message that could share its links can still start).
+// are registered by name (MPISIM_NETWORK): "latency" (every leg as if alone on the network), "nic"
+// (each node's NIC sends and delivers one message after another) and "contention" (messages
+// between nodes share the links of their routes, so an arrival is decided only when no message
+// that could share its links can still start).
 #pragma once
 
 #include <memory>
@@ -30,13 +31,12 @@ public:
   SimTime file_access(int rank, std::size_t bytes) const override;
   SimTime file_system(std::size_t bytes) const override;
 
-  /// With every rank of this host stopped: decides the arrivals planned `later` that have become
-  /// final (and returns true), or sets `held` to a lower bound on every arrival still undecided
-  /// (kTimeInfinity: none).
-  virtual bool settle(mpilite::Arrivals&, SimTime& held) {
-    held = mpilite::kTimeInfinity;
-    return false;
-  }
+  /// With every rank of this host stopped, and no leg from another host process reaching this
+  /// one before `remote`: decides the arrivals planned `later` that have become final (and
+  /// returns true: call again once the ranks stop).
+  virtual bool settle(mpilite::Arrivals&, SimTime /*remote*/) { return false; }
+  /// What it still holds back once settle() decides nothing more.
+  virtual mpilite::HeldBack held(mpilite::Arrivals&) const { return {}; }
   /// A new run: nothing in flight.
   virtual void reset() {}
 
@@ -55,6 +55,7 @@ struct NetworkModelEntry {
   const char* description;
   std::unique_ptr<NetworkModel> (*make)(const MachineParams&, int ranks);
   bool several_hosts; ///< exact when the ranks are spread over several host processes
+  bool whole_nodes;   ///< then only when each node's ranks are on one host process
 };
 
 /// Every registered model, the default first.

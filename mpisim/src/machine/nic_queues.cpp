@@ -11,6 +11,11 @@ NicQueues::NicQueues(const LinkCosts& costs)
     : costs_(costs), sending_until_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)),
       delivering_until_(sending_until_.size()) {}
 
+void NicQueues::release(std::size_t slot) {
+  legs_[slot].used = false;
+  free_slots_.push_back(slot);
+}
+
 std::size_t NicQueues::store(const Leg& leg) {
   if (free_slots_.empty()) {
     legs_.push_back(leg);
@@ -22,11 +27,7 @@ std::size_t NicQueues::store(const Leg& leg) {
   return slot;
 }
 
-bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
-  if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
-  const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
-  // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
-  if (work <= 0) return false;
+NicQueues::Leg NicQueues::leg_of(const mpilite::Leg& leg, SimTime work) {
   Leg l;
   if (leg.kind == LegKind::Eager) {
     l.message = leg.message;
@@ -38,11 +39,20 @@ bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   l.dst = leg.to;
   l.seq = leg.seq;
   l.kind = static_cast<std::uint8_t>(leg.kind);
-  l.leaves = alone.leaves;
   l.work = work;
-  l.alone_arrives = alone.arrives;
-  l.alone_sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
   l.used = true;
+  return l;
+}
+
+bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
+  if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
+  const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
+  // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
+  if (work <= 0) return false;
+  Leg l = leg_of(leg, work);
+  l.leaves = alone.leaves;
+  l.alone_arrives = alone.arrives;
+  l.sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
   to_send_.push({l.leaves, l.src, l.seq, l.kind, store(l)});
   return true;
 }
@@ -55,87 +65,128 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   const SimTime start = std::max(l.leaves, free_at);
   const SimTime delay = start - l.leaves;
   free_at = start + l.work;
-  const SimTime sent = std::max(l.alone_sent + delay, free_at);
+  l.sent = std::max(l.sent + delay, free_at);
   l.at_receiver = l.alone_arrives + delay;
-  l.alone_sent = sent;
   l.injected = true;
-  to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, slot});
-  if (l.message) {
-    if (l.request) arrivals.sent(l.src, l.request, sent);
-  } else if (l.data.reply_to) {
-    arrivals.sent(l.data.src, l.data.reply_to, sent);
-    l.data.reply_to = 0; // done: the arrival completes only the receive
+  // What the ranks are told comes last: it may make them plan new legs, which moves legs_.
+  const Leg done = l;
+  l.data.reply_to = 0; // the sender's part ends here: the arrival completes only the receive
+  const bool here = arrivals.here(l.dst);
+  if (here)
+    to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, slot});
+  else // the receiver's host decides the arrival (received)
+    release(slot);
+  if (done.message && done.request) arrivals.sent(done.src, done.request, done.sent);
+  if (!done.message && done.data.reply_to)
+    arrivals.sent(done.data.src, done.data.reply_to, done.sent);
+  if (!here && done.message) arrivals.forward(*done.message, done.at_receiver);
+  if (!here && !done.message) {
+    mpilite::DataTransfer d = done.data;
+    d.reply_to = 0;
+    arrivals.forward_data(d, done.at_receiver);
   }
-  return sent;
+  return done.sent;
+}
+
+void NicQueues::received(const mpilite::Leg& leg, SimTime at_node) {
+  Leg l = leg_of(leg, costs_.injection(leg.from, leg.to, leg.bytes));
+  l.at_receiver = at_node;
+  l.injected = true;
+  to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, store(l)});
 }
 
 SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   const std::size_t slot = to_deliver_.top().slot;
   to_deliver_.pop();
   const Leg l = legs_[slot];
-  legs_[slot].used = false;
-  free_slots_.push_back(slot);
+  release(slot);
   SimTime& free_at = delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))];
   const SimTime arrival = std::max(l.at_receiver, free_at + l.work);
   free_at = arrival;
   if (l.message)
     arrivals.arrived(*l.message, arrival);
   else
-    arrivals.data_arrived(l.data, arrival, l.alone_sent);
+    arrivals.data_arrived(l.data, arrival, l.sent);
   return arrival;
 }
 
-bool NicQueues::raise(mpilite::Arrivals& arrivals, SimTime& bound) {
+SimTime NicQueues::lower_bound(const Leg& l) const {
   // A leg waits for what its sender's NIC has sent so far, then for what the receiver's has
   // delivered: its arrival is at least what that gives, were nothing else to come before it.
-  std::vector<mpilite::LaterArrival> raised;
-  for (const Leg& l : legs_) {
-    if (!l.used) continue;
-    SimTime low = l.at_receiver;
-    if (!l.injected) {
-      const SimTime sender_free = sending_until_[static_cast<std::size_t>(costs_.node_of(l.src))];
-      low = l.alone_arrives + std::max<SimTime>(0, sender_free - l.leaves);
-    }
-    low =
-        std::max(low, delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))] + l.work);
-    bound = std::min(bound, low);
-    if (l.message) raised.push_back({l.message, low});
+  SimTime low = l.at_receiver;
+  if (!l.injected) {
+    const SimTime sender_free = sending_until_[static_cast<std::size_t>(costs_.node_of(l.src))];
+    low = l.alone_arrives + std::max<SimTime>(0, sender_free - l.leaves);
   }
+  return std::max(low, delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))] + l.work);
+}
+
+bool NicQueues::raise(mpilite::Arrivals& arrivals) {
+  std::vector<mpilite::LaterArrival> raised;
+  for (const Leg& l : legs_)
+    if (l.used && l.message) raised.push_back({l.message, lower_bound(l)});
   return arrivals.raise(raised.data(), raised.size());
 }
 
-bool NicQueues::settle(mpilite::Arrivals& arrivals, SimTime& bound) {
-  bound = kTimeInfinity;
+SimTime NicQueues::injected_before() const {
+  // Every leg still to be injected reaches its receiver a latency after it is ready.
+  return to_send_.empty() ? kTimeInfinity
+                          : mpilite::saturating_add(to_send_.top().t, costs_.min_latency());
+}
+
+bool NicQueues::deliverable(SimTime act) const {
+  return !to_deliver_.empty() && to_deliver_.top().t <= act &&
+         to_deliver_.top().t < injected_before();
+}
+
+SimTime NicQueues::next_delivery() const {
+  return to_deliver_.empty() ? kTimeInfinity : to_deliver_.top().t;
+}
+
+bool NicQueues::settle(mpilite::Arrivals& arrivals, SimTime remote) {
+  // No stopped rank acts before `act`, no leg from another host reaches a node before `remote`,
+  // and no leg still to be delivered wakes its receiver before it reaches it. A leg a rank
+  // starts is ready at its NIC no earlier than the rank acts, and reaches any receiver a latency
+  // later. So a leg ready before all three has its turn at its NIC, and a leg at its receiver by
+  // `act` and before `remote` has its turn there once no leg still to be injected here can reach
+  // a receiver first. Each decision wakes a rank (the sender when its part is done, the receiver
+  // at the arrival), which may act from then on.
+  SimTime act = arrivals.earliest_action();
+  bool decided = false;
   for (;;) {
-    // No stopped rank acts before `act`: a leg it starts then is ready at its NIC no earlier,
-    // and reaches any receiver a latency later. So a leg ready before `act` has its turn at its
-    // NIC, and a leg at its receiver by `act` has its turn there once no leg still to be
-    // injected can reach a receiver first. Each decision wakes a rank (the sender when its
-    // part is done, the receiver at the arrival), which may act from then on.
-    SimTime act = arrivals.earliest_action();
-    bool decided = false;
-    for (;;) {
-      if (!to_send_.empty() && to_send_.top().t < act) {
-        act = std::min(act, inject(arrivals));
-        decided = true;
-        continue;
-      }
-      // Every leg still to be injected reaches its receiver a latency after it is ready.
-      const SimTime injected_before =
-          to_send_.empty() ? kTimeInfinity
-                           : mpilite::saturating_add(to_send_.top().t, costs_.min_latency());
-      if (!to_deliver_.empty() && to_deliver_.top().t <= act &&
-          to_deliver_.top().t < injected_before) {
-        act = std::min(act, deliver(arrivals));
-        decided = true;
-        continue;
-      }
-      break;
+    if (!to_send_.empty() && to_send_.top().t < std::min({act, remote, next_delivery()})) {
+      act = std::min(act, inject(arrivals));
+      decided = true;
+      continue;
     }
-    if (decided) return true;
-    if (!raise(arrivals, bound)) return false;
-    bound = kTimeInfinity;
+    if (deliverable(act) && to_deliver_.top().t < remote) {
+      act = std::min(act, deliver(arrivals));
+      decided = true;
+      continue;
+    }
+    break;
   }
+  // Raised bounds may let receivers take other messages, and so wake them: they run first.
+  return decided || raise(arrivals);
+}
+
+mpilite::HeldBack NicQueues::held(mpilite::Arrivals& arrivals) const {
+  mpilite::HeldBack h;
+  for (const Leg& l : legs_)
+    if (l.used) h.arrivals = std::min(h.arrivals, lower_bound(l));
+  // Injecting a leg wakes its sender after the leg is ready, and the leg reaches another host
+  // a latency after; delivering one wakes its receiver at the earliest when it is there.
+  const SimTime act = arrivals.earliest_action();
+  if (!to_send_.empty()) {
+    h.acts = to_send_.top().t;
+    // Only what other hosts may still send holds it.
+    if (h.acts < std::min(act, next_delivery())) h.waits = h.acts;
+  }
+  if (!to_deliver_.empty()) {
+    h.acts = std::min(h.acts, to_deliver_.top().t);
+    if (deliverable(act)) h.waits = std::min(h.waits, to_deliver_.top().t);
+  }
+  return h;
 }
 
 } // namespace mpisim

@@ -8,6 +8,11 @@
 // run the ranks: a leg is planned `later`, and it is injected only once no rank can still start
 // one that would come before it (its time is below the earliest action of every stopped rank),
 // and delivered only once no leg still to be injected could reach its receiver first.
+//
+// On several host processes each node is whole on one host, which keeps its NIC's queues: a leg
+// to a rank of another host is injected where it is sent, then leaves as a frame stamped with
+// when it reaches the receiver's node, where that host delivers it in turn once no frame from
+// elsewhere can still come before it.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +32,16 @@ public:
   /// to another node joins its sender's queue, and true says its times are decided later.
   bool carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone);
 
-  /// With every rank of the host stopped: injects and delivers the legs whose turn is final.
-  /// Returns true when it decided something (ranks may run; call again once they stop);
-  /// otherwise sets `bound` to a lower bound on every arrival still undecided (kTimeInfinity
-  /// when none).
-  bool settle(mpilite::Arrivals& arrivals, SimTime& bound);
+  /// A leg that another host process planned `later` reaches the node of its receiver, a rank
+  /// of this host, at `at_node`: it joins that node's delivery queue.
+  void received(const mpilite::Leg& leg, SimTime at_node);
+
+  /// With every rank of the host stopped, and no leg from another host process reaching a node
+  /// before `remote`: injects and delivers the legs whose turn is final. Returns true when it
+  /// decided something (ranks may run; call again once they stop).
+  bool settle(mpilite::Arrivals& arrivals, SimTime remote);
+  /// What it still holds, once settle() decides nothing more.
+  mpilite::HeldBack held(mpilite::Arrivals& arrivals) const;
 
 private:
   struct Leg {
@@ -44,8 +54,8 @@ private:
     SimTime leaves = 0;        ///< ready at the sender's NIC
     SimTime work = 0;          ///< how long its bytes occupy a NIC
     SimTime alone_arrives = 0; ///< its arrival were both NICs free
-    SimTime alone_sent = 0;    ///< its sender's part done were its NIC free
-    SimTime at_receiver = 0;   ///< its arrival once injected, before the receiving NIC
+    SimTime sent = 0; ///< its sender's part done: were its NIC free until injected, then decided
+    SimTime at_receiver = 0; ///< its arrival once injected, before the receiving NIC
     bool injected = false;
     bool used = false; ///< the slot holds a leg not delivered yet
   };
@@ -66,13 +76,24 @@ private:
   };
   using Queue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
 
+  /// A leg of `work` in the queues, from what mpilite says of it.
+  static Leg leg_of(const mpilite::Leg& leg, SimTime work);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);
   /// Delivers the first leg of the receive queue: returns its arrival.
   SimTime deliver(mpilite::Arrivals& arrivals);
-  /// Raises the lower bounds of the eager messages still undecided; sets `bound` to the least.
-  bool raise(mpilite::Arrivals& arrivals, SimTime& bound);
+  /// A lower bound on the arrival of `l`, from what its NICs have done so far.
+  SimTime lower_bound(const Leg& l) const;
+  /// Raises the lower bounds of the eager messages still undecided.
+  bool raise(mpilite::Arrivals& arrivals);
+  /// No leg still to be injected here reaches its receiver before this.
+  SimTime injected_before() const;
+  /// When the first leg still to be delivered reaches its receiver (kTimeInfinity: none).
+  SimTime next_delivery() const;
+  /// Whether the first leg to deliver has its turn, as far as this host's ranks and NICs say.
+  bool deliverable(SimTime act) const;
   std::size_t store(const Leg& leg);
+  void release(std::size_t slot);
 
   const LinkCosts& costs_;
   std::vector<SimTime> sending_until_;    ///< per node: its NIC's last byte sent so far

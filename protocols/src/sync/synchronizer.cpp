@@ -22,6 +22,10 @@ void Synchronizer::send(int to, FrameKind kind, std::span<const std::byte> head,
   rounds_.count_sent(to);
 }
 
+SimTime Synchronizer::remote_bound() const {
+  return t_.hosts() > 1 ? protocol_->remote_bound(kAllHosts) : kTimeInfinity;
+}
+
 void Synchronizer::poll(FrameSink& sink) {
   Frame f;
   while (t_.poll(f)) {
@@ -33,6 +37,10 @@ void Synchronizer::poll(FrameSink& sink) {
     case FrameKind::Reply:
       rounds_.count_received(f.from);
       sink.on_reply(f.from, f.body);
+      break;
+    case FrameKind::Transfer:
+      rounds_.count_received(f.from);
+      sink.on_transfer(f.from, f.body);
       break;
     case FrameKind::Null:
       protocol_->on_null(f.from, decode_null(f.body));
@@ -60,17 +68,38 @@ bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   });
 }
 
-SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to) const {
-  if (lps.not_done() == 0) return kTimeInfinity;
+SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, SimTime network_acts,
+                          int to) const {
+  if (lps.not_done() == 0 && network_acts >= kTimeInfinity) return kTimeInfinity;
   const SimTime to_peer = lookaheads_.direct(t_.host(), to);
   // Whatever chain of messages inside this host leads to a send toward `to`, its last hop is
   // one of this host's LPs sending to one of `to`'s: it takes at least `to_peer` after the
   // chain began (at an LP's earliest action, or at an arrival from another host).
-  if (options_.static_lookahead) return plus(lps.earliest_action(), to_peer);
+  if (options_.static_lookahead)
+    return plus(std::min(lps.earliest_action(), network_acts), to_peer);
   return plus(std::min(action_of(k.g, options_.lookahead), inputs), to_peer);
 }
 
-RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
+namespace {
+
+/// The network model as one more LP of the host: what it still holds may wake a rank, or leave
+/// for another host, from `acts` on. No LP id is negative, so it never takes an LP's place.
+void add_network(LocalK& k, SimTime acts, SimTime lookahead) {
+  constexpr std::int64_t kNetworkLp = -2;
+  const SimTime v = plus(acts, lookahead);
+  if (v < k.g) {
+    k.g2 = k.g;
+    k.g = v;
+    k.arg = kNetworkLp;
+  } else {
+    k.g2 = std::min(k.g2, v);
+  }
+}
+
+} // namespace
+
+RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
+                          const std::function<HeldBack()>& held_back) {
   const auto start = mpilite::HostSteadyClock::now();
   const auto done = [&](RunEnd o) {
     stats_.blocked_wall_s +=
@@ -84,25 +113,30 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
   const bool closed = peers && lps.closed();
   for (int spins = 0;; ++spins) {
     poll(sink);
+    const HeldBack network = held_back ? held_back() : HeldBack{};
     bool woke = false;
     if (auto d = rounds_.take()) {
       if (d->kind == Decision::Kind::Finish) return done(RunEnd::Finished);
       if (d->kind == Decision::Kind::Deadlock) return done(RunEnd::Deadlock);
-      woke = apply(*d, lps, held);
+      woke = apply(*d, lps, network.arrivals);
     }
+    // The network decides more once no frame can come before what it waits for.
+    if (network.waits < remote_bound()) return done(RunEnd::None);
     // K below covers only blocked LPs: one that a frame or a decision has just made ready may
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
     if (woke || lps.any_ready()) return done(RunEnd::None);
-    const LocalK k = local_k(lps, L);
-    const SimTime remote =
-        std::min(peers ? protocol_->remote_bound(kAllHosts) : kTimeInfinity, held);
+    LocalK k = local_k(lps, L);
+    add_network(k, network.acts, L);
+    const SimTime held = network.arrivals;
+    const SimTime remote = std::min(remote_bound(), held);
     // What other hosts send can reach this host's LPs only through a receive of theirs. When
     // every LP waits only for LPs of this host, none takes anything from elsewhere before one of
     // them acts (no earlier than K - L, as local_eit assumes): until then the host is alone, and
     // its current decisions and what it promises its peers need no bound from them.
     const SimTime inputs = closed ? held : remote;
-    HostSet wanted = 0;
+    // Legs from any host may reach the network's nodes before what it waits for.
+    HostSet wanted = network.waits < kTimeInfinity ? kAllHosts : 0;
     const auto bound = [&](std::int64_t id) {
       const SimTime wide = local_eit(k, id, L, remote);
       if (!peers) return LpBound{wide, wide};
@@ -119,9 +153,11 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink, SimTime held) {
     };
     if (lps.raise(options_.static_lookahead, bound) || lps.any_ready()) return done(RunEnd::None);
     IdleState s;
-    s.summary = {k.g, k.arg, k.g2, lps.not_done(), k.g < kTimeInfinity};
+    // What the network holds keeps the run going, as an unfinished LP would.
+    s.summary = {k.g, k.arg, k.g2, lps.not_done() + (network.acts < kTimeInfinity ? 1 : 0),
+                 k.g < kTimeInfinity};
     s.wanted = wanted;
-    s.eot_to = [&](int to) { return eot(lps, k, inputs, to); };
+    s.eot_to = [&](int to) { return eot(lps, k, inputs, network.acts, to); };
     s.need = action_of(k.g, L);
     s.held_by_peers = !options_.static_lookahead && inputs < s.need;
     s.min_clock = [&] { return lps.min_clock(); };

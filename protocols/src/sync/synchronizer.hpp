@@ -4,12 +4,14 @@
 // case H = 1 of the same code (a SingleHost transport: no peers, so the exact local bound).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "global_rounds.hpp"
+#include "held_back.hpp"
 #include "local_bound.hpp"
 #include "local_lps.hpp"
 #include "run_end.hpp"
@@ -23,6 +25,7 @@ public:
   virtual ~FrameSink() = default;
   virtual void on_data(int from, std::span<const std::byte> body) = 0;
   virtual void on_reply(int from, std::span<const std::byte> body) = 0;
+  virtual void on_transfer(int from, std::span<const std::byte> body) = 0;
 };
 
 struct SyncOptions {
@@ -38,6 +41,7 @@ struct SyncOptions {
   bool static_lookahead = false;
 };
 
+using mpilite::HeldBack;
 using mpilite::RunEnd;
 
 class Synchronizer {
@@ -55,12 +59,17 @@ public:
   /// decisions.
   SimTime promised(int to) const { return protocol_->promised(to); }
 
-  /// Takes in every waiting frame; data and replies go to `sink`.
+  /// Every future frame of the simulation's traffic from another host has a time stamp >= this
+  /// (kTimeInfinity with no peers).
+  SimTime remote_bound() const;
+
+  /// Takes in every waiting frame; data, replies and transfers go to `sink`.
   void poll(FrameSink& sink);
-  /// Called when no LP of this host can run. `held`: a lower bound on arrivals the network model
-  /// still holds back (kTimeInfinity: none). Returns when an LP may proceed (RunEnd::None) or
-  /// the run ended (RunEnd::Finished, RunEnd::Deadlock).
-  RunEnd idle(LocalLps& lps, FrameSink& sink, SimTime held = kTimeInfinity);
+  /// Called when no LP of this host can run. `network` says what the network model holds back
+  /// now (frames taken in may add to it), taken into the host's bounds as one more LP. Returns
+  /// when an LP may proceed or the network may decide more (RunEnd::None: remote_bound() passed
+  /// what it waits for), or the run ended (RunEnd::Finished, RunEnd::Deadlock).
+  RunEnd idle(LocalLps& lps, FrameSink& sink, const std::function<HeldBack()>& network = {});
 
   const SyncStats& stats() const { return stats_; }
   SyncStats& stats() { return stats_; }
@@ -69,7 +78,7 @@ private:
   bool apply(const Decision& d, LocalLps& lps, SimTime held);
   /// A lower bound on the recv timestamp of anything this host may still send to host `to`;
   /// `inputs` bounds what its LPs may still take in from elsewhere.
-  SimTime eot(LocalLps& lps, const LocalK& k, SimTime inputs, int to) const;
+  SimTime eot(LocalLps& lps, const LocalK& k, SimTime inputs, SimTime network_acts, int to) const;
 
   Transport& t_;
   SyncOptions options_;

@@ -113,9 +113,44 @@ ReplyFrame decode_reply(std::span<const std::byte> body) {
   return f;
 }
 
+std::vector<std::byte> encode(const mpilite::Transfer& f) {
+  std::vector<std::byte> out;
+  WireWriter w(out);
+  const mpilite::DataTransfer& d = f.data;
+  w.i32(d.src);
+  w.i32(d.dst);
+  w.u64(d.recv_request);
+  w.u64(d.reply_to);
+  w.u64(d.seq);
+  w.u64(d.bytes);
+  w.i64(d.start);
+  w.u8(static_cast<std::uint8_t>((f.clear_to_send ? 1 : 0) | (f.pending ? 2 : 0)));
+  w.i64(f.ts);
+  return out;
+}
+
+mpilite::Transfer decode_transfer(std::span<const std::byte> body) {
+  WireReader r(body, "transfer");
+  mpilite::Transfer f;
+  mpilite::DataTransfer& d = f.data;
+  d.src = r.i32();
+  d.dst = r.i32();
+  d.recv_request = r.u64();
+  d.reply_to = r.u64();
+  d.seq = r.u64();
+  d.bytes = r.u64();
+  d.start = r.i64();
+  const std::uint8_t flags = r.u8();
+  f.clear_to_send = (flags & 1) != 0;
+  f.pending = (flags & 2) != 0;
+  f.ts = r.i64();
+  r.finish();
+  return f;
+}
+
 std::vector<std::byte> encode(const DataHeader& h) {
   std::vector<std::byte> out;
-  out.reserve(53);
+  out.reserve(54);
   WireWriter w(out);
   w.i32(h.src);
   w.i32(h.dst);
@@ -127,6 +162,7 @@ std::vector<std::byte> encode(const DataHeader& h) {
   w.u64(h.reply_to);
   w.u8(h.protocol);
   w.i32(h.partitions);
+  w.u8(h.pending ? 1 : 0);
   return out;
 }
 
@@ -143,6 +179,7 @@ DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byt
   h.reply_to = r.u64();
   h.protocol = r.u8();
   h.partitions = r.i32();
+  h.pending = r.u8() != 0;
   payload = r.bytes(h.bytes);
   r.finish();
   return h;

@@ -84,6 +84,7 @@ std::vector<std::byte> encode(const NullFrame& f);
 std::vector<std::byte> encode(const ReportFrame& f);
 std::vector<std::byte> encode(const Decision& f);
 std::vector<std::byte> encode(const ReplyFrame& f);
+std::vector<std::byte> encode(const mpilite::Transfer& f);
 /// The header of a data frame. The frame's body is the header followed by the h.bytes of the
 /// payload, sent as two parts (Transport::send_parts).
 std::vector<std::byte> encode(const DataHeader& h);
@@ -93,6 +94,7 @@ NullFrame decode_null(std::span<const std::byte> body);
 ReportFrame decode_report(std::span<const std::byte> body, int hosts);
 Decision decode_decision(std::span<const std::byte> body);
 ReplyFrame decode_reply(std::span<const std::byte> body);
+mpilite::Transfer decode_transfer(std::span<const std::byte> body);
 /// The header of a data frame, and its payload (in place, h.bytes long).
 DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byte>& payload);
 

@@ -29,8 +29,10 @@ enum class FrameKind : std::uint8_t {
   Null,     ///< null message: lower bound on the sender's future messages to this host
   Report,   ///< a host's state, to the coordinator (host 0)
   Decision, ///< the coordinator's answer to a complete set of reports
+  Transfer, ///< a rendezvous's clear-to-send or data planned at the sender's host
+            ///< (mpilite::Transfer)
 };
-inline constexpr std::uint8_t kLastFrameKind = static_cast<std::uint8_t>(FrameKind::Decision);
+inline constexpr std::uint8_t kLastFrameKind = static_cast<std::uint8_t>(FrameKind::Transfer);
 
 struct Frame {
   int from = -1;
