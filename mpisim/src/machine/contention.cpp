@@ -17,15 +17,7 @@ bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::si
   const SimTime total = costs_.transfer(src, dst, bytes);
   payload.tail = std::max<SimTime>(0, total - work);
   work = total - payload.tail;
-  std::size_t slot = payloads_.size();
-  if (!free_payloads_.empty()) {
-    slot = free_payloads_.back();
-    free_payloads_.pop_back();
-    payloads_[slot] = payload;
-  } else {
-    payloads_.push_back(payload);
-  }
-  flows_.add(key, {start, work, costs_.topology().route(from, to), slot});
+  flows_.add(key, {start, work, costs_.topology().route(from, to), payloads_.store(payload)});
   return true;
 }
 
@@ -63,7 +55,7 @@ bool Contention::settle(mpilite::Arrivals& arrivals, SimTime) {
     if (!final.empty()) {
       for (const FlowNetwork::Finished& f : flows_.advance(final.back().finish)) {
         const Payload p = payloads_[f.payload];
-        free_payloads_.push_back(f.payload);
+        payloads_.release(f.payload);
         const SimTime arrival = f.finish + p.tail;
         if (p.message)
           arrivals.arrived(*p.message, arrival);

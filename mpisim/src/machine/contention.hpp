@@ -10,6 +10,7 @@
 #include "flow_network.hpp"
 #include "link_costs.hpp"
 #include "message_timing.hpp"
+#include "slot_pool.hpp"
 
 namespace mpisim {
 
@@ -43,8 +44,7 @@ private:
 
   const LinkCosts& costs_;
   FlowNetwork flows_;
-  std::vector<Payload> payloads_; ///< by FlowNetwork::Flow::payload; entries are reused
-  std::vector<std::size_t> free_payloads_;
+  SlotPool<Payload> payloads_;             ///< by FlowNetwork::Flow::payload
   SimTime bound_ = mpilite::kTimeInfinity; ///< held().arrivals, as the last settle() found it
 };
 

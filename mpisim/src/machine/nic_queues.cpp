@@ -1,6 +1,7 @@
 #include "nic_queues.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace mpisim {
 
@@ -10,22 +11,6 @@ using mpilite::LegKind;
 NicQueues::NicQueues(const LinkCosts& costs)
     : costs_(costs), sending_until_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)),
       delivering_until_(sending_until_.size()) {}
-
-void NicQueues::release(std::size_t slot) {
-  legs_[slot].used = false;
-  free_slots_.push_back(slot);
-}
-
-std::size_t NicQueues::store(const Leg& leg) {
-  if (free_slots_.empty()) {
-    legs_.push_back(leg);
-    return legs_.size() - 1;
-  }
-  const std::size_t slot = free_slots_.back();
-  free_slots_.pop_back();
-  legs_[slot] = leg;
-  return slot;
-}
 
 NicQueues::Leg NicQueues::leg_of(const mpilite::Leg& leg, SimTime work) {
   Leg l;
@@ -40,7 +25,6 @@ NicQueues::Leg NicQueues::leg_of(const mpilite::Leg& leg, SimTime work) {
   l.seq = leg.seq;
   l.kind = static_cast<std::uint8_t>(leg.kind);
   l.work = work;
-  l.used = true;
   return l;
 }
 
@@ -53,7 +37,7 @@ bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   l.leaves = alone.leaves;
   l.alone_arrives = alone.arrives;
   l.sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
-  to_send_.push({l.leaves, l.src, l.seq, l.kind, store(l)});
+  to_send_.push({l.leaves, l.src, l.seq, l.kind, legs_.store(l)});
   return true;
 }
 
@@ -69,22 +53,18 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   l.at_receiver = l.alone_arrives + delay;
   l.injected = true;
   // What the ranks are told comes last: it may make them plan new legs, which moves legs_.
+  // The sender's part ends here: the arrival completes only the receive.
+  const std::uint64_t sender_waits = std::exchange(l.data.reply_to, 0);
   const Leg done = l;
-  l.data.reply_to = 0; // the sender's part ends here: the arrival completes only the receive
   const bool here = arrivals.here(l.dst);
   if (here)
     to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, slot});
   else // the receiver's host decides the arrival (received)
-    release(slot);
+    legs_.release(slot);
   if (done.message && done.request) arrivals.sent(done.src, done.request, done.sent);
-  if (!done.message && done.data.reply_to)
-    arrivals.sent(done.data.src, done.data.reply_to, done.sent);
+  if (!done.message && sender_waits) arrivals.sent(done.data.src, sender_waits, done.sent);
   if (!here && done.message) arrivals.forward(*done.message, done.at_receiver);
-  if (!here && !done.message) {
-    mpilite::DataTransfer d = done.data;
-    d.reply_to = 0;
-    arrivals.forward_data(d, done.at_receiver);
-  }
+  if (!here && !done.message) arrivals.forward_data(done.data, done.at_receiver);
   return done.sent;
 }
 
@@ -92,14 +72,14 @@ void NicQueues::received(const mpilite::Leg& leg, SimTime at_node) {
   Leg l = leg_of(leg, costs_.injection(leg.from, leg.to, leg.bytes));
   l.at_receiver = at_node;
   l.injected = true;
-  to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, store(l)});
+  to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, legs_.store(l)});
 }
 
 SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   const std::size_t slot = to_deliver_.top().slot;
   to_deliver_.pop();
   const Leg l = legs_[slot];
-  release(slot);
+  legs_.release(slot);
   SimTime& free_at = delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))];
   const SimTime arrival = std::max(l.at_receiver, free_at + l.work);
   free_at = arrival;
@@ -123,8 +103,9 @@ SimTime NicQueues::lower_bound(const Leg& l) const {
 
 bool NicQueues::raise(mpilite::Arrivals& arrivals) {
   std::vector<mpilite::LaterArrival> raised;
-  for (const Leg& l : legs_)
-    if (l.used && l.message) raised.push_back({l.message, lower_bound(l)});
+  legs_.for_each([&](const Leg& l) {
+    if (l.message) raised.push_back({l.message, lower_bound(l)});
+  });
   return arrivals.raise(raised.data(), raised.size());
 }
 
@@ -172,8 +153,7 @@ bool NicQueues::settle(mpilite::Arrivals& arrivals, SimTime remote) {
 
 mpilite::HeldBack NicQueues::held(mpilite::Arrivals& arrivals) const {
   mpilite::HeldBack h;
-  for (const Leg& l : legs_)
-    if (l.used) h.arrivals = std::min(h.arrivals, lower_bound(l));
+  legs_.for_each([&](const Leg& l) { h.arrivals = std::min(h.arrivals, lower_bound(l)); });
   // Injecting a leg wakes its sender after the leg is ready, and the leg reaches another host
   // a latency after; delivering one wakes its receiver at the earliest when it is there.
   const SimTime act = arrivals.earliest_action();

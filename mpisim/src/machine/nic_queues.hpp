@@ -21,6 +21,7 @@
 
 #include "link_costs.hpp"
 #include "message_timing.hpp"
+#include "slot_pool.hpp"
 
 namespace mpisim {
 
@@ -57,7 +58,6 @@ private:
     SimTime sent = 0; ///< its sender's part done: were its NIC free until injected, then decided
     SimTime at_receiver = 0; ///< its arrival once injected, before the receiving NIC
     bool injected = false;
-    bool used = false; ///< the slot holds a leg not delivered yet
   };
   /// A leg's place in a queue: by time, then by sender, its sequence and kind, so that the
   /// order is the same whatever order the host ran the ranks in.
@@ -92,16 +92,13 @@ private:
   SimTime next_delivery() const;
   /// Whether the first leg to deliver has its turn, as far as this host's ranks and NICs say.
   bool deliverable(SimTime act) const;
-  std::size_t store(const Leg& leg);
-  void release(std::size_t slot);
 
   const LinkCosts& costs_;
   std::vector<SimTime> sending_until_;    ///< per node: its NIC's last byte sent so far
   std::vector<SimTime> delivering_until_; ///< per node: its NIC's last byte delivered so far
   Queue to_send_;                         ///< legs not injected yet, by when they are ready
   Queue to_deliver_;                      ///< injected legs, by when they reach the receiver
-  std::vector<Leg> legs_;                 ///< by Turn::slot; entries are reused
-  std::vector<std::size_t> free_slots_;
+  SlotPool<Leg> legs_;                    ///< legs not delivered yet, by Turn::slot
 };
 
 } // namespace mpisim

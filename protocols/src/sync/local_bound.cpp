@@ -6,16 +6,7 @@ namespace mpisim::protocols {
 
 LocalK local_k(LocalLps& lps, SimTime lookahead) {
   LocalK k;
-  lps.undecided([&](std::int64_t id, SimTime act) {
-    const SimTime v = plus(act, lookahead);
-    if (v < k.g) {
-      k.g2 = k.g;
-      k.g = v;
-      k.arg = id;
-    } else if (v < k.g2) {
-      k.g2 = v;
-    }
-  });
+  lps.undecided([&](std::int64_t id, SimTime act) { k.add(id, plus(act, lookahead)); });
   return k;
 }
 

@@ -26,6 +26,17 @@ struct LocalK {
   SimTime g = kTimeInfinity;
   SimTime g2 = kTimeInfinity;
   std::int64_t arg = -1;
+
+  /// Takes one more LP's K into account.
+  void add(std::int64_t id, SimTime k) {
+    if (k < g) {
+      g2 = g;
+      g = k;
+      arg = id;
+    } else if (k < g2) {
+      g2 = k;
+    }
+  }
 };
 
 /// K over the LPs that have something to decide.

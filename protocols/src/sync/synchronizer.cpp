@@ -80,24 +80,6 @@ SimTime Synchronizer::eot(LocalLps& lps, const LocalK& k, SimTime inputs, SimTim
   return plus(std::min(action_of(k.g, options_.lookahead), inputs), to_peer);
 }
 
-namespace {
-
-/// The network model as one more LP of the host: what it still holds may wake a rank, or leave
-/// for another host, from `acts` on. No LP id is negative, so it never takes an LP's place.
-void add_network(LocalK& k, SimTime acts, SimTime lookahead) {
-  constexpr std::int64_t kNetworkLp = -2;
-  const SimTime v = plus(acts, lookahead);
-  if (v < k.g) {
-    k.g2 = k.g;
-    k.g = v;
-    k.arg = kNetworkLp;
-  } else {
-    k.g2 = std::min(k.g2, v);
-  }
-}
-
-} // namespace
-
 RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
                           const std::function<HeldBack()>& held_back) {
   const auto start = mpilite::HostSteadyClock::now();
@@ -127,7 +109,10 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // peers) wait until no LP of it can run.
     if (woke || lps.any_ready()) return done(RunEnd::None);
     LocalK k = local_k(lps, L);
-    add_network(k, network.acts, L);
+    // The network model as one more LP of the host: what it still holds may wake a rank, or
+    // leave for another host, from `acts` on. No LP id is negative, so it takes no LP's place.
+    constexpr std::int64_t kNetworkLp = -2;
+    k.add(kNetworkLp, plus(network.acts, L));
     const SimTime held = network.arrivals;
     const SimTime remote = std::min(remote_bound(), held);
     // What other hosts send can reach this host's LPs only through a receive of theirs. When
