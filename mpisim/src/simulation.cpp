@@ -1,5 +1,7 @@
 #include "simulation.hpp"
 
+#include <utility>
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -60,13 +62,14 @@ void Simulation::enter_mpi(mpilite::Rank& rank) {
   const SimTime before = rank.clock;
   const char* call = rank.call.name ? rank.call.name : "the end of its main";
   if (compute_clock_) {
-    const double ps = config_.machine.compute_ps(burst_ns, rank.id);
+    const double ps =
+        std::exchange(rank.compute_carried_ps, 0) + config_.machine.compute_ps(burst_ns, rank.id);
     // Checked as a double: converting a time past the limit to SimTime is undefined.
     if (!mpilite::within_time_limit(ps + static_cast<double>(rank.clock)))
       mpilite::fail_time_limit(
-          rank, fmt::format("{}: the compute before it, {:.6f} s of host CPU time times "
-                            "MPISIM_CPU_SCALE={:g}{}",
-                            call, burst_ns * 1e-9, config_.machine.cpu_scale,
+          rank, fmt::format("{}: the compute before it, {:g} s of target time (host CPU time "
+                            "times MPISIM_CPU_SCALE={:g}{})",
+                            call, ps * 1e-12, config_.machine.cpu_scale,
                             config_.machine.node_speeds.empty() ? "" : " over its node's speed"));
     rank.spend_compute(static_cast<SimTime>(ps));
   }
@@ -79,6 +82,23 @@ void Simulation::enter_mpi(mpilite::Rank& rank) {
 void Simulation::leave_mpi(mpilite::Rank& rank) {
   if (observer_) observer_->leave(rank);
   if (!compute_clock_) return;
+  compute_clock_->refresh();
+  rank.compute_mark = compute_clock_->now();
+}
+
+void Simulation::region_begins(mpilite::Rank& rank) {
+  if (compute_clock_)
+    rank.compute_carried_ps +=
+        config_.machine.compute_ps(compute_clock_->burst_ns(rank.compute_mark), rank.id);
+}
+
+void Simulation::region_ends(mpilite::Rank& rank, const mpilite::RegionWork& work) {
+  ++rank.stats.parallel_regions;
+  rank.stats.widest_team = std::max(rank.stats.widest_team, work.threads);
+  if (!compute_clock_) return;
+  const MachineParams& m = config_.machine;
+  rank.compute_carried_ps += m.compute_ps(m.team_host_ns(work.most_ns, work.total_ns), rank.id);
+  if (work.threads > 1) rank.compute_carried_ps += static_cast<double>(m.fork_join);
   compute_clock_->refresh();
   rank.compute_mark = compute_clock_->now();
 }
@@ -220,8 +240,11 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
   if (observer_) {
+    int widest_team = 0;
+    for (const RankSummary& r : s.ranks)
+      widest_team = std::max(widest_team, r.stats.widest_team);
     s.timeline = observer_->finish(hosts > 1 ? link_.get() : nullptr, s.reporting_host, s.predicted,
-                                   outcome_name(s.reason), s.output_errors);
+                                   widest_team, outcome_name(s.reason), s.output_errors);
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();

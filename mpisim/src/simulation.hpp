@@ -87,6 +87,8 @@ public:
   // mpilite::CallHooks
   void enter_mpi(mpilite::Rank& rank) override;
   void leave_mpi(mpilite::Rank& rank) override;
+  void region_begins(mpilite::Rank& rank) override;
+  void region_ends(mpilite::Rank& rank, const mpilite::RegionWork& work) override;
   void sent(const mpilite::Message& m, SimTime start) override;
   void received(const mpilite::Message& m, int dst, SimTime t_match) override;
 

@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
   }
   if (config.hosts > 1 && !mpisim::protocols::launched_as_several_processes())
     mpisim::tools::launch({argv[0], dir}, config.hosts, kTool);
+  if (const std::string why = mpisim::openmp_mismatch(meta, config.machine); !why.empty())
+    fail(fmt::format("{}: {}", dir, why));
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};
   return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale, meta.buffer_bound), 1,

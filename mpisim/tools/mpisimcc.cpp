@@ -5,12 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,6 +58,15 @@ Command compiler(const wrapper::Invocation& inv) {
   for (const std::string& f : split(MPISIM_SANITIZE_FLAGS))
     c.push_back(f);
   return c;
+}
+
+/// Only questions about the compiler: --version, -dumpversion, -dumpfullversion, -dumpmachine.
+bool is_version_query(const wrapper::Invocation& inv) {
+  static const std::set<std::string> queries{"--version", "-dumpversion", "-dumpfullversion",
+                                             "-dumpmachine"};
+  return !inv.compile_flags.empty() &&
+         std::all_of(inv.compile_flags.begin(), inv.compile_flags.end(),
+                     [](const std::string& f) { return queries.count(f) > 0; });
 }
 
 Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
@@ -200,6 +211,13 @@ int check_link(const wrapper::Invocation& inv, const Plan& p, const char* argv0)
 int main(int argc, char** argv) {
   const wrapper::Invocation inv =
       wrapper::parse(std::vector<std::string>(argv + 1, argv + argc), argv[0]);
+  if (inv.sources.empty() && inv.link_items.empty() && !inv.show && is_version_query(inv)) {
+    // Build scripts record or test the compiler (mpicc --version answers with the compiler's
+    // own words): the compiler answers.
+    Command c{inv.cxx ? MPISIM_CXX_COMPILER : MPISIM_C_COMPILER};
+    c.insert(c.end(), inv.compile_flags.begin(), inv.compile_flags.end());
+    return run(c);
+  }
   if (inv.sources.empty() && inv.link_items.empty() && !inv.show) {
     std::fprintf(stderr, "usage: %s [compiler options] sources... [-o program] [-show] [-keep]\n",
                  argv[0]);

@@ -88,8 +88,11 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name) 
     if (a == "-I" || a == "-iquote") inv.include_dirs.push_back(value);
     if (starts_with(a, "-I") && a.size() > 2) inv.include_dirs.push_back(a.substr(2));
     if (starts_with(a, "-iquote") && a.size() > 7) inv.include_dirs.push_back(a.substr(7));
-    // -fcommon decides whether same-named tentative definitions of C files are one variable.
-    bool preprocessor = a == "-ansi" || a == "-fcommon" || a == "-fno-common";
+    // -fcommon decides whether same-named tentative definitions of C files are one variable;
+    // -fopenmp makes the privatizer parse the OpenMP clauses that may name globals (and
+    // defines _OPENMP, which may select code).
+    bool preprocessor = a == "-ansi" || a == "-fcommon" || a == "-fno-common" || a == "-fopenmp" ||
+                        a == "-fopenmp-simd" || a == "-fno-openmp";
     for (std::string_view p : kPreprocessorPrefixes)
       preprocessor |= starts_with(a, p);
     if (preprocessor)

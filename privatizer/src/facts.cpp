@@ -3,6 +3,10 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <set>
+
+#include "openmp.hpp"
+
 namespace privatizer {
 
 bool in_user_file(const clang::SourceManager& sm, clang::SourceLocation loc) {
@@ -62,6 +66,53 @@ public:
     const bool ok = RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(e);
     --unevaluated_;
     return ok;
+  }
+
+  // OpenMP: which directive's region holds each use, and which clause lists name a variable.
+  // Statements are traversed from a queue; these hooks bracket a directive's clauses and
+  // region.
+  bool dataTraverseStmtPre(clang::Stmt* s) {
+    if (auto* d = clang::dyn_cast<clang::OMPExecutableDirective>(s)) {
+      facts_.omp_parent[d] = directives_.empty() ? nullptr : directives_.back();
+      directives_.push_back(d);
+    }
+    return true;
+  }
+  bool dataTraverseStmtPost(clang::Stmt* s) {
+    if (clang::isa<clang::OMPExecutableDirective>(s)) directives_.pop_back();
+    return true;
+  }
+
+  // Replaces the visitor's own (private) clause traversal: the clause's written expressions
+  // (its variable list, num_threads, if, chunk sizes...), not the helper expressions Clang
+  // builds for code generation. Implicit clauses repeat uses written in the region, which
+  // are collected there.
+  bool TraverseOMPClause(clang::OMPClause* c) {
+    if (!c || c->isImplicit()) return true;
+    const clang::OMPClause* outer = clause_;
+    std::set<const clang::Expr*> outer_items;
+    outer_items.swap(clause_items_);
+    clause_ = c;
+    for (const clang::Expr* item : omp_list_items(c))
+      add_subtree(item, clause_items_);
+    bool ok = true;
+    for (clang::Stmt* child : c->children())
+      ok = ok && TraverseStmt(child);
+    clause_ = outer;
+    clause_items_.swap(outer_items);
+    return ok;
+  }
+
+  // The region only: the capture initializers repeat names of the region without their
+  // qualifiers (ns::x as x), which would be rewritten twice.
+  bool TraverseCapturedStmt(clang::CapturedStmt* s) { return TraverseDecl(s->getCapturedDecl()); }
+
+  bool TraverseOMPThreadPrivateDecl(clang::OMPThreadPrivateDecl* d) {
+    return in_omp_declaration(d,
+                              [&] { return RecursiveASTVisitor::TraverseOMPThreadPrivateDecl(d); });
+  }
+  bool TraverseOMPAllocateDecl(clang::OMPAllocateDecl* d) {
+    return in_omp_declaration(d, [&] { return RecursiveASTVisitor::TraverseOMPAllocateDecl(d); });
   }
 
   bool VisitVarDecl(clang::VarDecl* v) {
@@ -125,13 +176,41 @@ private:
     return ok;
   }
 
+  template <class F> bool in_omp_declaration(const clang::Decl* d, F&& traverse) {
+    omp_declaration_ = d;
+    const bool ok = traverse();
+    omp_declaration_ = nullptr;
+    return ok;
+  }
+
+  static void add_subtree(const clang::Stmt* s, std::set<const clang::Expr*>& to) {
+    if (!s) return;
+    if (auto* e = clang::dyn_cast<clang::Expr>(s)) to.insert(e);
+    for (const clang::Stmt* child : s->children())
+      add_subtree(child, to);
+  }
+
+  OmpPlace omp_place(const clang::Expr* e) const {
+    OmpPlace p;
+    p.declaration = omp_declaration_;
+    // While its clauses are traversed, a directive is already the innermost one.
+    const std::size_t depth = directives_.size() - (clause_ && !directives_.empty() ? 1 : 0);
+    if (depth > 0) p.region = directives_[depth - 1];
+    if (clause_ && clause_items_.count(e)) {
+      p.clause = clause_;
+      p.directive = directives_.back();
+    }
+    return p;
+  }
+
   const clang::DeclContext* outermost_function() const { return functions_.front(); }
 
   void add_use(const clang::VarDecl* v, const clang::Expr* e, clang::SourceLocation name,
                clang::SourceLocation begin) {
     if (!in_user_file(ctx_.getSourceManager(), name)) return;
     facts_.uses.push_back(Use{canonical_var(v), e, name, begin, in_init_,
-                              functions_.empty() ? nullptr : functions_.back(), unevaluated_ == 0});
+                              functions_.empty() ? nullptr : functions_.back(), unevaluated_ == 0,
+                              omp_place(e)});
   }
 
   clang::ASTContext& ctx_;
@@ -139,6 +218,10 @@ private:
   std::vector<const clang::DeclContext*> functions_;
   const clang::VarDecl* in_init_ = nullptr;
   int unevaluated_ = 0;
+  std::vector<const clang::OMPExecutableDirective*> directives_; ///< around the traversal
+  const clang::OMPClause* clause_ = nullptr;                     ///< being traversed
+  std::set<const clang::Expr*> clause_items_; ///< the expressions of its variable list
+  const clang::Decl* omp_declaration_ = nullptr;
 };
 
 } // namespace

@@ -6,13 +6,25 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/OpenMPClause.h>
 #include <clang/AST/Stmt.h>
+#include <clang/AST/StmtOpenMP.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <map>
 #include <vector>
 
 namespace privatizer {
+
+/// Where a use stands in OpenMP code (all null outside it).
+struct OmpPlace {
+  /// The innermost directive whose associated statement holds the use. The expressions of a
+  /// directive's clauses are evaluated before its region: their region is the enclosing one.
+  const clang::OMPExecutableDirective* region = nullptr;
+  const clang::OMPClause* clause = nullptr; ///< the clause whose variable list holds the use
+  const clang::OMPExecutableDirective* directive = nullptr; ///< that clause's directive
+  const clang::Decl* declaration = nullptr; ///< `#pragma omp threadprivate` or `allocate`
+};
 
 /// One expression that names a variable with static storage.
 struct Use {
@@ -24,6 +36,7 @@ struct Use {
       nullptr; ///< the static-storage variable whose initializer holds it
   const clang::DeclContext* function = nullptr; ///< innermost function or lambda around it
   bool evaluated = true;                        ///< false under sizeof / alignof
+  OmpPlace omp;
 };
 
 /// Facts of one translation unit, in source order.
@@ -42,6 +55,8 @@ struct Facts {
   const clang::FunctionDecl* user_main = nullptr;
   /// Declarations of functions with the constructor or destructor attribute.
   std::vector<const clang::FunctionDecl*> constructors;
+  /// The directive whose region holds each OpenMP directive (null at the top).
+  std::map<const clang::OMPExecutableDirective*, const clang::OMPExecutableDirective*> omp_parent;
 };
 
 /// The declaration that stands for a variable: the canonical one, and for a static data

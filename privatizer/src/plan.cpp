@@ -96,9 +96,12 @@ private:
       if (!in_user_file(sm_, r->getLocation())) return true;
     if (library_global(v)) return true;
     if (v->getTLSKind() != clang::VarDecl::TLS_None) {
-      diag_.warn(v->getLocation(), v->getNameAsString() +
-                                       " stays thread_local: it is shared by the ranks of a "
-                                       "host process, not private to each");
+      // threadprivate (thread-local under -fopenmp) is refused where it is declared
+      // (openmp.cpp).
+      if (!v->hasAttr<clang::OMPThreadPrivateDeclAttr>())
+        diag_.warn(v->getLocation(), v->getNameAsString() +
+                                         " stays thread_local: it is shared by the ranks of a "
+                                         "host process, not private to each");
       return true;
     }
     return v->getType()->isReferenceType();
@@ -191,6 +194,11 @@ std::string short_hash(const std::string& s) {
 
 Plans make_plans(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag) {
   return Planner(ctx, facts, diag).run();
+}
+
+const Plan* privatized(const Plans& plans, const clang::VarDecl* v) {
+  auto it = plans.find(canonical_var(v));
+  return it == plans.end() || it->second.form == Form::Shared ? nullptr : &it->second;
 }
 
 } // namespace privatizer

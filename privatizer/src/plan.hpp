@@ -38,4 +38,7 @@ std::string short_hash(const std::string& s);
 using Plans = std::map<const clang::VarDecl*, Plan>;
 Plans make_plans(clang::ASTContext& ctx, const Facts& facts, Diagnostics& diag);
 
+/// The plan of a variable that gets a copy per rank, null for one left shared.
+const Plan* privatized(const Plans& plans, const clang::VarDecl* v);
+
 } // namespace privatizer

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "emit.hpp"
+#include "openmp.hpp"
 #include "quote.hpp"
 
 namespace privatizer {
@@ -25,9 +26,11 @@ public:
   Rewritten run() {
     for (const Use& u : facts_.uses)
       if (u.in_init && plans_.count(canonical_var(u.in_init))) init_uses_[u.in_init].push_back(&u);
+    omp_ = plan_openmp(facts_, plans_, diag_);
     place_in_group();
     for (const Use& u : facts_.uses)
       rewrite_use(u);
+    rewrite_openmp();
     for (const clang::UsingDecl* d : facts_.usings)
       rewrite_using(d);
     rewrite_groups();
@@ -39,10 +42,7 @@ public:
   }
 
 private:
-  const Plan* plan_of(const clang::VarDecl* v) const {
-    auto it = plans_.find(canonical_var(v));
-    return it == plans_.end() || it->second.form == Form::Shared ? nullptr : &it->second;
-  }
+  const Plan* plan_of(const clang::VarDecl* v) const { return privatized(plans_, v); }
 
   // --- the unit's group ------------------------------------------------------------------
 
@@ -218,6 +218,11 @@ private:
     const Plan* p = plan_of(u.var);
     if (!p) return;
     if (u.in_init && plans_.count(canonical_var(u.in_init))) return; // with its declaration
+    if (omp_.dropped.count(&u)) return;                              // with its clause
+    if (auto it = omp_.renamed.find(&u); it != omp_.renamed.end()) {
+      replace(u.begin, u.name, it->second, "use of " + p->name);
+      return;
+    }
     if (p->form == Form::LocalStatic) {
       if (u.function != u.var->getDeclContext())
         diag_.cannot(u.name, "static local " + p->name,
@@ -231,6 +236,99 @@ private:
       return;
     }
     replace(u.begin, u.name, access(*p, u.var, qualifier(u), u.name), what);
+  }
+
+  // --- OpenMP clauses (openmp.hpp) -------------------------------------------------------
+
+  void rewrite_openmp() {
+    for (const auto& [c, items] : omp_.dropped_items)
+      drop_items(c, items);
+    for (const auto& [d, c] : omp_.constructs) {
+      if (c.default_none)
+        replace(clang::cast<clang::OMPDefaultClause>(c.default_none)->getDefaultKindKwLoc(),
+                clang::cast<clang::OMPDefaultClause>(c.default_none)->getDefaultKindKwLoc(),
+                "shared", "default(none)");
+      if (!c.locals.empty()) open_construct(d, c.locals);
+    }
+    // Closed innermost first: nested constructs may end at the same place.
+    for (auto it = omp_.constructs.rbegin(); it != omp_.constructs.rend(); ++it)
+      if (!it->second.locals.empty()) close_construct(it->first, it->second.locals);
+  }
+
+  /// Where the associated statement of `d` ends, with its `;`.
+  SourceLocation statement_end(const clang::OMPExecutableDirective* d) const {
+    const clang::Stmt* s = d->getInnermostCapturedStmt()->getCapturedStmt();
+    const SourceLocation e = s->getEndLoc();
+    if (e.isMacroID()) return {};
+    const SourceLocation semi =
+        clang::Lexer::findLocationAfterToken(e, clang::tok::semi, sm_, lo_, false);
+    return semi.isValid() ? semi : after_token(e);
+  }
+
+  /// The construct's locals, in a block opened on the pragma's line (in front of it: a
+  /// pragma starts its line).
+  void open_construct(const clang::OMPExecutableDirective* d, const std::vector<OmpLocal>& locals) {
+    const SourceLocation at = d->getBeginLoc();
+    if (at.isMacroID() || statement_end(d).isInvalid()) {
+      diag_.cannot(at,
+                   "`omp " + llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str() +
+                       "` naming a global in its clauses",
+                   "the directive or its statement is written by a macro; write them out");
+      return;
+    }
+    std::string decls;
+    for (const OmpLocal& l : locals) {
+      const std::string a = access(*plan_of(l.var), l.var, qualifier(*l.item), at);
+      // Unused when only the threads' private copies are (private, firstprivate).
+      decls += "__typeof__(" + a + ") " + l.name + " __attribute__((unused))" +
+               (l.init ? " = " + a : "") + "; ";
+    }
+    const clang::FileID f = sm_.getFileID(at);
+    rw_.InsertTextBefore(sm_.translateLineCol(f, sm_.getSpellingLineNumber(at), 1),
+                         "{ " + decls + line_mark(at));
+    touch(at);
+  }
+
+  /// Writes lastprivate and reduction results back to the rank's copy: control leaves an
+  /// OpenMP structured block only at its end.
+  void close_construct(const clang::OMPExecutableDirective* d,
+                       const std::vector<OmpLocal>& locals) {
+    const SourceLocation end = statement_end(d);
+    if (d->getBeginLoc().isMacroID() || end.isInvalid()) return; // refused when opened
+    std::string backs;
+    for (const OmpLocal& l : locals)
+      if (l.write_back)
+        backs += access(*plan_of(l.var), l.var, qualifier(*l.item), d->getBeginLoc()) + " = " +
+                 l.name + "; ";
+    rw_.InsertTextAfter(end, " " + backs + "}");
+  }
+
+  /// Removes the items of a `shared` clause that name privatized globals (the whole clause
+  /// when none is left).
+  void drop_items(const clang::OMPClause* c, const std::set<const clang::Expr*>& dropped) {
+    const std::vector<const clang::Expr*> items = omp_list_items(c);
+    for (const clang::Expr* e : items)
+      if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
+        diag_.cannot(e->getBeginLoc(), "a shared clause naming a global",
+                     "the clause is written by a macro; write it out");
+        return;
+      }
+    if (dropped.size() == items.size()) {
+      rw_.RemoveText(clang::CharSourceRange::getTokenRange(c->getBeginLoc(), c->getEndLoc()));
+      return;
+    }
+    std::size_t last_kept = 0;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (!dropped.count(items[i])) last_kept = i;
+    // An item before the last kept one goes with the comma after it; the ones after it go
+    // with the comma before them.
+    for (std::size_t i = 0; i < last_kept; ++i)
+      if (dropped.count(items[i]))
+        rw_.RemoveText(clang::CharSourceRange::getCharRange(items[i]->getBeginLoc(),
+                                                            items[i + 1]->getBeginLoc()));
+    if (last_kept + 1 < items.size())
+      rw_.RemoveText(clang::CharSourceRange::getCharRange(
+          after_token(items[last_kept]->getEndLoc()), after_token(items.back()->getEndLoc())));
   }
 
   void rewrite_using(const clang::UsingDecl* d) {
@@ -626,6 +724,7 @@ private:
   std::string group_;
   int records_ = 0;
   Rewritten out_;
+  OmpEdits omp_;
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 # A program simulated on 1 and on 2 host processes prints exactly the lines (sorted: ranks
 # print in another order) that MPICH's mpicc + mpiexec print for the same source.
 # usage: compare_with_mpiexec.sh <build/bin> <ranks> <simulated program> <source> [args...]
+# NATIVE_FLAGS: more compiler options for the native build (the simulated one was built so).
 set -euo pipefail
 bin=$1 np=$2 prog=$3 src=$4
 shift 4
@@ -9,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=mpicc
 [[ "$src" == *.cpp ]] && cc=mpicxx
-"$cc" -O1 "$src" -o "$work/native" -lm
+"$cc" -O1 ${NATIVE_FLAGS:-} "$src" -o "$work/native" -lm
 native=$(mpiexec -n "$np" "$work/native" "$@" | sort)
 one=$(MPISIM_CPU=off "$bin/mpisimrun" -np "$np" "$prog" "$@" 2>/dev/null | sort)
 two=$(MPISIM_CPU=off "$bin/mpisimrun" -np "$np" -hosts 2 "$prog" "$@" 2>/dev/null | sort)

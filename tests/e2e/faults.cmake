@@ -56,7 +56,7 @@ add_test(NAME e2e.time.nan_compute_is_an_error COMMAND ${EXPECT} 1
   -m "rank 0: MPISIM_Compute: MPI_ERR_ARG: the time to charge is not a number"
   -- env MPISIM_CPU=off ${RUN} -np 1 ${FAULTS} compute nan)
 add_test(NAME e2e.time.huge_cpu_scale_is_named COMMAND ${EXPECT} 1
-  -m "times MPISIM_CPU_SCALE=1e\\+12: simulated time would pass the limit of 2000000 s"
+  -m "times MPISIM_CPU_SCALE=1e\\+12\\): simulated time would pass the limit of 2000000 s"
   -- ${RUN} -np 2 --cpu-scale 1e12 ${E2E_BIN}/jacobi1d 2000 50)
 add_test(NAME e2e.time.latency_past_limit_is_refused COMMAND ${EXPECT} 2
   -m "MPISIM_LATENCY.*too large \\(the largest time is 2000000 s, the limit of simulated time\\)"

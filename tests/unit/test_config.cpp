@@ -301,7 +301,8 @@ TEST(Config, Descriptions) {
   }
   EXPECT_EQ(mpisim::describe_machine(machine_preset("cluster")),
             "send overhead 200 ns, recv overhead 200 ns, latency 1.5 us, bandwidth 12 GB/s, "
-            "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1; topology fully-connected, 1 "
+            "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1, 32 core(s) per rank, fork-join "
+            "1 us; topology fully-connected, 1 "
             "rank(s) per node, intra-node 100 ns and 20 GB/s; switching cut-through, hop latency "
             "0 s; network latency");
   const std::string presets = mpisim::describe_machine_presets();

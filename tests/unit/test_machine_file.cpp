@@ -82,6 +82,8 @@ TEST(MachineFile, EveryParameterReadsBackExactly) {
   m.intra_bandwidth = 0; // infinite
   m.network = "contention";
   m.cpu_scale = 0.1;
+  m.cores_per_rank = 12;
+  m.fork_join = 2'500'000;
   m.segments = {{16384, 2'500'000, 8e9}, {1 << 20, -4'200'000, 1 / 1.1e-10}};
   m.sendrecv_extra = {{0, 20'468}, {4096, 11'486}, {4 << 20, 39'991'981}};
   EXPECT_EQ(mpisim::parse_machine_text(mpisim::format_machine_file(m), "x"), m);
@@ -229,6 +231,25 @@ TEST(MachineDocs, MachinesMarkdownHoldsTheKeyTable) {
   EXPECT_NE(doc.find(mpisim::describe_machine_keys_markdown()), std::string::npos)
       << "docs/machines.md is out of date; regenerate its key table from "
          "mpisim::describe_machine_keys_markdown()";
+}
+
+// An OpenMP region's threads run on cores of their own while the rank has enough: the region
+// lasts as long as its busiest thread, whichever thread that is (the master's clock alone would
+// miss work done by the others); with fewer cores, the team's work shares them.
+TEST(ThreadTeam, ARegionLastsAsItsBusiestThreadWhileEachHasACore) {
+  MachineParams m = mpisim::machine_preset("cluster");
+  m.cores_per_rank = 2;
+  // 1 s of work on one thread of two (the other idle): as the same work on the master alone.
+  EXPECT_EQ(m.team_host_ns(1'000'000'000, 1'000'000'000), 1e9);
+  // 2 s split evenly over two threads: 1 s.
+  EXPECT_EQ(m.team_host_ns(1'000'000'000, 2'000'000'000), 1e9);
+  // Uneven: the busiest thread.
+  EXPECT_EQ(m.team_host_ns(1'500'000'000, 2'000'000'000), 1.5e9);
+  // Four threads of 1 s on two cores: 2 s; on one core: 4 s.
+  EXPECT_EQ(m.team_host_ns(1'000'000'000, 4'000'000'000), 2e9);
+  m.cores_per_rank = 1;
+  EXPECT_EQ(m.team_host_ns(1'000'000'000, 4'000'000'000), 4e9);
+  EXPECT_EQ(m.team_host_ns(1'000'000'000, 2'000'000'000), 2e9);
 }
 
 TEST(MachineFile, ExactBandwidthText) {

@@ -10,12 +10,15 @@ namespace {
 
 World& running_world(const char* name) {
   World* w = World::try_get();
-  if (!w || !w->in_rank()) {
+  if (!w || !w->in_rank_on_this_thread()) {
     std::fprintf(stderr,
-                 "mpisim: %s called outside a simulated rank (before main or from another "
-                 "thread); MPI calls must come from the program's main and what it calls\n",
+                 "mpisim: %s called outside a simulated rank (before main, or from a thread "
+                 "other than the rank's own, such as an OpenMP worker); MPI calls must come from "
+                 "the program's main thread and what it calls\n",
                  name);
-    std::exit(1);
+    // Not exit(): on another thread it would run the handlers while the simulation runs.
+    std::fflush(nullptr);
+    std::_Exit(1);
   }
   return *w;
 }
@@ -27,6 +30,14 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     // Named before the compute is charged: a charge that fails names the call it came before.
     r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
     r.last_call = call;
+    // The other threads of the team may still be working on the rank's data while other ranks
+    // run; and the region's time is charged as a whole.
+    if (r.region_threads > 1)
+      w.stop(RunEnd::FatalError, 1,
+             fmt::format("rank {}: {} called inside an OpenMP parallel region of {} threads, "
+                         "which mpisim does not support; call MPI outside parallel regions "
+                         "(docs/model.md, OpenMP)",
+                         r.id, call, r.region_threads));
     w.kernel().hooks.enter_mpi(r);
     ++r.stats.mpi_calls;
     // A call replay could not re-issue would make the recorded trace silently wrong.

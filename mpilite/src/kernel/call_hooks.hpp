@@ -2,6 +2,8 @@
 // limits, traces and recordings.
 #pragma once
 
+#include <cstdint>
+
 #include "sim_time.hpp"
 
 namespace mpilite {
@@ -9,12 +11,26 @@ namespace mpilite {
 struct Rank;
 struct Message;
 
+/// What the threads of one OpenMP parallel region of a rank did, in host CPU time spent on the
+/// region's work (their waits at barriers and locks left out).
+struct RegionWork {
+  int threads = 0; ///< the team's size
+  /// The region's critical path: for each phase between two barriers of the team, the busiest
+  /// thread's work in it, summed.
+  std::int64_t most_ns = 0;
+  std::int64_t total_ns = 0; ///< all threads' work together
+};
+
 class CallHooks {
 public:
   virtual ~CallHooks() = default;
   /// Entry and exit of an MPI call of `rank`: compute time in between is charged to its clock.
   virtual void enter_mpi(Rank& rank) = 0;
   virtual void leave_mpi(Rank& rank) = 0;
+  /// A parallel region of `rank` begins: the compute before it is charged as before an MPI
+  /// call. It ends having done `work`, which is charged as the target runs the team.
+  virtual void region_begins(Rank& /*rank*/) {}
+  virtual void region_ends(Rank& /*rank*/, const RegionWork& /*work*/) {}
   /// `m` was sent; its sender started it at `start` (before its overhead).
   virtual void sent(const Message& /*m*/, SimTime /*start*/) {}
   /// A receive of world rank `dst` matched `m` at simulated time `t_match`.

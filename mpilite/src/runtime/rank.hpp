@@ -28,6 +28,8 @@ struct RankStats {
   std::uint64_t msgs_received = 0;
   std::uint64_t bytes_received = 0;
   std::uint64_t mpi_calls = 0;
+  std::uint64_t parallel_regions = 0; ///< OpenMP parallel regions run
+  int widest_team = 0;                ///< threads of the largest team among them
 };
 
 /// The MPI call a rank is in, for deadlock reports.
@@ -62,9 +64,19 @@ struct Rank {
   CallInfo call;
   const char* last_call = nullptr; ///< the latest MPI call entered (for fault reports)
   std::uint64_t compute_mark = 0;  ///< kernel's host clock at the last exit from MPI
+  /// Target time (ps) of the compute burst under way measured so far: its parallel regions
+  /// and what came before them. It is charged with the rest of the burst.
+  double compute_carried_ps = 0;
+  /// Threads of the OpenMP team the rank runs a region of (0: none), and the team size it set
+  /// with omp_set_num_threads (0: the process's): each process of a real run has its own.
+  int region_threads = 0;
+  int omp_threads = 0;
   RankStats stats;
 
-  PrivateSegment globals;        ///< this rank's copy of the program's privatized variables
+  PrivateSegment globals; ///< this rank's copy of the program's privatized variables
+  /// Handlers the rank registered with atexit(), oldest first: they run in the rank when it
+  /// ends (returns from main or calls exit()), as in its own process, before its destructors.
+  std::vector<void (*)()> at_exit;
   std::vector<std::string> args; ///< this rank's copy of the program's arguments
   std::vector<char*> argv;
 

@@ -63,6 +63,17 @@ Rank* World::find_sparse(int world_rank) {
   return ranks_[static_cast<std::size_t>(it - rank_of_slot_.begin())].get();
 }
 
+void World::end_of_rank(Rank& r) {
+  // As exit() does in a process: the atexit() handlers, newest first (one may register
+  // another, which runs next), then the destructors of static objects.
+  while (!r.at_exit.empty()) {
+    void (*handler)() = r.at_exit.back();
+    r.at_exit.pop_back();
+    handler();
+  }
+  r.globals.finish();
+}
+
 void World::rank_entry(void* arg) {
   Rank& r = *static_cast<Rank*>(arg);
   World& w = World::get();
@@ -78,7 +89,7 @@ void World::rank_entry(void* arg) {
   w.kernel_.hooks.leave_mpi(r); // compute is charged from here
   r.globals.initialize();
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
-  r.globals.finish();
+  end_of_rank(r);
   w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
 }
 
@@ -105,7 +116,7 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
 
 void World::exit_rank(int code) {
   Rank& r = self();
-  r.globals.finish(); // exit() runs the destructors of static objects
+  end_of_rank(r);
   if (r.call_depth == 0) kernel_.hooks.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;

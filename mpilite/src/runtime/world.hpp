@@ -122,6 +122,8 @@ public:
 
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
+  /// atexit() in the calling rank: `handler` runs when the rank ends.
+  void at_rank_exit(void (*handler)()) { self().at_exit.push_back(handler); }
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
   /// Ends the run from outside the fibers (a limit reached while no rank runs): run() returns
@@ -146,6 +148,8 @@ private:
   void recycle_datatype(std::size_t slot);
   void run_deferred();
   static void rank_entry(void* arg);
+  /// What ends a rank as the end of its process would: atexit() handlers, then destructors.
+  static void end_of_rank(Rank& r);
 
   static World* current_;
   const pthread_t thread_ = pthread_self(); ///< the simulation thread (the one that made it)

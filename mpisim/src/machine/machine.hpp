@@ -62,7 +62,11 @@ struct MachineParams {
   SimTime poll_overhead = 0;          ///< cost of an MPI_Test/Iprobe call that finds nothing new
   double cpu_scale = 1.0;             ///< target seconds per host CPU second
   std::vector<NodeSpeed> node_speeds; ///< by increasing node; nodes not listed run at speed 1
-  std::vector<LinkSegment> segments;  ///< larger messages, by increasing `from`
+  /// Cores the threads of one rank run on (OpenMP): a larger team shares them.
+  int cores_per_rank = 1;
+  /// Time to start and end one parallel region of two or more threads (fork and join).
+  SimTime fork_join = 0;
+  std::vector<LinkSegment> segments; ///< larger messages, by increasing `from`
   /// What an MPI_Sendrecv of n bytes costs its rank beyond a send and a receive of n bytes, by
   /// increasing size (mpisim-calibrate measures it: MPI libraries progress the two together,
   /// and both ranks copy at once); empty: nothing.
@@ -94,6 +98,11 @@ struct MachineParams {
   /// Target picoseconds that `host_ns` of measured host CPU time on world rank `rank` stands for:
   /// host_ns * 1000 * cpu_scale / the speed of the rank's node.
   double compute_ps(double host_ns, int rank) const;
+  /// Host CPU time (ns) that a parallel region stands for, its threads' work run as the target
+  /// runs the team: each thread on a core of its own while there are enough, so as long as the
+  /// busiest thread between each two barriers (`most_ns`, RegionWork); with more threads than
+  /// cores_per_rank, no shorter than all their work (`total_ns`) spread evenly over the cores.
+  double team_host_ns(std::int64_t most_ns, std::int64_t total_ns) const;
 };
 
 /// Parses MPISIM_NODE_SPEED / node_speed ("uniform" or "0-15:2, 16:0.5"); throws ConfigError

@@ -24,6 +24,9 @@ MachineParams cluster() {
   m.bandwidth = 12e9;
   m.eager_limit = 64 * 1024;
   m.poll_overhead = 100 * kNs;
+  // One rank per node of two 16-core sockets; a fork and join of such a team takes ~1 us.
+  m.cores_per_rank = 32;
+  m.fork_join = 1 * kUs;
   m.intra_latency = 100 * kNs;
   m.intra_bandwidth = 20e9;
   // A parallel file system: a node's client reaches ~2 GB/s, the servers together ~20 GB/s.
@@ -44,6 +47,9 @@ MachineParams sp2() {
   m.bandwidth = 37e6;
   m.eager_limit = 4096;
   m.poll_overhead = 1 * kUs;
+  // POWER2 nodes had one processor: a team of threads shares it.
+  m.cores_per_rank = 1;
+  m.fork_join = 10 * kUs;
   // The SP2's High-Performance Switch: radix-4 switching elements, cut-through, well under a
   // microsecond per element.
   m.topology = {.kind = "multistage", .size = "4"};
@@ -65,6 +71,8 @@ MachineParams ethernet_1996() {
   m.bandwidth = 1 / 1.0086e-6;
   m.eager_limit = 4096;
   m.poll_overhead = 10 * kUs;
+  m.cores_per_rank = 1;
+  m.fork_join = 10 * kUs;
   m.io_latency = 10'000 * kUs;
   m.io_bandwidth = 1e6;
   m.io_shared_bandwidth = 1e6;
@@ -81,6 +89,8 @@ MachineParams ideal() {
   m.bandwidth = 0;
   m.eager_limit = 1ULL << 62;
   m.poll_overhead = 1;
+  // As many cores as any team has threads, started for free.
+  m.cores_per_rank = 1 << 20;
   m.intra_latency = 1;
   m.intra_bandwidth = 0;
   return m;
@@ -129,12 +139,13 @@ std::string describe_machine(const MachineParams& m) {
                     m.intra_bandwidth ? format_bandwidth(*m.intra_bandwidth) : "network bandwidth");
   return fmt::format(
       "send overhead {}, recv overhead {}, latency {}, bandwidth {}, eager limit {}, "
-      "poll overhead {}, cpu scale {:g}; topology {}, {} rank(s) per node{}; switching {}, hop "
+      "poll overhead {}, cpu scale {:g}, {} core(s) per rank, fork-join {}; topology {}, {} "
+      "rank(s) per node{}; switching {}, hop "
       "latency {}; network {}",
       format_time(m.send_overhead), format_time(m.recv_overhead), format_time(m.latency),
       format_bandwidth(m.bandwidth), format_size(m.eager_limit), format_time(m.poll_overhead),
-      m.cpu_scale, format_topology(m.topology), m.ranks_per_node, intra,
-      switching_name(m.switching), format_time(m.hop_latency), m.network);
+      m.cpu_scale, m.cores_per_rank, format_time(m.fork_join), format_topology(m.topology),
+      m.ranks_per_node, intra, switching_name(m.switching), format_time(m.hop_latency), m.network);
 }
 
 std::string describe_machine_presets() {

@@ -1,5 +1,5 @@
 // Per-node core speed (machine key node_speed, MPISIM_NODE_SPEED): how measured host compute
-// becomes target compute on each node.
+// becomes target compute on each node, and what an OpenMP team's work stands for.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -84,6 +84,11 @@ double MachineParams::compute_ps(double host_ns, int rank) const {
   for (const NodeSpeed& s : node_speeds)
     if (node >= s.first && node <= s.last) return ps / s.speed;
   return ps;
+}
+
+double MachineParams::team_host_ns(std::int64_t most_ns, std::int64_t total_ns) const {
+  return std::max(static_cast<double>(most_ns),
+                  static_cast<double>(total_ns) / static_cast<double>(cores_per_rank));
 }
 
 } // namespace mpisim

@@ -133,7 +133,7 @@ void Observer::received(const mpilite::Message& m, int dst, SimTime t_match) {
   if (trace_) trace_->message_received(m.src, dst, m.seq, m.bytes, m.tag, t_match);
 }
 
-void Observer::write_record_meta(const std::string& outcome, int hosts) const {
+void Observer::write_record_meta(const std::string& outcome, int hosts, int widest_team) const {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const nlohmann::json meta = {{"mpisim_record", 1},
@@ -142,6 +142,9 @@ void Observer::write_record_meta(const std::string& outcome, int hosts) const {
                                {"ranks", config_.ranks},
                                {"machine", config_.machine.name},
                                {"cpu_scale", config_.machine.cpu_scale},
+                               {"widest_team", widest_team},
+                               {"cores_per_rank", config_.machine.cores_per_rank},
+                               {"fork_join_ps", config_.machine.fork_join},
                                {"cpu", config_.cpu == CpuMode::Off ? "off" : "measured"},
                                {"outcome", outcome}};
   std::ofstream out(config_.record_path + "/meta.json");
@@ -165,12 +168,13 @@ template <class Write> void keep_going(std::vector<std::string>& errors, Write w
 } // namespace
 
 std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                          const std::string& outcome,
+                                          int widest_team, const std::string& outcome,
                                           std::vector<std::string>& errors) {
   if (op_log_) {
     keep_going(errors, [&] { op_log_->flush_all(); });
     if (reporting_host)
-      keep_going(errors, [&] { write_record_meta(outcome, link ? link->hosts() : 1); });
+      keep_going(errors,
+                 [&] { write_record_meta(outcome, link ? link->hosts() : 1, widest_team); });
   }
   if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
   bool trace_closed = false; // a part that failed is not merged into a trace that looks whole

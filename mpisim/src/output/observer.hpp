@@ -46,16 +46,18 @@ public:
   /// After the run (every host process calls it): merges the hosts' records on host 0, writes
   /// the files, and returns the report's timeline lines (host 0, up to 64 ranks). A file that
   /// cannot be written does not keep the others from being written: its error is appended to
-  /// `errors`.
+  /// `errors`. `widest_team`: the largest OpenMP team of any rank (a record's compute holds
+  /// regions charged for this machine's cores).
   std::vector<std::string> finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                  const std::string& outcome, std::vector<std::string>& errors);
+                                  int widest_team, const std::string& outcome,
+                                  std::vector<std::string>& errors);
 
 private:
   struct Entry {
     SimTime start = 0;
     mpilite::RankStats stats;
   };
-  void write_record_meta(const std::string& outcome, int hosts) const;
+  void write_record_meta(const std::string& outcome, int hosts, int widest_team) const;
 
   const Config& config_;
   std::vector<Entry> entries_; ///< per world rank: the MPI call it is in

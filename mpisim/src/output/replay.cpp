@@ -24,6 +24,7 @@
 #include "datatype.hpp"
 #include "mpi.h"
 #include "op.hpp"
+#include "units.hpp"
 
 namespace mpisim {
 namespace {
@@ -556,6 +557,17 @@ RecordMeta read_record_meta(const std::string& dir) {
       !std::isfinite(scale->get<double>()))
     throw bad("cpu_scale must be a number > 0");
   m.cpu_scale = scale->get<double>();
+  if (const auto team = j.find("widest_team"); team != j.end()) {
+    const auto cores = j.find("cores_per_rank");
+    const auto fork_join = j.find("fork_join_ps");
+    if (!team->is_number_unsigned() || *team > INT_MAX || cores == j.end() ||
+        !cores->is_number_unsigned() || *cores == 0 || *cores > INT_MAX || fork_join == j.end() ||
+        !fork_join->is_number_unsigned())
+      throw bad("widest_team, cores_per_rank and fork_join_ps must be integers >= 0");
+    m.widest_team = team->get<int>();
+    m.cores_per_rank = cores->get<int>();
+    m.fork_join = fork_join->get<SimTime>();
+  }
   if (const auto peak = j.find("peak_memory_kib"); peak != j.end()) {
     const auto hosts = j.find("hosts");
     if (!peak->is_number_unsigned() || hosts == j.end() || !hosts->is_number_unsigned() ||
@@ -580,6 +592,23 @@ RecordMeta read_record_meta(const std::string& dir) {
     throw bad(
         fmt::format("it says {} ranks, but {} holds {} rank-*.ops files", m.ranks, dir, files));
   return m;
+}
+
+std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine) {
+  if (meta.widest_team < 2) return "";
+  // A team no larger than either machine's cores takes as long as its busiest thread on both.
+  const bool cores_differ =
+      machine.cores_per_rank != meta.cores_per_rank &&
+      meta.widest_team > std::min(machine.cores_per_rank, meta.cores_per_rank);
+  if (!cores_differ && machine.fork_join == meta.fork_join) return "";
+  return fmt::format("its OpenMP regions (teams of up to {} threads) were charged for "
+                     "cores_per_rank={} and fork_join={}, and this machine has {} and {}: the "
+                     "record keeps each region's time, not its threads' work. Replay it with "
+                     "--cores-per-rank {} --fork-join {}ps, or record the run again on this "
+                     "machine",
+                     meta.widest_team, meta.cores_per_rank, format_time(meta.fork_join),
+                     machine.cores_per_rank, format_time(machine.fork_join), meta.cores_per_rank,
+                     meta.fork_join);
 }
 
 mpilite::World::Main replay_main(std::string dir, double compute_scale,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "machine.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -16,6 +17,11 @@ namespace mpisim {
 struct RecordMeta {
   int ranks = 0;
   double cpu_scale = 1; ///< of the recording machine: measured compute scales with it
+  /// OpenMP: the largest team of any rank (0: none, or a record made before it was recorded),
+  /// and the recording machine's cores per rank and fork-join time its regions were charged for.
+  int widest_team = 0;
+  int cores_per_rank = 1;
+  SimTime fork_join = 0;
   std::string machine;
   std::string outcome;
   /// Largest replay buffer the record can justify: a margin over the recorded run's peak memory
@@ -25,6 +31,10 @@ struct RecordMeta {
 
 /// Reads `dir`/meta.json; throws std::runtime_error naming the problem.
 RecordMeta read_record_meta(const std::string& dir);
+
+/// Why the record's compute cannot stand for `machine`'s (its OpenMP regions were charged for
+/// other cores or another fork-join time); empty when it can.
+std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine);
 
 /// The main of every rank of a replay of `dir`. Measured compute is multiplied by
 /// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared

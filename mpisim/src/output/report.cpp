@@ -22,6 +22,8 @@ json machine_json(const MachineParams& m) {
           {"eager_limit_bytes", m.eager_limit},
           {"poll_overhead_ps", m.poll_overhead},
           {"cpu_scale", m.cpu_scale},
+          {"cores_per_rank", m.cores_per_rank},
+          {"fork_join_ps", m.fork_join},
           {"node_speed", format_node_speeds(m.node_speeds)},
           {"topology", format_topology(m.topology)},
           {"ranks_per_node", m.ranks_per_node},
@@ -152,6 +154,8 @@ json build_report(const Config& config, const RunSummary& run) {
                      {"msgs_received", r.stats.msgs_received},
                      {"bytes_received", r.stats.bytes_received},
                      {"mpi_calls", r.stats.mpi_calls},
+                     {"parallel_regions", r.stats.parallel_regions},
+                     {"widest_team", r.stats.widest_team},
                      {"exit_code", r.exit_code},
                      {"ended_by_exit", r.exited},
                      {"finalized", r.finalized},
@@ -201,6 +205,27 @@ namespace {
 
 std::string t(const json& ps) {
   return format_time(ps.get<SimTime>());
+}
+
+/// The ranks' OpenMP parallel regions, and whether their teams had a core per thread.
+void render_openmp(std::string& out, const json& r) {
+  std::uint64_t regions = 0;
+  int widest = 0;
+  for (const json& rank : r["ranks"]) {
+    regions += rank["parallel_regions"].get<std::uint64_t>();
+    widest = std::max(widest, rank["widest_team"].get<int>());
+  }
+  if (regions == 0) return;
+  const json& m = r["settings"]["machine"];
+  const int cores = m["cores_per_rank"].get<int>();
+  out += fmt::format("OpenMP: {} parallel regions, teams of up to {} thread(s) on {} core(s) per "
+                     "rank, fork-join {}\n",
+                     regions, widest, cores, t(m["fork_join_ps"]));
+  if (widest > cores)
+    out += fmt::format("note: teams of {} threads are larger than cores_per_rank={}: their "
+                       "threads share the cores, so a region takes at least its work over {} "
+                       "core(s) (set --cores-per-rank to the target's)\n",
+                       widest, cores, cores);
 }
 
 void render_settings(std::string& out, const json& s) {
@@ -373,6 +398,7 @@ std::string render_report(const json& r) {
   render_hosts(out, r["hosts"]);
   render_folding(out, r["hosts"]);
   render_sampling(out, r);
+  render_openmp(out, r);
   std::uint64_t by_profile = 0;
   for (const json& h : r["hosts"])
     by_profile += h["det_profile_receives"].get<std::uint64_t>();

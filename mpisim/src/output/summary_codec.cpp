@@ -50,6 +50,8 @@ void put(WireWriter& w, const RankSummary& x) {
   w.u64(s.msgs_received);
   w.u64(s.bytes_received);
   w.u64(s.mpi_calls);
+  w.u64(s.parallel_regions);
+  w.i32(s.widest_team);
   w.i32(x.exit_code);
   w.boolean(x.finalized);
   w.boolean(x.exited);
@@ -68,6 +70,8 @@ RankSummary get_rank(WireReader& r) {
   s.msgs_received = r.u64();
   s.bytes_received = r.u64();
   s.mpi_calls = r.u64();
+  s.parallel_regions = r.u64();
+  s.widest_team = r.i32();
   x.exit_code = r.i32();
   x.finalized = r.boolean();
   x.exited = r.boolean();

@@ -1,0 +1,32 @@
+/* OpenMP constructs whose time mpisim cannot charge to a rank: each must be refused by name,
+ * never run with a wrong prediction. argv[1] picks one. */
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const char* what = argc > 1 ? argv[1] : "";
+  int x = 0;
+  if (strcmp(what, "task") == 0) {
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp task shared(x)
+      x = 1;
+    }
+  } else if (strcmp(what, "mpi-in-region") == 0) {
+#pragma omp parallel
+    {
+#pragma omp master
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  } else if (strcmp(what, "mpi-from-worker") == 0) {
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 1) MPI_Barrier(MPI_COMM_WORLD);
+  }
+  printf("x %d\n", x);
+  MPI_Finalize();
+  return 0;
+}
