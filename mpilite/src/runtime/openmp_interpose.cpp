@@ -56,6 +56,8 @@ std::int64_t thread_cpu_ns() {
 
 /// One region under way: its body, and what its threads did between its barriers.
 struct Region {
+  Region(Body f, void* d, Rank* r) : fn(f), data(d), rank(r) {}
+
   Body fn;
   void* data;
   Rank* rank;
@@ -155,7 +157,7 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
   }
   Rank& rank = w->self();
   if (threads == 0) threads = static_cast<unsigned>(rank.omp_threads);
-  Region region{fn, data, &rank};
+  Region region(fn, data, &rank);
   w->kernel().hooks.region_begins(rank);
   start(run_share, &region, threads);
   rank.region_threads = 0;
