@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <chrono>
+#include <cstdint>
 
 namespace mpilite {
 
@@ -16,6 +17,13 @@ inline int host_clock_gettime(clockid_t id, timespec* ts) {
   using Fn = int (*)(clockid_t, timespec*);
   static const Fn libc = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "clock_gettime"));
   return libc(id, ts);
+}
+
+/// The host clock `id` (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...) in nanoseconds.
+inline std::int64_t host_clock_ns(clockid_t id) {
+  timespec ts{};
+  host_clock_gettime(id, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 /// std::chrono::steady_clock read from the host's CLOCK_MONOTONIC.

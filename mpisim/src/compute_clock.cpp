@@ -14,12 +14,6 @@
 namespace mpisim {
 namespace {
 
-std::int64_t clock_ns(clockid_t id) {
-  timespec ts;
-  mpilite::host_clock_gettime(id, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 /// Whether the TSC ticks at a constant rate, also across sleep states and cores (CPUID's
 /// invariant-TSC bit); where it does not, CLOCK_MONOTONIC (a vDSO read) is the clock.
 bool invariant_tsc() {
@@ -37,7 +31,7 @@ std::uint64_t ticks() {
 #if defined(__x86_64__)
   if (use_tsc) return __rdtsc();
 #endif
-  return static_cast<std::uint64_t>(clock_ns(CLOCK_MONOTONIC));
+  return static_cast<std::uint64_t>(mpilite::host_clock_ns(CLOCK_MONOTONIC));
 }
 
 /// A reading of CLOCK_MONOTONIC and of the TSC at the same instant: of a few tries, the one
@@ -51,7 +45,7 @@ ClockPair read_pair() {
   std::uint64_t best_gap = ~std::uint64_t{0};
   for (int i = 0; i < 5; ++i) {
     const std::uint64_t before = ticks();
-    const std::int64_t mono = clock_ns(CLOCK_MONOTONIC);
+    const std::int64_t mono = mpilite::host_clock_ns(CLOCK_MONOTONIC);
     const std::uint64_t after = ticks();
     if (after - before < best_gap) {
       best_gap = after - before;
@@ -72,7 +66,7 @@ const ClockPair g_process_start = read_pair();
 /// time.
 double calibrate() {
   if (!use_tsc) return 1.0;
-  while (clock_ns(CLOCK_MONOTONIC) - g_process_start.mono_ns < 500'000) {
+  while (mpilite::host_clock_ns(CLOCK_MONOTONIC) - g_process_start.mono_ns < 500'000) {
   }
   const ClockPair last = read_pair();
   return static_cast<double>(last.mono_ns - g_process_start.mono_ns) /
@@ -99,7 +93,7 @@ double ComputeClock::burst_ns(std::uint64_t start) {
   // the last reading, less the wall time from that reading to the burst (the simulator's own
   // work, on a CPU). No wall time across a system call is subtracted: the kernel often preempts
   // at a system call's return, and the CPU clock does not count that time anyway.
-  const std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  const std::int64_t cpu = mpilite::host_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   const std::uint64_t read = ticks();
   const double burst_cpu = static_cast<double>(cpu - ref_cpu_ns_) - elapsed_ns(ref_ticks_, start);
   ref_cpu_ns_ = cpu;
@@ -109,7 +103,7 @@ double ComputeClock::burst_ns(std::uint64_t start) {
 
 void ComputeClock::refresh() {
   if (ref_ticks_ != 0 && elapsed_ns(ref_ticks_, ticks()) < kLongBurstNs) return;
-  ref_cpu_ns_ = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  ref_cpu_ns_ = mpilite::host_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   ref_ticks_ = ticks();
 }
 

@@ -58,12 +58,11 @@ void Simulation::received(const mpilite::Message& m, int dst, SimTime t_match) {
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
   // The clock is read first and (in leave_mpi) last: the simulator's own work is not charged.
-  const double burst_ns = compute_clock_ ? compute_clock_->burst_ns(rank.compute_mark) : 0;
+  if (compute_clock_) carry_burst(rank);
   const SimTime before = rank.clock;
   const char* call = rank.call.name ? rank.call.name : "the end of its main";
   if (compute_clock_) {
-    const double ps =
-        std::exchange(rank.compute_carried_ps, 0) + config_.machine.compute_ps(burst_ns, rank.id);
+    const double ps = std::exchange(rank.compute_carried_ps, 0);
     // Checked as a double: converting a time past the limit to SimTime is undefined.
     if (!mpilite::within_time_limit(ps + static_cast<double>(rank.clock)))
       mpilite::fail_time_limit(
@@ -86,10 +85,13 @@ void Simulation::leave_mpi(mpilite::Rank& rank) {
   rank.compute_mark = compute_clock_->now();
 }
 
+void Simulation::carry_burst(mpilite::Rank& rank) {
+  rank.compute_carried_ps +=
+      config_.machine.compute_ps(compute_clock_->burst_ns(rank.compute_mark), rank.id);
+}
+
 void Simulation::region_begins(mpilite::Rank& rank) {
-  if (compute_clock_)
-    rank.compute_carried_ps +=
-        config_.machine.compute_ps(compute_clock_->burst_ns(rank.compute_mark), rank.id);
+  if (compute_clock_) carry_burst(rank);
 }
 
 void Simulation::region_ends(mpilite::Rank& rank, const mpilite::RegionWork& work) {

@@ -93,6 +93,9 @@ public:
   void received(const mpilite::Message& m, int dst, SimTime t_match) override;
 
 private:
+  /// Adds the rank's compute since its compute mark, as target time, to what its next MPI call
+  /// charges (before a region, and on entry to MPI).
+  void carry_burst(mpilite::Rank& rank);
   void gather_hosts(RunSummary& s, HostSummary mine);
   /// Ends the run on every host unless all computed `map` alike (each reads its own files).
   void check_same_map(const RankMap& map);

@@ -49,9 +49,7 @@ template <class F> F* libgomp(const char* name) {
 }
 
 std::int64_t thread_cpu_ns() {
-  timespec ts;
-  mpilite::host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+  return mpilite::host_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /// One region under way: its body, and what its threads did between its barriers.
