@@ -304,7 +304,7 @@ TEST(Config, Descriptions) {
             "eager limit 64 KiB, poll overhead 100 ns, cpu scale 1, 32 core(s) per rank, fork-join "
             "1 us; topology fully-connected, 1 "
             "rank(s) per node, intra-node 100 ns and 20 GB/s; switching cut-through, hop latency "
-            "0 s; network latency");
+            "0 s; network nic");
   const std::string presets = mpisim::describe_machine_presets();
   for (const std::string& name : mpisim::machine_preset_names())
     EXPECT_TRUE(contains(presets, name + ":"));

@@ -202,33 +202,36 @@ template <class Call> std::vector<SimTime> clocks_after(int p, Call call) {
 
 TEST(NonblockingCollectives, BlockingCollectivesCostExactlyTheirMessages) {
   // docs/model.md: a send costs o_s; a receive completes at max(wait start, ts) + o_r with
-  // ts = send time + o_s + L + n/B; a batch of sends is issued one after another.
+  // ts = send time + o_s + L + n/B; a batch of sends is issued one after another. The NIC (the
+  // default network) sends one message's n/B after another, and an eager send completes when
+  // its bytes have left.
   const SimTime o_s = kSendOverhead, o_r = kRecvOverhead, L = kLatency;
   // Dissemination barrier on 4 ranks: two rounds of a 0-byte exchange.
   EXPECT_EQ(clocks_after(4, [](int) { return MPI_Barrier(MPI_COMM_WORLD); }),
             std::vector<SimTime>(4, 2 * (o_s + L + o_r)));
-  // Binomial broadcast of 400 bytes from rank 0 on 4 ranks: 0 sends to 2 then to 1, 2 relays
-  // to 3.
-  const SimTime T = L + 400 * kPsPerByte;
-  EXPECT_EQ(
-      clocks_after(4,
-                   [](int) {
-                     Ints b(100, 1);
-                     return MPI_Bcast(b.data(), 100, MPI_INT, 0, MPI_COMM_WORLD);
-                   }),
-      (std::vector<SimTime>{2 * o_s, 2 * o_s + T + o_r, o_s + T + o_r + o_s, 2 * (o_s + T + o_r)}));
+  // Binomial broadcast of 400 bytes from rank 0 on 4 ranks: 0 sends to 2 then to 1 (each send
+  // w long at 0's NIC), 2 relays to 3.
+  const SimTime w = 400 * kPsPerByte, T = L + w;
+  EXPECT_EQ(clocks_after(4,
+                         [](int) {
+                           Ints b(100, 1);
+                           return MPI_Bcast(b.data(), 100, MPI_INT, 0, MPI_COMM_WORLD);
+                         }),
+            (std::vector<SimTime>{2 * (o_s + w), 2 * (o_s + w) + L + o_r, o_s + T + o_r + o_s + w,
+                                  2 * (o_s + T + o_r)}));
   // Allreduce of one int on 3 ranks: rank 0 folds into rank 1, which exchanges with rank 2,
   // then hands the result back to rank 0.
   const SimTime t = L + 4 * kPsPerByte;
   const SimTime folded = o_s + t + o_r;                            // rank 1 has 0's data
   const SimTime exchanged = std::max(folded + o_s, o_s + t) + o_r; // rank 1 has 2's
   const SimTime at_2 = std::max(o_s, folded + o_s + t) + o_r;      // rank 2 has 1's
-  EXPECT_EQ(clocks_after(3,
-                         [](int r) {
-                           int in = r, out = -1;
-                           return MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-                         }),
-            (std::vector<SimTime>{exchanged + o_s + t + o_r, exchanged + o_s, at_2}));
+  EXPECT_EQ(
+      clocks_after(3,
+                   [](int r) {
+                     int in = r, out = -1;
+                     return MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                   }),
+      (std::vector<SimTime>{exchanged + o_s + t + o_r, exchanged + o_s + 4 * kPsPerByte, at_2}));
 }
 
 TEST_P(NonblockingCollectives, IallreduceAndIalltoallProgressWhileOneRankComputes) {

@@ -109,8 +109,17 @@ TEST_P(CompletionRanks, WaitsomeReturnsEverythingCompletedByTheFirstCompletionOr
     return 0;
   });
   ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
-  // The model, computed independently: sender s's message arrives at a(s).
-  auto a = [](int s) { return arrival(((s - 1) / 2) * 10 * kMicro, 4); };
+  // The model, computed independently: sender s's message would arrive alone at its time; rank
+  // 0's NIC delivers the 4 bytes of each pair's second message 4 ns after the first (ties go to
+  // the lower sender), so s's arrives at a(s).
+  std::vector<SimTime> delivered(static_cast<std::size_t>(p), 0);
+  for (int s = 1; s < p; ++s) {
+    const SimTime alone = arrival(((s - 1) / 2) * 10 * kMicro, 4);
+    delivered[static_cast<std::size_t>(s)] =
+        s == 1 ? alone
+               : std::max(alone, delivered[static_cast<std::size_t>(s - 1)] + 4 * kPsPerByte);
+  }
+  auto a = [&](int s) { return delivered[static_cast<std::size_t>(s)]; };
   std::vector<std::vector<int>> expect_batches;
   std::vector<SimTime> expect_clocks;
   SimTime clock = 25 * kMicro;
@@ -195,7 +204,8 @@ TEST_P(CompletionRanks, TestsomeAndTestanyPollInSimulatedTime) {
 INSTANTIATE_TEST_SUITE_P(Ranks, CompletionRanks, ::testing::Values(1, 2, 3, 7, 16, 33));
 
 TEST(Completion, WaitanyTieGoesToLowestIndex) {
-  // Two messages arrive at the same time; the receive of the higher source is index 0.
+  // Two messages arrive at the same time (empty: no bytes to take turns at rank 0's NIC); the
+  // receive of the higher source is index 0.
   std::vector<int> order;
   auto r = test::simulate(test::config(3), [&](int, char**) {
     MPI_Init(nullptr, nullptr);
@@ -211,7 +221,7 @@ TEST(Completion, WaitanyTieGoesToLowestIndex) {
         order.push_back(index);
       }
     } else {
-      MPI_Send(&me, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+      MPI_Send(&me, 0, MPI_INT, 0, 0, MPI_COMM_WORLD);
     }
     MPI_Finalize();
     return 0;

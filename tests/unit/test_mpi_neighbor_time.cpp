@@ -39,27 +39,28 @@ void time_on_ring(int p, int periodic, Call call, std::vector<SimTime>& start,
 
 TEST(NeighborCollectives, AlltoallOnARingCostsItsTwoSendsAndTwoReceives) {
   const SimTime o_s = kSendOverhead, o_r = kRecvOverhead;
-  const SimTime T = kLatency + 400 * kPsPerByte; // 100 ints
+  const SimTime w = 400 * kPsPerByte, T = kLatency + w; // 100 ints
   auto alltoall = [](int, MPI_Comm ring) {
     Ints out(200, 1), in(200);
     return MPI_Neighbor_alltoall(out.data(), 100, MPI_INT, in.data(), 100, MPI_INT, ring);
   };
   std::vector<SimTime> start, took;
-  // Periodic: every rank sends to its left (at 0) then its right (at o_s) neighbour; the block
-  // from the right one arrives at o_s + T, the one from the left at 2 o_s + T, each then costs
-  // o_r.
+  // Periodic: every rank posts a send to its left (at 0) then its right (at o_s) neighbour; its
+  // NIC sends the first block's bytes from o_s to o_s + w and the second's from o_s + w. The
+  // block from the right neighbour arrives at o_s + T, the one from the left w later at the
+  // receiving NIC (o_s + T + w, as the NIC delivers one after another), each then costs o_r.
   // (4 ranks: the barrier before leaves them all at one time.)
   time_on_ring(4, 1, alltoall, start, took);
   EXPECT_EQ(start, std::vector<SimTime>(4, start[0]));
-  const SimTime first = o_s + T + o_r;
-  EXPECT_EQ(took, std::vector<SimTime>(4, std::max(first, 2 * o_s + T) + o_r));
+  const SimTime both = std::max(o_s + T + o_r, o_s + T + w) + o_r;
+  EXPECT_EQ(took, std::vector<SimTime>(4, both));
   // Not periodic: the ends have one neighbour (MPI_PROC_NULL costs nothing); rank 0 sends to the
   // right only, at 0, and receives what rank 1 sent first; rank 3 sends to the left at 0 and
-  // receives what rank 2 sent second; the middle ones receive two blocks as on the ring.
+  // receives what rank 2 sent second (its bytes left rank 2's NIC at o_s + 2 w); the middle ones
+  // receive two blocks as on the ring.
   time_on_ring(4, 0, alltoall, start, took);
   EXPECT_EQ(start, std::vector<SimTime>(4, start[0]));
-  const SimTime middle = std::max(first, 2 * o_s + T) + o_r;
-  EXPECT_EQ(took, (std::vector<SimTime>{o_s + T + o_r, middle, middle, 2 * o_s + T + o_r}));
+  EXPECT_EQ(took, (std::vector<SimTime>{o_s + T + o_r, both, both, o_s + T + w + o_r}));
 }
 
 TEST(NeighborCollectives, NonblockingCostsWhatBlockingCosts) {

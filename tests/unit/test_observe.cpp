@@ -136,8 +136,9 @@ TEST(Observe, TraceIsWellFormedPairedAndWithoutOverlaps) {
     for (std::size_t i = 1; i < v.size(); ++i)
       EXPECT_LE(v[i - 1].second, v[i].first) << "rank " << rank << " interval " << i;
   }
-  // Rank 0: 2 us of compute, then MPI_Send of 1000 bytes to rank 1 (tag 5), whose message rank
-  // 1 matches when it arrives: after the send overhead, latency and 1000 bytes at 1 GB/s.
+  // Rank 0: 2 us of compute, then MPI_Send of 1000 bytes to rank 1 (tag 5), which lasts until
+  // its bytes have left rank 0's NIC, and whose message rank 1 matches when it arrives: after
+  // the send overhead, latency and 1000 bytes at 1 GB/s.
   const json* send_call = nullptr;
   const json* compute = nullptr;
   for (const json& e : trace["traceEvents"])
@@ -149,7 +150,7 @@ TEST(Observe, TraceIsWellFormedPairedAndWithoutOverlaps) {
   EXPECT_EQ(ps((*compute)["ts"]), 0);
   EXPECT_EQ(ps((*compute)["dur"]), 2'000'000);
   EXPECT_EQ(ps((*send_call)["ts"]), 2'000'000);
-  EXPECT_EQ(ps((*send_call)["dur"]), kSendOverhead);
+  EXPECT_EQ(ps((*send_call)["dur"]), kSendOverhead + 1000 * kPsPerByte);
   EXPECT_EQ((*send_call)["args"]["peer"], 1);
   EXPECT_EQ((*send_call)["args"]["tag"], 5);
   EXPECT_EQ((*send_call)["args"]["bytes_sent"], 1000);

@@ -86,16 +86,12 @@ RankMap::RankMap(const Config& config, const std::optional<CommGraph>& graph, in
 void RankMap::keep_nodes_whole(const Config& config, bool block) {
   const int per_node = config.machine.ranks_per_node;
   const int nodes = (config.ranks + per_node - 1) / per_node;
-  if (nodes < hosts_)
-    throw ConfigError(fmt::format(
-        "MPISIM_NETWORK={} keeps each node's ranks on one host process, and {} ranks make {} "
-        "node{} of {} ranks: use at most {} host process{}",
-        config.machine.network, config.ranks, nodes, nodes == 1 ? "" : "s", per_node, nodes,
-        nodes == 1 ? "" : "es"));
   if (block) { // blocks of whole nodes, of nearly equal size
     const std::vector<int> host_of_node = block_hosts(nodes, hosts_);
     for (int r = 0; r < config.ranks; ++r)
       host_[static_cast<std::size_t>(r)] = host_of_node[static_cast<std::size_t>(r / per_node)];
+    // With fewer nodes than host processes some host processes simulate no rank, as with fewer
+    // ranks than host processes.
     description_ = fmt::format("block of whole nodes ({} ranks per node)", per_node);
     return;
   }

@@ -85,7 +85,7 @@ struct MachineParams {
   /// message costs as much as one over a single network link.
   std::optional<SimTime> intra_latency;
   std::optional<double> intra_bandwidth; ///< bytes per second; 0 means infinite
-  std::string network = "latency";       ///< a registered network model (network_model.hpp)
+  std::string network = "nic";           ///< a registered network model (network_model.hpp)
   /// MPI-IO (docs/machines.md, Storage): an access of n bytes by one rank takes
   /// io_latency + n / io_bandwidth; a collective access at least io_latency + (all ranks'
   /// bytes) / io_shared_bandwidth. Bandwidths in bytes per second; 0 means infinite.

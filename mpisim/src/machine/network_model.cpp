@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "contention.hpp"
 #include "nic_queues.hpp"
 #include "switching.hpp"
@@ -103,12 +105,13 @@ template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, in
 }
 
 constexpr NetworkModelEntry kModels[] = {
-    {"latency", "messages never delay each other", make<LatencyModel>, true, false},
     // A node's legs are decided from its ranks' state, so its ranks share a host process.
-    {"nic", "each node's NIC sends and delivers one message after another", make<NicModel>, true,
-     true},
+    {"nic", "each node's NIC sends and delivers one message after another (the default)",
+     make<NicModel>, true, true, 1},
+    {"latency", "messages never delay each other (ignores bandwidth sharing)", make<LatencyModel>,
+     true, false, 1},
     // Its flows are decided from every sender's state, which only one host process has.
-    {"contention", "messages on a link share it", make<ContentionModel>, false, false},
+    {"contention", "messages on a link share it", make<ContentionModel>, false, false, 1},
 };
 
 } // namespace
@@ -121,6 +124,11 @@ const NetworkModelEntry* find_network_model(const std::string& name) {
   for (const NetworkModelEntry& e : kModels)
     if (name == e.name) return &e;
   return nullptr;
+}
+
+std::string network_model_stamp(const std::string& name) {
+  const NetworkModelEntry* e = find_network_model(name);
+  return e ? fmt::format("{} v{}", e->name, e->version) : name;
 }
 
 std::unique_ptr<NetworkModel> make_network_model(const MachineParams& m, int ranks) {

@@ -56,6 +56,9 @@ struct NetworkModelEntry {
   std::unique_ptr<NetworkModel> (*make)(const MachineParams&, int ranks);
   bool several_hosts; ///< exact when the ranks are spread over several host processes
   bool whole_nodes;   ///< then only when each node's ranks are on one host process
+  /// Raised whenever the model's predictions change on purpose, so that a report, a recording or
+  /// a study says which rules made its times.
+  int version;
 };
 
 /// Every registered model, the default first.
@@ -63,6 +66,10 @@ std::span<const NetworkModelEntry> network_models();
 
 /// The entry named `name`, or nullptr.
 const NetworkModelEntry* find_network_model(const std::string& name);
+
+/// "name vN", the model and the version of its rules, for reports and recordings; `name` alone
+/// when no model has that name.
+std::string network_model_stamp(const std::string& name);
 
 /// The model `m.network` names, for `ranks` ranks. Throws ConfigError as LinkCosts does.
 std::unique_ptr<NetworkModel> make_network_model(const MachineParams& m, int ranks);

@@ -93,6 +93,11 @@ void note_unmapped(const MachineParams& m, std::vector<std::string>& unmapped) {
   if (m.network == "latency")
     unmapped.push_back("network latency (no contention): SimGrid's links are full duplex, and "
                        "messages leaving (or entering) one node at the same time share its link");
+  if (m.network == "nic")
+    unmapped.push_back("network nic (one message after another at each NIC): SimGrid's messages "
+                       "leaving (or entering) one node at the same time share its link fairly, so "
+                       "they end together where the NIC ends them one by one (the last at the "
+                       "same time)");
   if (m.topology.kind != "fully-connected")
     unmapped.push_back(fmt::format(
         "topology {}: SimGrid gets a cluster where every message crosses the sender's and the "

@@ -14,6 +14,7 @@
 
 #include "host_link.hpp"
 #include "message.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 #include "wire.hpp"
 
@@ -141,6 +142,7 @@ void Observer::write_record_meta(const std::string& outcome, int hosts, int wide
                                {"peak_memory_kib", usage.ru_maxrss},
                                {"ranks", config_.ranks},
                                {"machine", config_.machine.name},
+                               {"network_model", network_model_stamp(config_.machine.network)},
                                {"cpu_scale", config_.machine.cpu_scale},
                                {"widest_team", widest_team},
                                {"cores_per_rank", config_.machine.cores_per_rank},

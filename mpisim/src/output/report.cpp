@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ascii_timeline.hpp"
+#include "network_model.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -29,6 +30,7 @@ json machine_json(const MachineParams& m) {
           {"ranks_per_node", m.ranks_per_node},
           {"switching", switching_name(m.switching)},
           {"network", m.network},
+          {"network_model", network_model_stamp(m.network)},
           {"io_latency_ps", m.io_latency},
           {"io_bandwidth_bytes_per_s", m.io_bandwidth},
           {"io_shared_bandwidth_bytes_per_s", m.io_shared_bandwidth}};
@@ -240,7 +242,7 @@ void render_settings(std::string& out, const json& s) {
       format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
       format_size(m["eager_limit_bytes"].get<std::uint64_t>()), m["topology"].get<std::string>(),
       m["ranks_per_node"].get<int>(), m["switching"].get<std::string>(),
-      m["network"].get<std::string>(), s["protocol"].get<std::string>(),
+      m["network_model"].get<std::string>(), s["protocol"].get<std::string>(),
       s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>());
