@@ -64,6 +64,9 @@ typedef struct mpisim_priv_var {
 /** The record comes from a definition that may appear in several units (C tentative
  *  definition, C++ inline variable or template): same-named records share one slot. */
 #define MPISIM_PRIV_MERGEABLE 1
+/** The variable was declared thread-local: each rank has one copy, as a process's main thread
+ *  has, so a team of OpenMP threads in the rank cannot have one each and is refused. */
+#define MPISIM_PRIV_THREAD_LOCAL 2
 
 /** The current rank's segment (NULL outside ranks). */
 extern char* mpisim_priv_base;

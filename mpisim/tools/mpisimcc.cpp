@@ -149,6 +149,11 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
   ld.push_back("-Wl,--whole-archive");
   ld.push_back(MPISIM_LIB_DIR "/libmpisim.a");
   ld.push_back("-Wl,--no-whole-archive");
+  // The runtime defines libgomp's entry points, charges the regions and forwards to libgomp's
+  // own: keep libgomp linked when the program calls nothing else of it (--as-needed drops it).
+  if (std::find(inv.compile_flags.begin(), inv.compile_flags.end(), "-fopenmp") !=
+      inv.compile_flags.end())
+    ld.insert(ld.end(), {"-Wl,--no-as-needed", "-lgomp", "-Wl,--as-needed"});
   for (const std::string& l : split(MPISIM_LINK_LIBS))
     ld.push_back(l);
   p.commands.push_back(ld);

@@ -90,7 +90,7 @@ public:
   }
 
 private:
-  // Library globals, thread-local variables: never per rank, whatever their type.
+  // Library globals, OpenMP threadprivate variables: never per rank, whatever their type.
   bool shared_by_nature(const clang::VarDecl* v) {
     for (const clang::VarDecl* r : v->redecls())
       if (!in_user_file(sm_, r->getLocation())) return true;
@@ -98,11 +98,17 @@ private:
     if (v->getTLSKind() != clang::VarDecl::TLS_None) {
       // threadprivate (thread-local under -fopenmp) is refused where it is declared
       // (openmp.cpp).
-      if (!v->hasAttr<clang::OMPThreadPrivateDeclAttr>())
-        diag_.warn(v->getLocation(), v->getNameAsString() +
-                                         " stays thread_local: it is shared by the ranks of a "
-                                         "host process, not private to each");
-      return true;
+      if (v->hasAttr<clang::OMPThreadPrivateDeclAttr>()) return true;
+      // A process's thread-locals belong to its main thread, so a rank's are its own, like its
+      // globals; only the forms declared at namespace scope lose their specifier simply.
+      if (v->isStaticLocal() || v->isStaticDataMember()) {
+        diag_.cannot(v->getLocation(), "thread-local " + v->getNameAsString(),
+                     std::string("a thread-local ") +
+                         (v->isStaticLocal() ? "function-local static" : "static member") +
+                         " is not supported; declare it at file scope, where each rank gets "
+                         "its own copy");
+        return true;
+      }
     }
     return v->getType()->isReferenceType();
   }
@@ -168,6 +174,7 @@ private:
     p.proto = "__mpisim_proto_" + (p.external ? p.name : p.id);
     p.off = "__mpisim_off_" + p.id;
     p.mergeable = v->isInline();
+    p.thread_local_ = v->getTLSKind() != clang::VarDecl::TLS_None;
     return p;
   }
 

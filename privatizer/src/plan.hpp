@@ -12,7 +12,7 @@ namespace privatizer {
 /// How a variable is rewritten. Every form gives each rank its own copy; they differ in how
 /// the copy is initialized and named.
 enum class Form {
-  Shared,      ///< left alone: constants, library globals, thread_local
+  Shared,      ///< left alone: constants, library globals, OpenMP threadprivate
   Image,       ///< definition renamed to a prototype whose bytes initialize each rank's copy
   Dynamic,     ///< C++: constructed per rank before main by an init function, destroyed at exit
   CLocal,      ///< C function-local static: moved in front of its function as an Image
@@ -29,6 +29,9 @@ struct Plan {
   std::string off;        ///< Image/Dynamic/CLocal: the offset variable
   bool external = false;  ///< the offset variable is shared by all units (weak definitions)
   bool mergeable = false; ///< several units may define it (C tentative, C++ inline)
+  /// Declared thread-local: each rank gets one copy, as each process has one main thread; the
+  /// runtime refuses a team of OpenMP threads in a program that has one (they would share it).
+  bool thread_local_ = false;
 };
 
 /// Eight hex digits that stand for `s` in generated names (stable across runs and hosts).

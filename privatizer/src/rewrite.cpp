@@ -445,6 +445,11 @@ private:
         after += record(d, *p, init, dynamic);
       if (d == canonical_var(d) && wrapped_.count(d)) wrappers += wrapper(*p, cxx_);
     }
+    if (plan_of(first) && plan_of(first)->thread_local_ &&
+        !remove_specifiers(first, {"_Thread_local", "__thread", "thread_local"}))
+      diag_.cannot(first->getLocation(), "thread-local " + plan_of(first)->name,
+                   "its thread-local specifier comes from a macro; write _Thread_local, "
+                   "__thread or thread_local in the declaration");
     if (dynamic) make_declarations_only(g);
     if (!cxx_ && g.front()->isExternallyVisible() &&
         g.front()->isThisDeclarationADefinition() == clang::VarDecl::TentativeDefinition)
@@ -459,26 +464,37 @@ private:
   void make_declarations_only(const std::vector<const clang::VarDecl*>& g) {
     const clang::VarDecl* first = g.front();
     // Drop `static` and `inline`: the prototype is an extern declaration, never defined.
+    remove_specifiers(first, {"static", "inline"});
     const SourceLocation begin = sm_.getExpansionLoc(first->getBeginLoc());
-    const std::string specifiers =
-        text(clang::CharSourceRange::getCharRange(begin, first->getLocation()));
-    for (const std::string word : {"static", "inline"})
-      for (std::size_t at = specifiers.find(word); at != std::string::npos;
-           at = specifiers.find(word, at + 1)) {
-        const auto is_ident = [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-        };
-        const bool whole =
-            (at == 0 || !is_ident(specifiers[at - 1])) &&
-            (at + word.size() >= specifiers.size() || !is_ident(specifiers[at + word.size()]));
-        if (whole) rw_.RemoveText(begin.getLocWithOffset(static_cast<int>(at)), word.size());
-      }
     if (first->getStorageClass() != clang::SC_Extern) rw_.InsertTextBefore(begin, "extern ");
     for (const clang::VarDecl* d : g) {
       if (!d->hasInit() || !defines(d)) continue;
       rw_.RemoveText(clang::CharSourceRange::getCharRange(
           after_token(declarator_end(d)), after_token(sm_.getExpansionLoc(d->getEndLoc()))));
     }
+  }
+
+  /// Removes each of `words` written as a whole word among the specifiers of `first`'s
+  /// declaration; whether any was there.
+  bool remove_specifiers(const clang::VarDecl* first, std::initializer_list<const char*> words) {
+    const SourceLocation begin = sm_.getExpansionLoc(first->getBeginLoc());
+    const std::string specifiers = text(
+        clang::CharSourceRange::getCharRange(begin, sm_.getExpansionLoc(first->getLocation())));
+    const auto is_ident = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    bool found = false;
+    for (const std::string word : words)
+      for (std::size_t at = specifiers.find(word); at != std::string::npos;
+           at = specifiers.find(word, at + 1)) {
+        const bool whole =
+            (at == 0 || !is_ident(specifiers[at - 1])) &&
+            (at + word.size() >= specifiers.size() || !is_ident(specifiers[at + word.size()]));
+        if (!whole) continue;
+        rw_.RemoveText(begin.getLocWithOffset(static_cast<int>(at)), word.size());
+        found = true;
+      }
+    return found;
   }
 
   /// The last token of the declarator of `d` (its name, or the end of `[N]`, `(int)`).
@@ -489,6 +505,13 @@ private:
       if (t.isValid() && sm_.isBeforeInTranslationUnit(e, t)) e = t;
     }
     return sm_.getExpansionLoc(e);
+  }
+
+  std::string flags(const Plan& p, const clang::VarDecl* d) const {
+    std::string f = mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "";
+    if (p.thread_local_)
+      f += f.empty() ? "MPISIM_PRIV_THREAD_LOCAL" : " | MPISIM_PRIV_THREAD_LOCAL";
+    return f.empty() ? "0" : f;
   }
 
   /// The registration of one definition, placed after its declaration.
@@ -533,8 +556,7 @@ private:
     s += std::string(cxx_ ? "static ::mpisim_priv_var " : "static mpisim_priv_var ") +
          "__mpisim_rec_" + n + " = {" + name + ", " + c_string(where(d->getLocation())) +
          ", sizeof(" + type + "), __alignof__(" + p.proto + "), " + image + ", " + init_fn + ", " +
-         fini_fn + ", &" + off_ref(p) + ", " + (mergeable(p, d) ? "MPISIM_PRIV_MERGEABLE" : "0") +
-         ", " +
+         fini_fn + ", &" + off_ref(p) + ", " + flags(p, d) + ", " +
          (grouped ? "&" + std::string(cxx_ ? "::" : "") + group_ + ", " +
                         std::to_string(in_group->second)
                   : "0, 0") +

@@ -146,6 +146,31 @@ TEST(Nic, TheOrderIsSimulatedTimeNotTheOrderTheHostRanTheRanks) {
   EXPECT_EQ(clocks[0], kSend + 2 * w); // waits until rank 1's bytes have left (at 20.1 us)
 }
 
+TEST(Nic, AMessageStreamingInIsNotOvertakenByAShortOneThatEndsFirst) {
+  // Rank 0 sends 10 000 bytes to rank 2 at 0: its first byte reaches rank 2's NIC at o_s + L,
+  // its last 10 us later. Rank 1 sends 8 bytes at 5 us: they would end at 5 us + o_s + L + 8 ns,
+  // before the long one, but begin after it, so they are delivered after its last byte. (Ordered
+  // by last byte, the long one would wait for the short one and end 10 us after it, with its
+  // NIC idle meanwhile: slower than the link.)
+  std::vector<SimTime> got(2, -1);
+  clocks_of(nic(3), [&](int me) {
+    std::vector<char> buf(10'000, 1);
+    if (me == 0) MPI_Send(buf.data(), 10'000, MPI_CHAR, 2, 0, MPI_COMM_WORLD);
+    if (me == 1) {
+      MPISIM_Compute(5e-6);
+      MPI_Send(buf.data(), 8, MPI_CHAR, 2, 0, MPI_COMM_WORLD);
+    }
+    if (me == 2)
+      for (int from = 0; from < 2; ++from) {
+        MPI_Recv(buf.data(), 10'000, MPI_CHAR, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        got[static_cast<std::size_t>(from)] = MPISIM_Clock_ps();
+      }
+  });
+  const SimTime long_arrives = kSend + kLatency + 10'000 * kPsPerByte;
+  EXPECT_EQ(got[0], long_arrives + kRecv);
+  EXPECT_EQ(got[1], std::max(long_arrives + 8 * kPsPerByte, got[0]) + kRecv);
+}
+
 TEST(Nic, ADeliveryThatWakesARankComesBeforeALaterInjection) {
   // Ranks 0 and 1 on node 0, 2 and 3 on node 1. Rank 3 sends 100 000 bytes (rendezvous) to
   // rank 1: the data reaches rank 1 at 2 L + o_s + w = 102.1 + L us, and rank 1 then sends

@@ -82,11 +82,11 @@ TEST(NicHosts, ALegToAnotherHostLeavesAfterItsTurnAtTheSendersNic) {
   EXPECT_EQ(held.waits, kSend);
   EXPECT_EQ(held.arrivals, kSend + kLatency + kWork);
   // Once no frame can come before they are ready, both go, one after the other; each leaves for
-  // the receiver's host stamped with when it reaches that node.
+  // the receiver's host stamped with when its first byte reaches that node.
   EXPECT_TRUE(q.nic.settle(ranks, kSend + 1));
   const std::vector<std::string> want = {
-      event("sent", 0, kSend + kWork), event("forward", 0, kSend + kLatency + kWork),
-      event("sent", 0, kSend + 2 * kWork), event("forward", 0, kSend + kLatency + 2 * kWork)};
+      event("sent", 0, kSend + kWork), event("forward", 0, kSend + kLatency),
+      event("sent", 0, kSend + 2 * kWork), event("forward", 0, kSend + kLatency + kWork)};
   EXPECT_EQ(ranks.events, want);
   EXPECT_EQ(q.nic.held(ranks).acts, kTimeInfinity); // nothing left here
 }
@@ -97,8 +97,10 @@ TEST(NicHosts, ALegFromAnotherHostIsDeliveredOnceNoFrameCanComeFirst) {
   mpilite::Message a, b;
   a.src = 2;
   b.src = 3;
+  // Both frames are stamped with their first byte's time at rank 0's node.
   const SimTime at = 5 * kLatency;
-  q.nic.received({LegKind::Eager, 2, 0, kBytes, 0, 0, &a}, at);
+  // Until decided, the message's lower bound is its last byte.
+  EXPECT_EQ(q.nic.received({LegKind::Eager, 2, 0, kBytes, 0, 0, &a}, at), at + kWork);
   q.nic.received({LegKind::Eager, 3, 0, kBytes, 0, 0, &b}, at);
   // A frame stamped `at` may still come, and could go first: nothing is delivered.
   EXPECT_FALSE(q.nic.settle(ranks, at));
@@ -107,7 +109,8 @@ TEST(NicHosts, ALegFromAnotherHostIsDeliveredOnceNoFrameCanComeFirst) {
   EXPECT_EQ(q.nic.held(ranks).acts, at);
   // Then the two are delivered by rank 0's NIC one after the other, by sender on a tie.
   EXPECT_TRUE(q.nic.settle(ranks, at + 1));
-  const std::vector<std::string> want = {event("arrived", 2, at), event("arrived", 3, at + kWork)};
+  const std::vector<std::string> want = {event("arrived", 2, at + kWork),
+                                         event("arrived", 3, at + 2 * kWork)};
   EXPECT_EQ(ranks.events, want);
 }
 
@@ -121,7 +124,7 @@ TEST(NicHosts, RendezvousDataToAnotherHostLeavesOnceSent) {
   ASSERT_TRUE(q.nic.carry(leg, {d.start, arrives - kLatency, arrives}));
   EXPECT_TRUE(q.nic.settle(ranks, kTimeInfinity));
   const std::vector<std::string> want = {event("sent", 1, d.start + kWork),
-                                         event("forward data", 1, arrives)};
+                                         event("forward data", 1, arrives - kWork)};
   EXPECT_EQ(ranks.events, want);
 }
 

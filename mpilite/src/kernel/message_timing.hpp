@@ -82,9 +82,10 @@ public:
   /// than at the receiver's with the match.
   virtual bool data_at_sender() const { return false; }
   /// An Eager or Data leg that another host process planned `later` has reached the node of its
-  /// receiver, a rank of this host, at `at_node`: the network decides its arrival here
-  /// (Arrivals::arrived or data_arrived, with the leg's message or a copy of its transfer).
-  virtual void received_from_host(const Leg& /*leg*/, SimTime /*at_node*/) {}
+  /// receiver, a rank of this host, at `at_node` (the frame's stamp): the network decides its
+  /// arrival here (Arrivals::arrived or data_arrived, with the leg's message or a copy of its
+  /// transfer). Returns a lower bound on that arrival, the eager message's time until then.
+  virtual SimTime received_from_host(const Leg& /*leg*/, SimTime at_node) { return at_node; }
 };
 
 /// A leg whose arrival the network decided later, or a lower bound on it raised.

@@ -116,8 +116,9 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   m->pending = e.pending;
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
+  // Until the network decides its arrival, the message's time is the lower bound it gives.
   if (m->pending)
-    w.kernel().timing.received_from_host(
+    m->ts = w.kernel().timing.received_from_host(
         {LegKind::Eager, m->src, m->dst, m->bytes, e.ts, m->seq, m}, e.ts);
   deliver(w, m);
 }

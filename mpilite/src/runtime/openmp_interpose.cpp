@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "host_clock.hpp"
+#include "privatization.hpp"
 #include "world.hpp"
 
 namespace {
@@ -32,8 +33,10 @@ using Body = void (*)(void*);
 template <class F> F* libgomp(const char* name) {
   void* f = dlsym(RTLD_NEXT, name);
   if (!f) {
-    std::fprintf(stderr, "mpisim: %s not found in the OpenMP runtime (libgomp): %s\n", name,
-                 dlerror());
+    std::fprintf(stderr,
+                 "mpisim: %s not found in the OpenMP runtime (libgomp): %s; link the program "
+                 "with -fopenmp\n",
+                 name, dlerror());
     std::_Exit(1);
   }
   return reinterpret_cast<F*>(f);
@@ -124,6 +127,16 @@ void run_share(void* p) {
   Region& r = *static_cast<Region*>(p);
   // MPI calls from the master are refused while other threads run (they may still be working).
   if (thread_num() == 0) r.rank->region_threads = team_size();
+  if (thread_num() == 0 && team_size() > 1)
+    if (const char* where = mpilite::first_thread_local()) {
+      std::fprintf(stderr,
+                   "mpisim: the thread-local variable declared at %s would be shared by the %d "
+                   "threads of a rank's OpenMP team: mpisim gives each rank one copy of its "
+                   "thread-locals, its main thread's. Run with OMP_NUM_THREADS=1, or make it an "
+                   "array indexed by omp_get_thread_num() (docs/privatization.md)\n",
+                   where, team_size());
+      std::_Exit(1);
+    }
   t_region = &r;
   t_phase = 0;
   t_waited_ns = 0;

@@ -240,6 +240,12 @@ PrivateSegment::~PrivateSegment() {
 
 } // namespace mpilite
 
+const char* mpilite::first_thread_local() {
+  for (const mpisim_priv_var* v : registry().records)
+    if (v->flags & MPISIM_PRIV_THREAD_LOCAL) return v->where ? v->where : "?";
+  return nullptr;
+}
+
 extern "C" int mpisim_priv_register(mpisim_priv_var* var) {
   mpilite::Registry& r = mpilite::registry();
   if (r.laid_out) {

@@ -58,4 +58,9 @@ private:
 /// defining the same variable) ends the process with a message naming both places.
 std::size_t private_segment_size();
 
+/// "file:line" of the first registered variable that the program declared thread-local
+/// (MPISIM_PRIV_THREAD_LOCAL), or nullptr: each rank has one copy of it, which the threads of
+/// an OpenMP team would share.
+const char* first_thread_local();
+
 } // namespace mpilite

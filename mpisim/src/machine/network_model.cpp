@@ -95,8 +95,8 @@ class NicModel final : public LaterModel<NicQueues, true> {
 public:
   using LaterModel::LaterModel;
   bool data_at_sender() const override { return true; }
-  void received_from_host(const Leg& leg, SimTime at_node) override {
-    queues_->received(leg, at_node);
+  SimTime received_from_host(const Leg& leg, SimTime at_node) override {
+    return queues_->received(leg, at_node);
   }
 };
 

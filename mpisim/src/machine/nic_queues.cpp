@@ -57,22 +57,26 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   const std::uint64_t sender_waits = std::exchange(l.data.reply_to, 0);
   const Leg done = l;
   const bool here = arrivals.here(l.dst);
+  // The receiving NIC takes messages in the order their first bytes reach it: a long message
+  // already streaming in is not overtaken by a short one that ends before it.
+  const SimTime first_byte = l.at_receiver - l.work;
   if (here)
-    to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, slot});
-  else // the receiver's host decides the arrival (received)
+    to_deliver_.push({first_byte, l.src, l.seq, l.kind, slot});
+  else // the receiver's host decides the arrival (received), stamped with its first byte
     legs_.release(slot);
   if (done.message && done.request) arrivals.sent(done.src, done.request, done.sent);
   if (!done.message && sender_waits) arrivals.sent(done.data.src, sender_waits, done.sent);
-  if (!here && done.message) arrivals.forward(*done.message, done.at_receiver);
-  if (!here && !done.message) arrivals.forward_data(done.data, done.at_receiver);
+  if (!here && done.message) arrivals.forward(*done.message, first_byte);
+  if (!here && !done.message) arrivals.forward_data(done.data, first_byte);
   return done.sent;
 }
 
-void NicQueues::received(const mpilite::Leg& leg, SimTime at_node) {
+SimTime NicQueues::received(const mpilite::Leg& leg, SimTime first_byte) {
   Leg l = leg_of(leg, costs_.injection(leg.from, leg.to, leg.bytes));
-  l.at_receiver = at_node;
+  l.at_receiver = first_byte + l.work;
   l.injected = true;
-  to_deliver_.push({l.at_receiver, l.src, l.seq, l.kind, legs_.store(l)});
+  to_deliver_.push({first_byte, l.src, l.seq, l.kind, legs_.store(l)});
+  return l.at_receiver;
 }
 
 SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
@@ -110,7 +114,8 @@ bool NicQueues::raise(mpilite::Arrivals& arrivals) {
 }
 
 SimTime NicQueues::injected_before() const {
-  // Every leg still to be injected reaches its receiver a latency after it is ready.
+  // Every leg still to be injected reaches its receiver (its first byte does) a latency after it
+  // is ready.
   return to_send_.empty() ? kTimeInfinity
                           : mpilite::saturating_add(to_send_.top().t, costs_.min_latency());
 }

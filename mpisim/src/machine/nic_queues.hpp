@@ -34,8 +34,9 @@ public:
   bool carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone);
 
   /// A leg that another host process planned `later` reaches the node of its receiver, a rank
-  /// of this host, at `at_node`: it joins that node's delivery queue.
-  void received(const mpilite::Leg& leg, SimTime at_node);
+  /// of this host, its first byte at `first_byte` (the frame's stamp): it joins that node's
+  /// delivery queue. Returns when its last byte would be there, a lower bound on its arrival.
+  SimTime received(const mpilite::Leg& leg, SimTime first_byte);
 
   /// With every rank of the host stopped, and no leg from another host process reaching a node
   /// before `remote`: injects and delivers the legs whose turn is final. Returns true when it
@@ -97,8 +98,8 @@ private:
   std::vector<SimTime> sending_until_;    ///< per node: its NIC's last byte sent so far
   std::vector<SimTime> delivering_until_; ///< per node: its NIC's last byte delivered so far
   Queue to_send_;                         ///< legs not injected yet, by when they are ready
-  Queue to_deliver_;                      ///< injected legs, by when they reach the receiver
-  SlotPool<Leg> legs_;                    ///< legs not delivered yet, by Turn::slot
+  Queue to_deliver_;   ///< injected legs, by when their first byte reaches the receiver
+  SlotPool<Leg> legs_; ///< legs not delivered yet, by Turn::slot
 };
 
 } // namespace mpisim
