@@ -122,21 +122,29 @@ int thread_num() {
   return num();
 }
 
+/// A team of `team` threads would share the rank's one copy of a thread-local: refused.
+void refuse_shared_thread_locals(int team) {
+  // The variables are all registered before main, so the registry is searched once.
+  static const char* const where = mpilite::first_thread_local();
+  if (!where) return;
+  std::fprintf(stderr,
+               "mpisim: the thread-local variable declared at %s would be shared by the %d "
+               "threads of a rank's OpenMP team: mpisim gives each rank one copy of its "
+               "thread-locals, its main thread's. Run with OMP_NUM_THREADS=1, or make it an "
+               "array indexed by omp_get_thread_num() (docs/privatization.md)\n",
+               where, team);
+  std::_Exit(1);
+}
+
 /// Every thread of the team runs the region's body through this.
 void run_share(void* p) {
   Region& r = *static_cast<Region*>(p);
-  // MPI calls from the master are refused while other threads run (they may still be working).
-  if (thread_num() == 0) r.rank->region_threads = team_size();
-  if (thread_num() == 0 && team_size() > 1)
-    if (const char* where = mpilite::first_thread_local()) {
-      std::fprintf(stderr,
-                   "mpisim: the thread-local variable declared at %s would be shared by the %d "
-                   "threads of a rank's OpenMP team: mpisim gives each rank one copy of its "
-                   "thread-locals, its main thread's. Run with OMP_NUM_THREADS=1, or make it an "
-                   "array indexed by omp_get_thread_num() (docs/privatization.md)\n",
-                   where, team_size());
-      std::_Exit(1);
-    }
+  if (thread_num() == 0) {
+    const int team = team_size();
+    // MPI calls from the master are refused while other threads run (they may still be working).
+    r.rank->region_threads = team;
+    if (team > 1) refuse_shared_thread_locals(team);
+  }
   t_region = &r;
   t_phase = 0;
   t_waited_ns = 0;
