@@ -1,9 +1,14 @@
 // bench_fiber_switch: cost of one LP-to-LP fiber switch in mpilite's scheduler, the path every
-// blocking MPI call of a rank takes when another rank of the host can run.
+// blocking MPI call of a rank takes when another rank of the host can run. With "streams" the
+// switch also carries the C++ standard streams' format, as in a program that names std::cout.
+// usage: bench_fiber_switch [switches] [streams]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include <cstring>
+
+#include "mpisim_privatize.h"
 #include "scheduler.hpp"
 
 namespace {
@@ -29,6 +34,7 @@ void ping_pong(void* arg) {
 
 int main(int argc, char** argv) {
   const long switches = argc > 1 ? std::atol(argv[1]) : 10'000'000;
+  if (argc > 2 && std::strcmp(argv[2], "streams") == 0) mpisim_priv_uses_streams();
   mpilite::Scheduler sched(2, 64 * 1024);
   mpilite::Task a, b;
   PingPong pa{&sched, &b, switches / 2};

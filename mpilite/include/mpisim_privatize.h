@@ -74,6 +74,11 @@ extern char* mpisim_priv_base;
 /** Called before main by every unit that defines privatized variables. Returns 0. */
 int mpisim_priv_register(mpisim_priv_var* var);
 
+/** Called before main by every C++ unit that names std::cout, std::cerr or std::clog: the
+ *  scheduler then keeps their format per rank, which costs every fiber switch a little, so
+ *  programs that never name them do not pay. Returns 0. */
+int mpisim_priv_uses_streams(void);
+
 #ifdef __cplusplus
 }
 #endif

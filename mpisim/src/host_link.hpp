@@ -54,6 +54,10 @@ public:
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) {
     return transport_->gather(mine);
   }
+  /// Every host gets host 0's bytes (a collective: all hosts call it).
+  std::vector<std::byte> broadcast(std::vector<std::byte> mine) {
+    return transport_->broadcast(std::move(mine));
+  }
   [[noreturn]] void abort_all(int code) { transport_->abort_all(code); }
   /// Ends every host process with `code` from a fault's signal handler (mpilite::FaultExit).
   [[noreturn]] void abort_from_fault(int code) {

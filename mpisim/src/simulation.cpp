@@ -169,6 +169,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   s.hosts = hosts;
   s.reporting_host = host == 0;
   s.map = map.description();
+  choose_calendar(s);
   HostSummary mine;
   mine.host = host;
   std::uint64_t det_profile_receives = 0;
@@ -180,6 +181,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
     world.simulated_libc_time = config_.simulated_libc_time;
+    world.calendar_epoch_s = s.calendar_epoch_s;
     link_->attach(config_, world, map, network_->costs());
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     world.sample_sites.enabled = config_.sampling;
@@ -254,6 +256,34 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   g_fault_link = nullptr;
   link_.reset(); // MPI_Finalize
   return s;
+}
+
+void Simulation::choose_calendar(RunSummary& s) {
+  CalendarEpoch how = config_.epoch;
+  if (how == CalendarEpoch::Auto)
+    how = config_.cpu == CpuMode::Off ? CalendarEpoch::Fixed : CalendarEpoch::Launch;
+  switch (how) {
+  case CalendarEpoch::Date:
+    s.calendar = "date";
+    s.calendar_epoch_s = config_.epoch_date_s;
+    return;
+  case CalendarEpoch::Launch: {
+    // The host clock, not the interposed time() a rank sees; host 0's instant for all.
+    timespec now{};
+    mpilite::host_clock_gettime(CLOCK_REALTIME, &now);
+    std::int64_t seconds = now.tv_sec;
+    std::vector<std::byte> bytes(sizeof seconds);
+    std::memcpy(bytes.data(), &seconds, sizeof seconds);
+    bytes = link_->broadcast(std::move(bytes));
+    std::memcpy(&seconds, bytes.data(), sizeof seconds);
+    s.calendar = "launch";
+    s.calendar_epoch_s = seconds;
+    return;
+  }
+  default:
+    s.calendar = "fixed";
+    s.calendar_epoch_s = mpilite::World::kFixedCalendarEpoch;
+  }
 }
 
 void Simulation::check_same_map(const RankMap& map) {

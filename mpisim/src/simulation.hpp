@@ -66,10 +66,14 @@ struct RunSummary {
   std::uint64_t context_switches = 0;
   std::uint64_t local_messages = 0;
   std::uint64_t remote_messages = 0;
-  std::string map;                   ///< RankMap::description(): the mapping used
-  std::uint64_t idle_rounds = 0;     ///< times the host had no runnable rank and computed bounds
-  std::string overflow_check;        ///< StackPool::describe()
-  std::vector<std::string> timeline; ///< the report's ASCII timeline (up to 64 ranks)
+  std::string map;               ///< RankMap::description(): the mapping used
+  std::uint64_t idle_rounds = 0; ///< times the host had no runnable rank and computed bounds
+  std::string overflow_check;    ///< StackPool::describe()
+  /// MPISIM_EPOCH as resolved: what real-time clocks read at time 0 (seconds since 1970, UTC),
+  /// and how it was chosen ("launch", "fixed" or "date").
+  std::int64_t calendar_epoch_s = 0;
+  std::string calendar;
+  std::vector<std::string> timeline;      ///< the report's ASCII timeline (up to 64 ranks)
   std::vector<std::string> output_errors; ///< trace, matrix or record files not written
 };
 
@@ -99,6 +103,8 @@ private:
   void gather_hosts(RunSummary& s, HostSummary mine);
   /// Ends the run on every host unless all computed `map` alike (each reads its own files).
   void check_same_map(const RankMap& map);
+  /// MPISIM_EPOCH resolved into `s`: the launch instant is host 0's, sent to all (a collective).
+  void choose_calendar(RunSummary& s);
   /// MPISIM_DET: the matching policy.
   void make_policy();
   /// A recorded profile: host 0 writes the file from every host's part (a collective).

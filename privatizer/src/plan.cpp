@@ -117,11 +117,11 @@ private:
     if (nature_.count(v)) return false;
     if (v->isConstexpr()) return false;
     if (!v->getType().isConstant(ctx_)) return true;
-    // A constant built by code before main (const double pi = 4 * atan(1.0);) is built in
-    // every process of a real run, and its code may read the rank's globals: each rank
-    // builds its own.
+    // A constant built by code (const double pi = 4 * atan(1.0); a function's
+    // static const std::string name = f();) is built in every process of a real run, and its
+    // code may read the rank's globals: each rank builds its own.
     const clang::VarDecl* def = v->getDefinition();
-    return ctx_.getLangOpts().CPlusPlus && def && def->hasInit() && !v->isStaticLocal() &&
+    return ctx_.getLangOpts().CPlusPlus && def && def->hasInit() &&
            !def->getInit()->isConstantInitializer(ctx_, v->getType()->isReferenceType());
   }
 

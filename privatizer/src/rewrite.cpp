@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "emit.hpp"
 #include "openmp.hpp"
@@ -38,6 +39,7 @@ public:
       rewrite_static_locals(s);
     if (facts_.user_main) return_from_main(facts_.user_main);
     define_group();
+    register_stream_use();
     return std::move(out_);
   }
 
@@ -104,6 +106,22 @@ private:
   std::string line_mark(SourceLocation at) const {
     const clang::PresumedLoc l = sm_.getPresumedLoc(sm_.getSpellingLoc(at));
     return "\n#line " + std::to_string(l.getLine()) + " " + c_string(l.getFilename()) + "\n";
+  }
+
+  /// A unit that names a standard C++ stream says so before main (mpisim_priv_uses_streams).
+  void register_stream_use() {
+    if (!cxx_) return;
+    const auto standard_stream = [](const clang::VarDecl* v) {
+      const std::string name = v->getQualifiedNameAsString();
+      return name == "std::cout" || name == "std::cerr" || name == "std::clog";
+    };
+    const auto use = std::find_if(facts_.uses.begin(), facts_.uses.end(),
+                                  [&](const Use& u) { return standard_stream(u.var); });
+    if (use == facts_.uses.end()) return;
+    const SourceLocation end = sm_.getLocForEndOfFile(sm_.getMainFileID());
+    rw_.InsertTextAfter(end,
+                        "\nnamespace { int __mpisim_streams = ::mpisim_priv_uses_streams(); }\n");
+    touch(end);
   }
 
   /// The group's definition, at the end of the unit (its size is known only then).
@@ -356,7 +374,8 @@ private:
     });
     for (const Use* u : uses) {
       const Plan* p = plan_of(u->var);
-      if (!p) continue;
+      // A C++ static local keeps its name (a reference to the rank's copy, declared before).
+      if (!p || p->form == Form::LocalStatic) continue;
       if (u->name.isMacroID() || u->begin.isMacroID()) {
         diag_.cannot(u->name, "initializer of " + d->getNameAsString(),
                      "a macro in it names the privatized variable " + p->name +
@@ -649,6 +668,12 @@ private:
     }
     const SourceLocation stop = after_token(end);
     if (cxx_) {
+      const auto planned = [&](const clang::Decl* x) {
+        auto* d = clang::dyn_cast<clang::VarDecl>(x);
+        return d && plan_of(d);
+      };
+      // Constants with constant initializers stay as they are, shared by the ranks.
+      if (std::none_of(st->decl_begin(), st->decl_end(), planned)) return;
       std::string s;
       for (const clang::Decl* x : st->decls()) {
         auto* d = clang::dyn_cast<clang::VarDecl>(x);
@@ -656,8 +681,8 @@ private:
         const Plan* p = plan_of(d);
         if (!p) {
           diag_.cannot(d->getLocation(), d->getNameAsString(),
-                       "it shares a declaration with privatized static locals; declare it "
-                       "separately");
+                       "it is a constant the ranks share, declared in one statement with "
+                       "static locals each rank has its own of; declare it separately");
           return;
         }
         bool ok = true;
@@ -699,12 +724,38 @@ private:
     }
     std::string moved = rw_.getRewrittenText(clang::CharSourceRange::getCharRange(begin, stop));
     std::replace(moved.begin(), moved.end(), '\n', ' ');
+    const auto [defines, undefines] = macros_defined_before(fn, begin, moved);
     rw_.InsertText(fn->getBeginLoc(),
-                   wrappers.empty()
+                   wrappers.empty() && defines.empty()
                        ? moved + " " + records
-                       : "\n" + moved + wrappers + records + line_mark(fn->getBeginLoc()),
+                       : "\n" + defines + moved + wrappers + records + "\n" + undefines +
+                             line_mark(fn->getBeginLoc()),
                    /*InsertAfter=*/true);
     replace_keeping_lines(begin, stop, "");
+  }
+
+  /// The #define lines inside `fn` before `stmt` whose macros `moved` names (`#define N 64`
+  /// then `static float a[N];`): they go in front of the function with the statement, and are
+  /// undefined after it, so that the code between keeps seeing what it saw.
+  std::pair<std::string, std::string> macros_defined_before(const clang::FunctionDecl* fn,
+                                                            SourceLocation stmt,
+                                                            const std::string& moved) const {
+    std::string defines, undefines;
+    if (!fn->hasBody()) return {defines, undefines};
+    const SourceLocation from = sm_.getExpansionLoc(fn->getBody()->getBeginLoc());
+    if (sm_.getFileID(from) != sm_.getFileID(stmt) || !sm_.isBeforeInTranslationUnit(from, stmt))
+      return {defines, undefines};
+    const std::string body = text(clang::CharSourceRange::getCharRange(from, stmt));
+    static const std::regex define(R"((^|\n)[ \t]*#[ \t]*define[ \t]+(\w+)((\\\n|[^\n])*))");
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), define);
+         it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[2];
+      if (!std::regex_search(moved, std::regex("\\b" + name + "\\b"))) continue;
+      std::string line = "#define " + name + (*it)[3].str();
+      defines += line + "\n";
+      undefines += "#undef " + name + "\n";
+    }
+    return {defines, undefines};
   }
 
   static bool declared_in_function(clang::QualType t) {

@@ -49,13 +49,26 @@ endif()
 # The C library's sleeps and clocks in simulated time (docs/model.md, Time): 19 ranks that each
 # sleep 10 s (then 0.5 s with usleep, 0.25 s with nanosleep) end at 10.75 s plus the barrier's
 # cost, in well under a second of wall time instead of 19 * 10.75 s; every clock measures the
-# sleeps as MPI_Wtime does; real-time clocks start at 2000-01-01 (docs/model.md).
+# sleeps as MPI_Wtime does; with --cpu off real-time clocks start at 2000-01-01 (docs/model.md).
 e2e_program(libc_time ${CONFORMANCE_PROGRAMS}/libc_time.c)
 foreach(hosts 1 2)
   add_test(NAME conformance.libc_sleep_advances_simulated_time.hosts${hosts} COMMAND ${EXPECT} 0
     -m "libc_time: 19 ranks slept 10\\.750000 s by MPI_Wtime, 10\\.750000 by CLOCK_MONOTONIC, 10\\.750000 by CLOCK_REALTIME, 10\\.750000 by gettimeofday, 10 by time \\(year 2000\\)"
+    -m "libc_time: every rank started at 2000-01-01T00:00:00Z"
+    -m "calendar from 2000-01-01T00:00:00Z \\(fixed\\)"
     -m "predicted time: 10\\.750[0-9]+ s"
     -- env MPISIM_CPU=off ${RUN} -np 19 -hosts ${hosts} ${E2E_BIN}/libc_time 10 500000 250000000)
+endforeach()
+# MPISIM_EPOCH: with measured CPU the calendar starts at the launch (one instant for every host
+# process), so that a program naming its output files by date does not overwrite the last run's;
+# a given date starts it there on any host count.
+add_test(NAME conformance.libc_time_calendar_starts_at_launch
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/calendar_is_launch.sh ${RUN} ${E2E_BIN}/libc_time)
+foreach(hosts 1 2)
+  add_test(NAME conformance.libc_time_calendar_from_a_date.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "libc_time: every rank started at 2024-05-01T12:34:56Z"
+    -m "10 by time \\(year 2024\\)" -m "calendar from 2024-05-01T12:34:56Z \\(date\\)"
+    -- env MPISIM_EPOCH=2024-05-01T12:34:56 ${RUN} -np 3 -hosts ${hosts} ${E2E_BIN}/libc_time 10 0 0)
 endforeach()
 # MPISIM_LIBC_TIME=host: the host's clocks; sleeps take host time and leave the prediction alone
 # (1 ms each, so that the test stays short).

@@ -90,6 +90,9 @@ public:
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>&) override {
     throw std::logic_error("gather is not part of the synchronization core");
   }
+  std::vector<std::byte> broadcast(std::vector<std::byte>) override {
+    throw std::logic_error("broadcast is not part of the synchronization core");
+  }
   [[noreturn]] void abort_from_fault(int code) override {
     throw std::runtime_error("abort(" + std::to_string(code) + ")");
   }

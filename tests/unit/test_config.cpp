@@ -14,6 +14,7 @@
 #include "scratch_dir.hpp"
 #include "units.hpp"
 
+using mpisim::CalendarEpoch;
 using mpisim::Config;
 using mpisim::ConfigError;
 using mpisim::machine_preset;
@@ -269,6 +270,28 @@ TEST(Config, BadUnitsNameTheVariable) {
                           "MPISIM_BANDWIDTH=fast", "MPISIM_EAGER_LIMIT=lots",
                           "MPISIM_SEND_OVERHEAD=1 fortnight", "MPISIM_QUANTUM=soon"})
     EXPECT_TRUE(contains(error_of({bad}), bad)) << error_of({bad});
+}
+
+TEST(Config, CalendarEpochIsAChoiceOrAUtcDate) {
+  EXPECT_EQ(config_of({}).epoch, CalendarEpoch::Auto);
+  EXPECT_EQ(config_of({"MPISIM_EPOCH=launch"}).epoch, CalendarEpoch::Launch);
+  EXPECT_EQ(config_of({"MPISIM_EPOCH=fixed"}).epoch, CalendarEpoch::Fixed);
+  const Config day = config_of({"MPISIM_EPOCH=2024-05-01"});
+  EXPECT_EQ(day.epoch, CalendarEpoch::Date);
+  EXPECT_EQ(day.epoch_date_s, 1'714'521'600); // date -u -d 2024-05-01 +%s
+  EXPECT_EQ(config_of({"MPISIM_EPOCH=2024-05-01T12:34:56"}).epoch_date_s, 1'714'566'896);
+  EXPECT_EQ(config_of({"MPISIM_EPOCH=2024-05-01T12:34:56Z"}).epoch_date_s, 1'714'566'896);
+  EXPECT_EQ(config_of({"MPISIM_EPOCH=1970-01-01"}).epoch_date_s, 0);
+}
+
+TEST(Config, CalendarEpochRefusesWhatIsNoDate) {
+  EXPECT_EQ(error_of({"MPISIM_EPOCH=2024-02-30"}),
+            "MPISIM_EPOCH=2024-02-30 is not valid: no such date since 1970; allowed: auto, "
+            "launch, fixed, or a UTC date, e.g. 2024-05-01 or 2024-05-01T12:00:00");
+  for (const char* bad : {"MPISIM_EPOCH=now", "MPISIM_EPOCH=2024-05", "MPISIM_EPOCH=2024-05-01x",
+                          "MPISIM_EPOCH=2024-05-01T25:00:00", "MPISIM_EPOCH=2024-05-01T12",
+                          "MPISIM_EPOCH=1969-12-31", "MPISIM_EPOCH=2024-05-01 12:00:00"})
+    EXPECT_TRUE(contains(error_of({bad}), std::string(bad) + " is not valid")) << error_of({bad});
 }
 
 TEST(Config, LookaheadMustBePositive) {

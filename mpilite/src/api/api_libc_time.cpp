@@ -4,10 +4,11 @@
 // not 190 s of wall time), and clock_gettime, gettimeofday, time and timespec_get read the
 // rank's clock, so that a program timing itself with them measures what MPI_Wtime measures.
 //
-// Monotonic clocks read the rank's clock (MPI_Wtime's value); real-time clocks read it past a
-// fixed epoch, 2000-01-01 00:00:00 UTC, not the host's date: the output of a program that prints
-// the time, or seeds random numbers with it, is then the same for every run and host count (the
-// central invariant). CPU-time clocks stay the host's.
+// Monotonic clocks read the rank's clock (MPI_Wtime's value); real-time clocks read it past the
+// run's calendar epoch (World::calendar_epoch_s, MPISIM_EPOCH): one instant for every host
+// process, so that the output of a program that prints the time, or seeds random numbers with
+// it, is the same on every host count (the central invariant), and with a fixed epoch the same
+// for every run. CPU-time clocks stay the host's.
 //
 // Only the program's own calls are simulated: those from a rank's fiber, outside MPI calls (user
 // callbacks that MPI runs see the host's clocks), on the simulation thread. The simulator reads
@@ -29,7 +30,6 @@ using namespace mpilite;
 
 namespace {
 
-constexpr std::int64_t kEpochSeconds = 946'684'800; // 2000-01-01T00:00:00Z
 constexpr SimTime kPicosPerNano = 1000;
 
 template <class Fn> Fn libc(const char* name) {
@@ -40,6 +40,11 @@ template <class Fn> Fn libc(const char* name) {
 bool simulated() {
   World* w = World::try_get();
   return w && w->simulated_libc_time && w->in_rank_on_this_thread() && w->self().call_depth == 0;
+}
+
+/// What a real-time clock reads at simulated time zero (called when simulated() holds).
+std::int64_t epoch_seconds() {
+  return World::get().calendar_epoch_s;
 }
 
 bool realtime_clock(clockid_t id) {
@@ -54,7 +59,7 @@ bool monotonic_clock(clockid_t id) {
 timespec simulated_now(bool realtime) {
   const SimTime t = MPISIM_Clock_ps();
   timespec ts{};
-  ts.tv_sec = static_cast<time_t>(t / kPicosPerSecond + (realtime ? kEpochSeconds : 0));
+  ts.tv_sec = static_cast<time_t>(t / kPicosPerSecond + (realtime ? epoch_seconds() : 0));
   ts.tv_nsec = static_cast<long>(t % kPicosPerSecond / kPicosPerNano);
   return ts;
 }
@@ -132,7 +137,7 @@ int clock_nanosleep(clockid_t id, int flags, const timespec* req, timespec* rem)
   SimTime ps = to_ps(*req);
   if (flags & TIMER_ABSTIME) { // until the clock reads *req
     timespec until = *req;
-    if (realtime_clock(id)) until.tv_sec -= kEpochSeconds;
+    if (realtime_clock(id)) until.tv_sec -= epoch_seconds();
     const SimTime now = MPISIM_Clock_ps();
     ps = until.tv_sec < 0 ? 0 : std::max<SimTime>(to_ps(until) - now, 0);
   }

@@ -57,9 +57,25 @@ struct LibcHidden {
   char* strtok_next = nullptr;
 };
 
+/// The format state of one C++ standard stream (std::cout, std::cerr, std::clog), kept per rank
+/// as a process has its own: a rank that sets `std::cout << std::scientific` changes no other
+/// rank's output. Switched with the fiber by cxx_streams.hpp.
+struct StreamFormat {
+  unsigned flags = 0;
+  long precision = 0;
+  long width = 0;
+  char fill = 0;
+};
+
+struct StreamFormats {
+  bool fresh = true; ///< never switched out: the rank starts with a new process's streams
+  StreamFormat out, err, log;
+};
+
 /// Per rank (per fiber): the switched globals and, once used, the hidden state.
 struct LibcState {
   LibcRegisters regs;
+  StreamFormats streams;
   std::unique_ptr<LibcHidden> hidden;
   /// Identity for getopt's hidden scan position (unique per spawned fiber; 0 outside ranks).
   std::uint64_t serial = 0;

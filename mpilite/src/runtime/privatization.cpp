@@ -246,6 +246,19 @@ const char* mpilite::first_thread_local() {
   return nullptr;
 }
 
+namespace {
+bool g_streams_named = false;
+}
+
+bool mpilite::standard_streams_named() {
+  return g_streams_named;
+}
+
+extern "C" int mpisim_priv_uses_streams(void) {
+  g_streams_named = true;
+  return 0;
+}
+
 extern "C" int mpisim_priv_register(mpisim_priv_var* var) {
   mpilite::Registry& r = mpilite::registry();
   if (r.laid_out) {

@@ -63,4 +63,8 @@ std::size_t private_segment_size();
 /// an OpenMP team would share.
 const char* first_thread_local();
 
+/// Whether a unit of the program named std::cout, std::cerr or std::clog
+/// (mpisim_priv_uses_streams): their format is then switched with the ranks (cxx_streams.hpp).
+bool standard_streams_named();
+
 } // namespace mpilite

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cxx_streams.hpp"
 #include "overflow_guard.hpp"
 #include "privatization.hpp"
 
@@ -21,6 +22,8 @@ namespace mpilite {
 namespace {
 Scheduler* g_active = nullptr;
 std::uint64_t g_fibers_spawned = 0; // serials of LibcState
+StandardStreams g_streams;          // set by run(), once the streams exist
+bool g_switch_streams = false;
 
 void fiber_entry(bctx::transfer_t t) {
   g_active->begin_fiber(t.fctx, t.data);
@@ -81,6 +84,8 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
                       std::size_t poll_every) {
   g_active = this;
   errno_ = &errno; // fibers run on the thread that runs them
+  g_streams = StandardStreams::find();
+  g_switch_streams = standard_streams_named();
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -123,6 +128,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
   to.state = TaskState::Running;
   switch_segment(to.data_base);
   save_libc(from->libc.regs, errno_);
+  if (g_switch_streams) save_streams(from->libc.streams, g_streams);
   ++switches_;
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;
@@ -138,6 +144,7 @@ void Scheduler::switch_to(Task& to, bool from_dies) {
 #endif
   static_cast<Task*>(t.data)->ctx = t.fctx;
   load_libc(from->libc.regs, errno_); // back in `from`: its errno, optind, ...
+  if (g_switch_streams) load_streams(from->libc.streams, g_streams);
   after_switch();
 }
 
@@ -159,6 +166,7 @@ void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
 #endif
   from->ctx = from_ctx;
   load_libc(current_->libc.regs, errno_);
+  if (g_switch_streams) load_streams(current_->libc.streams, g_streams);
   after_switch();
   current_->entry(current_->arg);
   finish_current();

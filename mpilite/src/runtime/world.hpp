@@ -139,6 +139,10 @@ public:
   /// MPISIM_LIBC_TIME=simulated: the program's sleeps and clock reads are simulated
   /// (api_libc_time.cpp).
   bool simulated_libc_time = false;
+  /// The calendar date, in seconds since 1970 (UTC), that a rank's real-time clocks read at
+  /// simulated time zero (MPISIM_EPOCH): 2000-01-01T00:00:00Z unless the run says otherwise.
+  std::int64_t calendar_epoch_s = kFixedCalendarEpoch;
+  static constexpr std::int64_t kFixedCalendarEpoch = 946'684'800; ///< 2000-01-01T00:00:00Z
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <initializer_list>
 #include <limits>
@@ -71,6 +73,35 @@ std::size_t stack_size(const VariableInfo& v, const std::string& value) {
   if (bytes > std::numeric_limits<std::size_t>::max() - kStackGranule)
     invalid(v, value, "too large");
   return (bytes + kStackGranule - 1) / kStackGranule * kStackGranule;
+}
+
+/// Seconds since 1970 of "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS" (an optional trailing Z), UTC.
+std::int64_t utc_date(const VariableInfo& v, const std::string& value) {
+  std::tm tm{};
+  int used = 0;
+  const char* p = value.c_str();
+  if (std::sscanf(p, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &used) != 3)
+    invalid(v, value, "not a date");
+  p += used;
+  if (*p == 'T') {
+    used = 0;
+    if (std::sscanf(p, "T%2d:%2d:%2d%n", &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &used) != 3 ||
+        used == 0)
+      invalid(v, value, "not a time of day");
+    p += used;
+  }
+  if (*p == 'Z') ++p;
+  if (*p != 0) invalid(v, value, "not a date");
+  const std::tm given = tm;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  const time_t t = timegm(&tm);
+  // timegm normalizes 2024-02-30 into March: a date it changed does not exist.
+  if (tm.tm_year + 1900 != given.tm_year || tm.tm_mon + 1 != given.tm_mon ||
+      tm.tm_mday != given.tm_mday || tm.tm_hour != given.tm_hour || tm.tm_min != given.tm_min ||
+      tm.tm_sec != given.tm_sec || t < 0)
+    invalid(v, value, "no such date since 1970");
+  return static_cast<std::int64_t>(t);
 }
 
 std::size_t fold_threshold(const VariableInfo& v, const std::string& value) {
@@ -280,6 +311,21 @@ const std::vector<Variable>& table() {
             "simulated", "simulated, host"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.simulated_libc_time = pick(v, s, {true, false});
+           }},
+          {{"MPISIM_EPOCH", "--epoch",
+            "the calendar date a rank's time, gettimeofday and CLOCK_REALTIME read at simulated "
+            "time 0 (docs/model.md, Time): launch (when the run started, one instant for every "
+            "host process), fixed (2000-01-01T00:00:00Z, the same every run), or a UTC date; "
+            "auto: fixed with --cpu off, launch otherwise",
+            "auto", "auto, launch, fixed, or a UTC date, e.g. 2024-05-01 or 2024-05-01T12:00:00"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) {
+               c.epoch = CalendarEpoch::Date;
+               c.epoch_date_s = utc_date(v, s);
+               return;
+             }
+             c.epoch =
+                 pick(v, s, {CalendarEpoch::Auto, CalendarEpoch::Launch, CalendarEpoch::Fixed});
            }},
       });
   return all;

@@ -20,6 +20,9 @@ using mpilite::SimTime;
 
 enum class CpuMode { Measured, Off };
 enum class Lookahead { Static, Dynamic };
+/// MPISIM_EPOCH: what a rank's real-time clocks (time, gettimeofday) read at simulated time 0.
+/// Auto is Fixed with CpuMode::Off (a reproducible run) and Launch otherwise.
+enum class CalendarEpoch { Auto, Launch, Fixed, Date };
 
 /// One MPISIM_* variable: the single table behind validation, mpisimrun --help and docs.
 struct VariableInfo {
@@ -71,6 +74,8 @@ struct Config {
   bool sampling_report = false;    ///< MPISIM_SAMPLING_REPORT: list the sampled sites in the report
   bool fresh_heap = true;          ///< MPISIM_FRESH_HEAP: malloc'd memory reads as zero
   bool simulated_libc_time = true; ///< MPISIM_LIBC_TIME: sleep and clocks of libc simulated
+  CalendarEpoch epoch = CalendarEpoch::Auto; ///< MPISIM_EPOCH
+  std::int64_t epoch_date_s = 0;             ///< CalendarEpoch::Date: seconds since 1970, UTC
   /// The MPISIM_* variables that were set, as (name, value), for the report.
   std::vector<std::pair<std::string, std::string>> given;
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "ascii_timeline.hpp"
@@ -40,21 +42,25 @@ json settings_json(const Config& c, const RunSummary& run) {
   json given = json::object();
   for (const auto& [name, value] : c.given)
     given[name] = value;
-  return {{"ranks", c.ranks},
-          {"hosts", run.hosts},
-          {"map", c.map},
-          {"map_used", run.map},
-          {"machine", machine_json(c.machine)},
-          {"protocol", c.protocol},
-          {"det", c.det},
-          {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
-          {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
-          {"stack_bytes", c.stack_size},
-          {"auto_shared_malloc_bytes", c.auto_shared_malloc},
-          {"sampling", c.sampling},
-          {"sampling_report", c.sampling_report},
-          {"overflow_check", run.overflow_check},
-          {"variables", given}};
+  return {
+      {"ranks", c.ranks},
+      {"hosts", run.hosts},
+      {"map", c.map},
+      {"map_used", run.map},
+      {"machine", machine_json(c.machine)},
+      {"protocol", c.protocol},
+      {"det", c.det},
+      {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
+      {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
+      {"stack_bytes", c.stack_size},
+      {"auto_shared_malloc_bytes", c.auto_shared_malloc},
+      {"sampling", c.sampling},
+      {"sampling_report", c.sampling_report},
+      {"overflow_check", run.overflow_check},
+      {"calendar", run.calendar},
+      {"calendar_epoch", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                                     fmt::gmtime(static_cast<std::time_t>(run.calendar_epoch_s)))},
+      {"variables", given}};
 }
 
 /// min / mean / max of one per-rank column, with the ranks where min and max occur.
@@ -236,7 +242,7 @@ void render_settings(std::string& out, const json& s) {
       "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
       "receive overhead {}, latency {}, bandwidth {}, eager limit {}, topology {}, {} rank(s) per "
       "node, {} switching, network {}); protocol {}, DET {}, lookahead {}; CPU {} x{}; stacks {} "
-      "({})\n",
+      "({}); calendar from {} ({})\n",
       s["ranks"].get<int>(), s["hosts"].get<int>(), m["name"].get<std::string>(),
       t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
       format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
@@ -245,7 +251,8 @@ void render_settings(std::string& out, const json& s) {
       m["network_model"].get<std::string>(), s["protocol"].get<std::string>(),
       s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
-      format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>());
+      format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>(),
+      s["calendar_epoch"].get<std::string>(), s["calendar"].get<std::string>());
   if (!s["variables"].empty()) {
     out += "variables:";
     for (const auto& [name, value] : s["variables"].items())

@@ -191,6 +191,15 @@ public:
     return out;
   }
 
+  std::vector<std::byte> broadcast(std::vector<std::byte> mine) override {
+    settle();
+    int n = static_cast<int>(mine.size());
+    check(MPI_Bcast(&n, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+    mine.resize(static_cast<std::size_t>(n));
+    check(MPI_Bcast(mine.data(), n, MPI_BYTE, 0, comm_), "MPI_Bcast");
+    return mine;
+  }
+
   [[noreturn]] void abort_from_fault(int code) override {
     // Through mpiexec, whose own clean-up of the job would otherwise race with this process's
     // exit and may report another process's status (killed, or 1 for a lost connection).

@@ -68,6 +68,8 @@ public:
   /// Collective over all hosts (once, at the end of a run): host 0 gets every host's bytes, in
   /// host order; the others get nothing.
   virtual std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) = 0;
+  /// Collective over all hosts (before ranks run): every host gets host 0's `mine`.
+  virtual std::vector<std::byte> broadcast(std::vector<std::byte> mine) = 0;
   /// Ends every host process with `code`, once this one's stdio is out.
   [[noreturn]] void abort_all(int code) {
     std::fflush(stdout);
@@ -87,6 +89,7 @@ public:
   int hosts() const override { return 1; }
   void send_parts(int, FrameKind, std::span<const std::byte>, std::span<const std::byte>) override;
   bool poll(Frame&) override { return false; }
+  std::vector<std::byte> broadcast(std::vector<std::byte> mine) override { return mine; }
   std::vector<std::vector<std::byte>> gather(const std::vector<std::byte>& mine) override {
     return {mine};
   }

@@ -1,7 +1,8 @@
 /* The C library's sleeps and clocks in simulated time (MPISIM_LIBC_TIME): every rank sleeps
  * with sleep(S), usleep(U) and nanosleep(N ns), which advance its clock without blocking the host
  * process, and measures the sleeps with MPI_Wtime, clock_gettime (monotonic and real-time),
- * gettimeofday and time. usage: libc_time S U N */
+ * gettimeofday and time; rank 0 says whether every rank's calendar started at the same instant
+ * (MPISIM_EPOCH). usage: libc_time S U N */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,18 @@ int main(int argc, char** argv) {
   clock_gettime(CLOCK_REALTIME, &r1);
   gettimeofday(&g1, NULL);
   const time_t t1 = time(NULL);
-  MPI_Barrier(MPI_COMM_WORLD);
+  long start = (long)t0;
+  long* starts = rank == 0 ? malloc(sizeof(long) * (size_t)size) : NULL;
+  MPI_Gather(&start, 1, MPI_LONG, starts, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int same = 1;
+    for (int i = 1; i < size; ++i)
+      same = same && starts[i] == starts[0];
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t0));
+    printf("libc_time: %s rank started at %s\n", same ? "every" : "not every", when);
+    free(starts);
+  }
   if (rank == 0) {
     char year[8];
     strftime(year, sizeof year, "%Y", gmtime(&t1));
