@@ -144,6 +144,43 @@ TEST(Sample, StatsAreExact) {
   EXPECT_TRUE(s.enough(3, 0));
 }
 
+TEST(SampleStats, AColdFirstSampleIsAWarmUpLeftOut) {
+  mpilite::SampleStats s;
+  s.add(70);
+  s.add(10);
+  EXPECT_TRUE(s.first_is_warmup()); // 70 > 2 * 10
+  EXPECT_EQ(s.mean(), 10);
+  EXPECT_FALSE(s.enough(5, 0.01)); // one sample after the warm-up
+  s.add(10);
+  EXPECT_TRUE(s.enough(5, 0.01));
+  EXPECT_EQ(s.stddev(), 0.0);
+}
+
+TEST(SampleStats, AFirstSampleUpToTwiceTheOthersCounts) {
+  mpilite::SampleStats s;
+  s.add(20);
+  s.add(10);
+  s.add(10);
+  EXPECT_FALSE(s.first_is_warmup()); // 20 is not more than 2 * 10
+  EXPECT_EQ(s.mean(), 13);           // 40 / 3
+}
+
+TEST(SampleStats, MergedSummariesLeaveEachPartsWarmUpOut) {
+  mpilite::SampleStats a, b, none;
+  for (mpilite::SimTime t : {70, 10, 10})
+    a.add(t);
+  for (mpilite::SimTime t : {30, 10})
+    b.add(t);
+  none.merge(a);
+  none.merge(b);
+  EXPECT_EQ(none.count, 5u);
+  EXPECT_EQ(none.warmups, 2u);
+  EXPECT_EQ(none.mean(), 10);
+  a.merge(b); // into stats that still hold their first sample
+  EXPECT_EQ(a.warmups, 2u);
+  EXPECT_EQ(a.mean(), 10);
+}
+
 TEST(NodeSpeed, DividesMeasuredCompute) {
   mpisim::MachineParams m = test::round_machine();
   m.ranks_per_node = 2;

@@ -5,38 +5,76 @@
 
 namespace mpilite {
 
+namespace {
+unsigned __int128 square(SimTime t) {
+  const auto u = static_cast<unsigned __int128>(t < 0 ? 0 : t);
+  return u * u;
+}
+} // namespace
+
 void SampleStats::add(SimTime t) {
+  if (count == 0) first = t;
   ++count;
   sum += t;
-  const auto u = static_cast<unsigned __int128>(t < 0 ? 0 : t);
-  sum_squares += u * u;
+  sum_squares += square(t);
+}
+
+bool SampleStats::first_is_warmup() const {
+  if (first < 0 || count < 2) return false;
+  // first > 2 * (sum - first) / (count - 1), in integers
+  const auto later = static_cast<__int128>(sum - first);
+  return static_cast<__int128>(first) * static_cast<__int128>(count - 1) > 2 * later;
+}
+
+SampleStats::Steady SampleStats::steady() const {
+  Steady s{count - warmups, sum - warmup_sum, sum_squares - warmup_squares};
+  if (first_is_warmup()) {
+    --s.n;
+    s.sum -= first;
+    s.squares -= square(first);
+  }
+  return s;
 }
 
 void SampleStats::merge(const SampleStats& o) {
+  // A merged summary keeps the warm-ups its parts left out, not their first samples.
+  for (const SampleStats* part : {static_cast<const SampleStats*>(this), &o}) {
+    if (!part->first_is_warmup()) continue;
+    ++warmups;
+    warmup_sum += part->first;
+    warmup_squares += square(part->first);
+  }
+  first = -1;
   count += o.count;
   skipped += o.skipped;
   sum += o.sum;
   sum_squares += o.sum_squares;
+  warmups += o.warmups;
+  warmup_sum += o.warmup_sum;
+  warmup_squares += o.warmup_squares;
 }
 
 SimTime SampleStats::mean() const {
-  if (count == 0) return 0;
-  const auto n = static_cast<SimTime>(count);
-  return (sum + n / 2) / n;
+  const Steady s = steady();
+  if (s.n == 0) return 0;
+  const auto n = static_cast<SimTime>(s.n);
+  return (s.sum + n / 2) / n;
 }
 
 double SampleStats::stddev() const {
-  if (count == 0) return 0;
-  const auto n = static_cast<long double>(count);
-  const long double m = static_cast<long double>(sum) / n;
-  const long double var = static_cast<long double>(sum_squares) / n - m * m;
+  const Steady s = steady();
+  if (s.n == 0) return 0;
+  const auto n = static_cast<long double>(s.n);
+  const long double m = static_cast<long double>(s.sum) / n;
+  const long double var = static_cast<long double>(s.squares) / n - m * m;
   return var > 0 ? static_cast<double>(std::sqrt(var)) : 0.0;
 }
 
 bool SampleStats::enough(int iterations, double threshold) const {
   if (count >= static_cast<std::uint64_t>(iterations)) return true;
-  if (count < 2) return false;
-  const double m = static_cast<double>(sum) / static_cast<double>(count);
+  const Steady s = steady();
+  if (s.n < 2) return false;
+  const double m = static_cast<double>(s.sum) / static_cast<double>(s.n);
   return m > 0 ? stddev() / m < threshold : stddev() == 0;
 }
 

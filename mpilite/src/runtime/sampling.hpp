@@ -15,20 +15,42 @@ namespace mpilite {
 
 /// Samples of simulated durations, summed exactly (integers), so that summaries gathered from
 /// several host processes add up to the same figures in any order.
+///
+/// The first sample is a warm-up, left out of the mean, the deviation and the threshold test,
+/// when it took more than twice the mean of the later ones: a body's first execution often
+/// touches its arrays for the first time (page faults, cold caches), and charging every skipped
+/// body part of that would predict the loop several times too slow.
 struct SampleStats {
   std::uint64_t count = 0;   ///< samples taken (bodies run and measured)
   std::uint64_t skipped = 0; ///< bodies skipped and charged the mean
   SimTime sum = 0;
   unsigned __int128 sum_squares = 0;
+  SimTime first = -1; ///< the first sample, while these are one rank's (or one site's) samples
+  /// Warm-ups left out by the stats merged into these (summaries over ranks and hosts).
+  std::uint64_t warmups = 0;
+  SimTime warmup_sum = 0;
+  unsigned __int128 warmup_squares = 0;
 
   void add(SimTime t);
   void merge(const SampleStats& o);
-  /// The mean, rounded to the nearest picosecond (what a skipped body is charged).
+  /// Whether `first` is left out as a warm-up.
+  bool first_is_warmup() const;
+  /// The mean of the samples after warm-ups, rounded to the nearest picosecond (what a skipped
+  /// body is charged).
   SimTime mean() const;
-  /// Population standard deviation (ps).
+  /// Population standard deviation of the samples after warm-ups (ps).
   double stddev() const;
-  /// Enough samples: `iterations` of them, or at least 2 with stddev / mean below `threshold`.
+  /// Enough samples: `iterations` of them (warm-up included), or at least 2 after warm-ups
+  /// with stddev / mean below `threshold`.
   bool enough(int iterations, double threshold) const;
+
+private:
+  struct Steady {
+    std::uint64_t n;
+    SimTime sum;
+    unsigned __int128 squares;
+  };
+  Steady steady() const;
 };
 
 /// One call site, as the report shows it.

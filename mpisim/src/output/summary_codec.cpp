@@ -88,6 +88,11 @@ void put(WireWriter& w, const mpilite::SampleSiteSummary& x) {
   w.i64(x.stats.sum);
   w.u64(static_cast<std::uint64_t>(x.stats.sum_squares >> 64));
   w.u64(static_cast<std::uint64_t>(x.stats.sum_squares));
+  w.i64(x.stats.first);
+  w.u64(x.stats.warmups);
+  w.i64(x.stats.warmup_sum);
+  w.u64(static_cast<std::uint64_t>(x.stats.warmup_squares >> 64));
+  w.u64(static_cast<std::uint64_t>(x.stats.warmup_squares));
 }
 
 mpilite::SampleSiteSummary get_site(WireReader& r) {
@@ -101,6 +106,11 @@ mpilite::SampleSiteSummary get_site(WireReader& r) {
   x.stats.sum = r.i64();
   const auto high = static_cast<unsigned __int128>(r.u64());
   x.stats.sum_squares = high << 64 | r.u64();
+  x.stats.first = r.i64();
+  x.stats.warmups = r.u64();
+  x.stats.warmup_sum = r.i64();
+  const auto warm_high = static_cast<unsigned __int128>(r.u64());
+  x.stats.warmup_squares = warm_high << 64 | r.u64();
   return x;
 }
 

@@ -7,6 +7,7 @@
  *                              plus small blocks that must stay private, calloc and realloc
  *   large_scale badfree        MPISIM_SHARED_FREE of a pointer it did not allocate
  *   large_scale sample local|global ITERATIONS THRESHOLD
+ *   large_scale warmup ITERATIONS THRESHOLD
  *                              10 bodies charging 1, 2, 1, 2, ... ms; prints this rank's body
  *                              executions and rank 0's clock, and the total of executions */
 #include <stdio.h>
@@ -88,6 +89,22 @@ static int sample(int global, int iterations, double threshold) {
   return 0;
 }
 
+/* A kernel whose first execution is 7 times slower (it touches its array for the first time),
+ * then 1 ms: 100 bodies take 106 ms, sampled or not. */
+static int warmup(int iterations, double threshold) {
+  int executed = 0;
+  static int touched;
+  for (int i = 0; i < 100; ++i) {
+    MPISIM_SAMPLE_LOCAL(iterations, threshold) {
+      MPISIM_Compute(touched ? 0.001 : 0.007);
+      touched = 1;
+      ++executed;
+    }
+  }
+  if (rank == 0) printf("rank 0 ran %d bodies; clock %lld ps\n", executed, MPISIM_Clock_ps());
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -101,6 +118,7 @@ int main(int argc, char** argv) {
     MPISIM_SHARED_FREE(&x);
     rc = 0;
   }
+  if (argc >= 4 && strcmp(argv[1], "warmup") == 0) rc = warmup(atoi(argv[2]), atof(argv[3]));
   if (argc >= 5 && strcmp(argv[1], "sample") == 0)
     rc = sample(strcmp(argv[2], "global") == 0, atoi(argv[3]), atof(argv[4]));
   MPI_Finalize();
