@@ -150,9 +150,8 @@ typedef enum MPI_T_source_order {
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
 #define MPI_UB ((MPI_Datatype)0x4c000027)
 #define MPI_LB ((MPI_Datatype)0x4c000028)
-/* Predefined datatypes from index 0x40. The C++ ones are valid handles that calls reject with
-   MPI_ERR_TYPE (the builtin table does not hold them); the Fortran ones (gfortran's INTEGER,
-   REAL, LOGICAL: 4 bytes, DOUBLE PRECISION: 8) are in the table. */
+/* Predefined datatypes from index 0x40: C++'s bool and std::complex, and Fortran's (gfortran's
+   INTEGER, REAL, LOGICAL: 4 bytes, DOUBLE PRECISION: 8). */
 #define MPI_CXX_BOOL ((MPI_Datatype)0x4c000040)
 #define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000041)
 #define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000042)

@@ -1,5 +1,5 @@
-// The simulator's main() for programs privatized by loading (mpisimfort, and mpisimcc
-// -mpisim-privatize=load): the program was linked as a position-independent shared object and
+// The simulator's main() for programs privatized by loading (mpisimfort, which also takes C and
+// C++ sources): the program was linked as a position-independent shared object and
 // embedded in this executable (mpisim_program_image). Each rank loads its own copy, so COMMON
 // blocks, module variables, SAVE'd locals and C globals are per rank without any rewriting.
 //

@@ -709,6 +709,13 @@ private:
                      "its type is declared inside the function; declare the type outside");
         return;
       }
+      if (const clang::NamedDecl* n = local_name_in_bounds(d)) {
+        diag_.cannot(d->getLocation(), "static local " + d->getNameAsString(),
+                     "its array size names " + n->getNameAsString() +
+                         ", declared inside the function; declare " + n->getNameAsString() +
+                         " outside the function");
+        return;
+      }
       if (!p) continue;
       bool ok = true;
       const std::string init = initializer(d, &ok);
@@ -756,6 +763,30 @@ private:
       undefines += "#undef " + name + "\n";
     }
     return {defines, undefines};
+  }
+
+  /// A name an array bound of `d`'s declarator uses that is declared inside the function (an
+  /// enumerator, a constant): the declaration moved out of the function would not see it.
+  static const clang::NamedDecl* local_name_in_bounds(const clang::VarDecl* d) {
+    const clang::TypeSourceInfo* tsi = d->getTypeSourceInfo();
+    if (!tsi) return nullptr;
+    for (clang::TypeLoc tl = tsi->getTypeLoc(); !tl.isNull(); tl = tl.getNextTypeLoc())
+      if (auto array = tl.getAs<clang::ArrayTypeLoc>())
+        if (const clang::NamedDecl* n = local_name_in(array.getSizeExpr())) return n;
+    return nullptr;
+  }
+
+  static const clang::NamedDecl* local_name_in(const clang::Stmt* s) {
+    if (!s) return nullptr;
+    if (const auto* ref = clang::dyn_cast<clang::DeclRefExpr>(s)) {
+      const clang::DeclContext* where = ref->getDecl()->getDeclContext();
+      while (clang::isa<clang::EnumDecl>(where)) // an enumerator: where its enum is
+        where = where->getParent();
+      if (where->isFunctionOrMethod()) return ref->getDecl();
+    }
+    for (const clang::Stmt* child : s->children())
+      if (const clang::NamedDecl* n = local_name_in(child)) return n;
+    return nullptr;
   }
 
   static bool declared_in_function(clang::QualType t) {

@@ -90,7 +90,8 @@ endfunction()
 foreach(program comm_create_group comm_free_loop logical_float type_get_name cart_sub_zero
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
-        big_count_families big_count_requests comm_split_many)
+        big_count_families big_count_requests comm_split_many comm_many_held type_dup_copy_fails
+        rma_large_ops)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -297,6 +298,31 @@ add_test(NAME conformance.file_write_shared_on_two_hosts_is_refused COMMAND ${EX
 # MPI_Comm_split at 12 ranks (a held-out test once deadlocked there): colors, keys that reverse
 # or tie, MPI_UNDEFINED, nested splits, 30 splits of two parents in a row, each freed.
 conformance_vs_mpich(comm_split_many 12 "comm_split_many: 12 ranks, 0 failed checks")
+
+# A rank holds 1000 communicators and 10 windows at once (MPICH has 2048 context ids; the limit
+# was 512), and with all 2048 taken (2 by MPI_COMM_WORLD and MPI_COMM_SELF) a dup fails.
+conformance_vs_mpich(comm_many_held 2 "rank 1: held 1000 communicators and 10 windows, checksum 1000000")
+add_test(NAME conformance.comm_ids_run_out_as_in_mpich COMMAND ${EXPECT} 0
+  -m "exhaust: 2046 dups, then class MPI_ERR_OTHER"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/comm_many_held exhaust)
+
+# A datatype attribute whose copy callback fails fails MPI_Type_dup, which leaves
+# MPI_DATATYPE_NULL; a failing delete callback keeps the value.
+conformance_vs_mpich(type_dup_copy_fails 2 "rank 1: set ok, replace failed, delete failed, value kept yes \\(2\\), dup failed after 1 copy call\\(s\\), new type MPI_DATATYPE_NULL, free ran 1 delete\\(s\\)")
+
+# The C++ predefined datatypes: sizes and names, sums and products of std::complex, logical
+# reductions of bool (3 ranks: (1,0)(1,1)(1,2) multiply to (-1,3)).
+e2e_program(cxx_types ${CONFORMANCE_PROGRAMS}/cxx_types.cpp)
+add_test(NAME conformance.cxx_types_matches_mpich COMMAND ${EXPECT} 0
+  -m "all three agree" -m "rank 2: sum \\(6,6\\), product \\(-1,3\\), all odd 0, any odd 1, from left \\(1,1\\), 0 wrong sizes"
+  -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 3 ${E2E_BIN}/cxx_types
+     ${CONFORMANCE_PROGRAMS}/cxx_types.cpp)
+
+# One-sided operations above the eager limit (128 KiB accumulates and puts, a 384 KiB get) in
+# fence and post/start/complete/wait epochs: their messages are read from the origin's buffers
+# when the target receives them, so the buffers must live until then (was SIGSEGV in
+# MPI_Win_fence, or a silent read of freed memory).
+conformance_vs_mpich(rma_large_ops 4 "reversed rank 3: sum 0, transpose 264492908, neighbour 622271527, after replace 993884241")
 
 # MPI_Comm_create_group: concurrent calls of two disjoint groups, then one of all ranks.
 conformance_vs_mpich(comm_create_group 4 "comm_create_group: 4 ranks, 0 failed checks")

@@ -286,7 +286,13 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   Datatype t = make_dup(*old);
   t.committed = old->committed;
   if (int e = publish(c, std::move(t), {MPI_COMBINER_DUP, {}, {}, {keep(*old)}}, newtype)) return e;
-  return copy_object_attrs(c, AttrObject::Type, oldtype, *newtype, MPI_COMM_WORLD);
+  if (int e = copy_object_attrs(c, AttrObject::Type, oldtype, *newtype, MPI_COMM_WORLD)) {
+    // As MPICH: a failed copy callback leaves no new type behind.
+    c.w.free_datatype(*newtype);
+    *newtype = MPI_DATATYPE_NULL;
+    return e;
+  }
+  return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Type_dup)
 

@@ -225,8 +225,10 @@ void send_ops(Window& w, std::vector<MPI_Request>& requests) {
 }
 
 /// Receives the data of the window's operations that return some (gets and atomics), in the
-/// order they were issued, and forgets the operations.
-void finish_ops(Window& w) {
+/// order they were issued, waits for `sent` (the operations' messages), and only then forgets
+/// the operations: a message above the eager limit is read from its buffer when its target
+/// receives it, which may come after the replies.
+void finish_ops(Window& w, std::vector<MPI_Request>& sent) {
   for (RmaOp& q : w.ops) {
     if (!rma_returns_data(q.kind)) continue;
     std::vector<std::byte> data(q.bytes);
@@ -234,6 +236,7 @@ void finish_ops(Window& w) {
               MPI_STATUS_IGNORE);
     unpack(data.data(), q.bytes, *q.result_type, q.result_addr);
   }
+  PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
   w.ops.clear();
 }
 
@@ -419,8 +422,7 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
   for (int s = 0; s < p; ++s)
     for (int k = 0; k < in[static_cast<std::size_t>(s)]; ++k)
       if (int e = serve_one(c, *w, s, replies)) return e;
-  finish_ops(*w);
-  PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
+  finish_ops(*w, sent);
   PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
                MPI_STATUSES_IGNORE);
   w->fence_epoch = (assert& MPI_MODE_NOSUCCEED) == 0;
@@ -467,8 +469,7 @@ int PMPI_Win_complete(MPI_Win win) {
   for (std::size_t i = 0; i < w->access.size(); ++i)
     PMPI_Isend(&counts[i], 1, MPI_INT, w->access[i], kCountTag, w->comm, &sent.emplace_back());
   send_ops(*w, sent);
-  finish_ops(*w);
-  PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
+  finish_ops(*w, sent);
   w->access_epoch = false;
   return MPI_SUCCESS;
 }

@@ -16,24 +16,31 @@ constexpr int kColorKeyTag = 1000;
 
 } // namespace
 
-ContextWords free_at_all(World& w, Rank& r, const Comm& over) {
-  ContextWords free_blocks;
-  for (int i = 0; i < ContextMask::kWords; ++i)
-    free_blocks[static_cast<std::size_t>(i)] = ~r.comms.contexts.used[static_cast<std::size_t>(i)];
+ContextWords free_at_all(World& w, Rank& r, const Comm& over, int part) {
+  ContextWords free_blocks = r.comms.contexts.part(part);
+  for (std::uint64_t& word : free_blocks)
+    word = ~word;
   allreduce(w, r, MPI_IN_PLACE, free_blocks.data(), free_blocks.size(),
             *builtin_datatype(MPI_UINT64_T), *builtin_op(MPI_BAND), over);
   return free_blocks;
 }
 
-int lowest_context(const ContextWords& free_blocks) {
-  for (int i = 0; i < ContextMask::kWords; ++i)
+int lowest_context(const ContextWords& free_blocks, int part) {
+  for (int i = 0; i < ContextMask::kPartWords; ++i)
     if (const std::uint64_t word = free_blocks[static_cast<std::size_t>(i)])
-      return (i * 64 + std::countr_zero(word)) * kContextStride;
+      return (part * ContextMask::kPartBits + i * 64 + std::countr_zero(word)) * kContextStride;
+  return -1;
+}
+
+int agree_by_parts(const std::function<int(int part)>& agree_part) {
+  for (int part = 0; part < ContextMask::kParts; ++part)
+    if (const int context = agree_part(part); context >= 0) return context;
   return -1;
 }
 
 int agree_context(World& w, Rank& r, const Comm& over) {
-  return lowest_context(free_at_all(w, r, over));
+  return agree_by_parts(
+      [&](int part) { return lowest_context(free_at_all(w, r, over, part), part); });
 }
 
 void take_context(Rank& r, int context) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "comm.hpp"
@@ -14,18 +15,24 @@ namespace mpilite {
 
 class World;
 
-using ContextWords = std::array<std::uint64_t, ContextMask::kWords>;
+using ContextWords = ContextMask::Part;
 
-/// The context-id blocks free at every member of `over` (see agree_context).
-ContextWords free_at_all(World& w, Rank& r, const Comm& over);
-/// The first context id of the lowest block set in `free_blocks`, or -1 if none is.
-int lowest_context(const ContextWords& free_blocks);
+/// The context-id blocks of part `part` of the mask free at every member of `over` (see
+/// agree_context).
+ContextWords free_at_all(World& w, Rank& r, const Comm& over, int part);
+/// The first context id of the lowest block set in `free_blocks` (part `part` of the mask), or
+/// -1 if none is.
+int lowest_context(const ContextWords& free_blocks, int part);
 
 /// The lowest context-id block free at every member of `over`, found with an Allreduce
-/// (MPI_BAND over the members' masks of free blocks, 64 bytes) on over's collective context.
-/// Returns the block's first context id, or -1 if no block is free at every member. The caller
-/// takes it (take_context) if it becomes a member of the new communicator.
+/// (MPI_BAND over the members' masks of free blocks, 64 bytes) on over's collective context,
+/// one part of the mask after the other until a block is free: every member sees the same
+/// result, so all of them take the same number of steps. Returns the block's first context id,
+/// or -1 if no block is free at every member. The caller takes it (take_context) if it becomes
+/// a member of the new communicator.
 int agree_context(World& w, Rank& r, const Comm& over);
+/// The same over the parts, for `agree_part`, which agrees on one part of the mask.
+int agree_by_parts(const std::function<int(int part)>& agree_part);
 
 /// Marks the block of `context` used / free at rank `r`.
 void take_context(Rank& r, int context);

@@ -16,17 +16,39 @@
 namespace mpilite {
 
 /// The context-id blocks one rank has in use (bit i: contexts i*kContextStride and up). New
-/// communicators take the lowest block free at every member (comm_agreement.hpp), as MPICH does;
-/// 512 bits keep a rank's mask at 64 bytes, one small message.
+/// communicators take the lowest block free at every member (comm_agreement.hpp), as MPICH does,
+/// which has 2048 of them. They are agreed on 512 at a time (one 64-byte message per part), and
+/// a rank keeps only the first 512 bits until it needs more: most programs hold a few
+/// communicators, and a million ranks each pay 64 bytes, not 256.
 struct ContextMask {
-  static constexpr int kBits = 512;
-  static constexpr int kWords = kBits / 64;
-  std::array<std::uint64_t, kWords> used{3}; ///< blocks 0 and 1: MPI_COMM_WORLD and MPI_COMM_SELF
+  static constexpr int kBits = 2048;
+  static constexpr int kPartBits = 512;
+  static constexpr int kParts = kBits / kPartBits;
+  static constexpr int kPartWords = kPartBits / 64;
+  using Part = std::array<std::uint64_t, kPartWords>;
 
-  bool test(int bit) const { return (used[static_cast<std::size_t>(bit / 64)] >> (bit % 64)) & 1u; }
-  void set(int bit) { used[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64); }
-  void clear(int bit) {
-    used[static_cast<std::size_t>(bit / 64)] &= ~(std::uint64_t{1} << (bit % 64));
+  Part first{3}; ///< blocks 0 and 1: MPI_COMM_WORLD and MPI_COMM_SELF
+  std::unique_ptr<std::array<Part, kParts - 1>> rest; ///< allocated on the first block past 512
+
+  /// Part `p` of the mask (bits p*kPartBits and up); all clear when never allocated.
+  Part part(int p) const {
+    if (p == 0) return first;
+    return rest ? (*rest)[static_cast<std::size_t>(p - 1)] : Part{};
+  }
+  bool test(int bit) const { return (word(bit) >> (bit % 64)) & 1u; }
+  void set(int bit) { word(bit) |= std::uint64_t{1} << (bit % 64); }
+  void clear(int bit) { word(bit) &= ~(std::uint64_t{1} << (bit % 64)); }
+
+private:
+  std::uint64_t word(int bit) const { return part(bit / kPartBits)[word_in_part(bit)]; }
+  std::uint64_t& word(int bit) {
+    const int p = bit / kPartBits;
+    if (p == 0) return first[word_in_part(bit)];
+    if (!rest) rest = std::make_unique<std::array<Part, kParts - 1>>();
+    return (*rest)[static_cast<std::size_t>(p - 1)][word_in_part(bit)];
+  }
+  static std::size_t word_in_part(int bit) {
+    return static_cast<std::size_t>(bit % kPartBits / 64);
   }
 };
 

@@ -96,11 +96,13 @@ void swap_across(World& w, Rank& r, const LeaderLink& l, const void* mine, std::
 }
 
 int agree_context_across(World& w, Rank& r, const LeaderLink& l) {
-  ContextWords mine = free_at_all(w, r, l.local), theirs{};
-  swap_across(w, r, l, mine.data(), sizeof mine, theirs.data(), sizeof theirs);
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    mine[i] &= theirs[i];
-  return lowest_context(mine);
+  return agree_by_parts([&](int part) {
+    ContextWords mine = free_at_all(w, r, l.local, part), theirs{};
+    swap_across(w, r, l, mine.data(), sizeof mine, theirs.data(), sizeof theirs);
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      mine[i] &= theirs[i];
+    return lowest_context(mine, part);
+  });
 }
 
 int create_intercomm(ApiCall& c, const LeaderLink& l, MPI_Comm* out) {

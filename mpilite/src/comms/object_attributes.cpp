@@ -120,7 +120,7 @@ int delete_object_attr(ApiCall& c, AttrObject kind, int object, MPI_Comm errors,
 int copy_object_attrs(ApiCall& c, AttrObject kind, int from, int to, MPI_Comm errors) {
   const std::vector<Attribute>* v = values_of(c, kind, from);
   if (!v) return MPI_SUCCESS;
-  return run_copy_callbacks(
+  const int e = run_copy_callbacks(
       c, errors, from, *v,
       [](int keyval) -> const Keyval* {
         const ObjectKeyval* o = store().keyvals.find(keyval);
@@ -130,6 +130,15 @@ int copy_object_attrs(ApiCall& c, AttrObject kind, int from, int to, MPI_Comm er
         store().retain(keyval);
         store().values[{kind, c.r.id, to}].push_back({keyval, copied});
       });
+  // A failed copy callback fails the dup, whose object the caller then drops: the values copied
+  // before it go with it, without delete callbacks, since the program never saw the object.
+  if (e != MPI_SUCCESS) {
+    if (const std::vector<Attribute>* copied = values_of(c, kind, to))
+      for (const Attribute& a : *copied)
+        store().release(a.keyval);
+    store().values.erase({kind, c.r.id, to});
+  }
+  return e;
 }
 
 int delete_object_attrs(ApiCall& c, AttrObject kind, int object, MPI_Comm errors) {

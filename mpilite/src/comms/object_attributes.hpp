@@ -31,6 +31,7 @@ int get_object_attr(ApiCall& c, AttrObject kind, int object, MPI_Comm errors, in
 /// it succeeds.
 int delete_object_attr(ApiCall& c, AttrObject kind, int object, MPI_Comm errors, int keyval);
 /// MPI_Type_dup: gives `to` the values of `from` whose copy callbacks say so, in the order set.
+/// When a callback fails, `to` is left with no values and its error is returned.
 int copy_object_attrs(ApiCall& c, AttrObject kind, int from, int to, MPI_Comm errors);
 /// MPI_Type_free, MPI_Win_free: deletes every value of `object`, last set first.
 int delete_object_attrs(ApiCall& c, AttrObject kind, int object, MPI_Comm errors);

@@ -4,6 +4,7 @@
 #include <wchar.h>
 
 #include <array>
+#include <complex>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -100,6 +101,10 @@ std::array<std::unique_ptr<Datatype>, MPISIM_BUILTIN_TYPE_COUNT> make_builtins()
       scalar(MPI_C_FLOAT_COMPLEX, sizeof(float _Complex), alignof(float _Complex)));
   MPISIM_SCALAR(MPI_C_DOUBLE_COMPLEX, double _Complex);
   MPISIM_SCALAR(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
+  MPISIM_SCALAR(MPI_CXX_BOOL, bool);
+  MPISIM_SCALAR(MPI_CXX_FLOAT_COMPLEX, std::complex<float>);
+  MPISIM_SCALAR(MPI_CXX_DOUBLE_COMPLEX, std::complex<double>);
+  MPISIM_SCALAR(MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>);
   MPISIM_SCALAR(MPI_AINT, MPI_Aint);
   MPISIM_SCALAR(MPI_OFFSET, MPI_Offset);
   MPISIM_SCALAR(MPI_COUNT, MPI_Count);

@@ -34,9 +34,12 @@ Form form_of(MPI_Datatype t) {
   case MPI_LONG_DOUBLE:
     return {16, Rule::Quad};
   case MPI_C_LONG_DOUBLE_COMPLEX:
+  case MPI_CXX_LONG_DOUBLE_COMPLEX:
     return {32, Rule::Quad, 2};
   case MPI_C_FLOAT_COMPLEX:
   case MPI_C_DOUBLE_COMPLEX:
+  case MPI_CXX_FLOAT_COMPLEX:
+  case MPI_CXX_DOUBLE_COMPLEX:
   case MPI_COMPLEX:
   case MPI_DOUBLE_COMPLEX:
   case MPI_COMPLEX8:

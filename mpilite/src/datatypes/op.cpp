@@ -54,11 +54,15 @@ Family family_of(MPI_Datatype t) {
   case MPI_REAL16:
     return Family::Floating;
   case MPI_C_BOOL:
+  case MPI_CXX_BOOL:
   case MPI_LOGICAL:
     return Family::Logical;
   case MPI_C_FLOAT_COMPLEX:
   case MPI_C_DOUBLE_COMPLEX:
   case MPI_C_LONG_DOUBLE_COMPLEX:
+  case MPI_CXX_FLOAT_COMPLEX:
+  case MPI_CXX_DOUBLE_COMPLEX:
+  case MPI_CXX_LONG_DOUBLE_COMPLEX:
   case MPI_COMPLEX:
   case MPI_DOUBLE_COMPLEX:
   case MPI_COMPLEX8:
@@ -245,16 +249,20 @@ bool apply_builtin(MPI_Op op, MPI_Datatype t, const void* in, void* inout, std::
   case MPI_REAL16:
     return arith<Quad>(op, in, inout, n);
   case MPI_C_BOOL:
+  case MPI_CXX_BOOL:
     return arith<bool>(op, in, inout, n);
   case MPI_C_FLOAT_COMPLEX:
+  case MPI_CXX_FLOAT_COMPLEX:
   case MPI_COMPLEX:
   case MPI_COMPLEX8:
     return arith<std::complex<float>>(op, in, inout, n);
   case MPI_C_DOUBLE_COMPLEX:
+  case MPI_CXX_DOUBLE_COMPLEX:
   case MPI_DOUBLE_COMPLEX:
   case MPI_COMPLEX16:
     return arith<std::complex<double>>(op, in, inout, n);
   case MPI_C_LONG_DOUBLE_COMPLEX:
+  case MPI_CXX_LONG_DOUBLE_COMPLEX:
     return arith<std::complex<long double>>(op, in, inout, n);
   case MPI_COMPLEX32:
     return arith<std::complex<Quad>>(op, in, inout, n);
