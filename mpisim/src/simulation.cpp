@@ -145,7 +145,8 @@ bool Simulation::idle() {
   return link_->idle([this] { return network_->held(*arrivals_); });
 }
 
-RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv) {
+RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv,
+                           const ReplayChecks* replay) {
   const auto start = mpilite::HostSteadyClock::now();
   make_policy();
   const std::optional<CommGraph> map_graph = read_auto_map_graph(config_);
@@ -225,6 +226,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.remote_messages = world.remote_messages;
     det_profile_receives = det_ ? det_->profile_receives() : 0;
     s.overflow_check = world.scheduler().stacks().describe();
+    if (replay) s.replay = *replay;
     arrivals_.reset();
     world_ = nullptr;
   }
@@ -308,6 +310,7 @@ void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {
   merged.ranks.clear();
   merged.blocked.clear();
   merged.sampling.clear();
+  merged.replay.reset();
   merged.peak_rss_kib = 0;
   merged.local_messages = merged.remote_messages = merged.context_switches = merged.idle_rounds = 0;
   for (const auto& bytes : all)

@@ -18,6 +18,7 @@
 #include "network_model.hpp"
 #include "observer.hpp"
 #include "rank_map.hpp"
+#include "replay_checks.hpp"
 #include "run_control.hpp"
 #include "sampling.hpp"
 #include "sync_stats.hpp"
@@ -75,14 +76,17 @@ struct RunSummary {
   std::string calendar;
   std::vector<std::string> timeline;      ///< the report's ASCII timeline (up to 64 ranks)
   std::vector<std::string> output_errors; ///< trace, matrix or record files not written
+  std::optional<ReplayChecks> replay;     ///< mpisim-replay: its outcomes against the record's
 };
 
 class Simulation final : public mpilite::TimeBounds, public mpilite::CallHooks {
 public:
   explicit Simulation(Config config);
 
-  /// Simulates `main` on config.ranks ranks of this host process.
-  RunSummary run(const mpilite::World::Main& main, int argc, char** argv);
+  /// Simulates `main` on config.ranks ranks of this host process. `replay`: what the ranks of a
+  /// replay (replay_main) found of their outcomes on this host process, for the summary.
+  RunSummary run(const mpilite::World::Main& main, int argc, char** argv,
+                 const ReplayChecks* replay = nullptr);
 
   const Config& config() const { return config_; }
 

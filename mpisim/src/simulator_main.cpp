@@ -25,7 +25,8 @@ __asm__(".pushsection .note.mpisim,\"a\",@note\n"
 
 namespace mpisim {
 
-int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool) {
+int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool,
+                  const ReplaySettings& replay) {
   Config config;
   try {
     config = Config::from_environment(environ);
@@ -38,7 +39,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   Simulation sim(config);
   RunSummary run;
   try {
-    run = sim.run(program, argc, argv);
+    run = sim.run(program, argc, argv, replay.checks);
   } catch (const std::exception& e) { // writing the trace, matrix or record
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;
@@ -59,7 +60,13 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
       written = false;
     }
   }
-  return run.exit_code ? run.exit_code : written ? 0 : 2;
+  // After the report and its errors, where it is the last thing a user reads.
+  if (run.replay)
+    for (const std::string& warning : replay_warnings(*run.replay))
+      std::fprintf(stderr, "%s: %s\n", tool, warning.c_str());
+  if (run.exit_code) return run.exit_code;
+  if (!written) return 2;
+  return replay.strict && run.replay && run.replay->differing ? kReplayDivergedExitCode : 0;
 }
 
 } // namespace mpisim

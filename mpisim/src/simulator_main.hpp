@@ -3,11 +3,20 @@
 // built with mpisimcc get it through runtime_main.cpp; mpisim-replay calls it with its replayer.
 #pragma once
 
+#include "replay_checks.hpp"
 #include "world.hpp"
 
 namespace mpisim {
 
+/// mpisim-replay's part of a run: what its ranks find of their outcomes on this host process
+/// (replay_main), and whether a difference from the record fails the run (--strict).
+struct ReplaySettings {
+  const ReplayChecks* checks = nullptr;
+  bool strict = false;
+};
+
 /// `tool` prefixes error messages ("mpisim").
-int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool);
+int simulate_main(const mpilite::World::Main& program, int argc, char** argv, const char* tool,
+                  const ReplaySettings& replay = {});
 
 } // namespace mpisim

@@ -1,6 +1,7 @@
 // mpisim-replay: re-simulates a run recorded with MPISIM_RECORD on a machine model (the same
 // options as mpisimrun), without running the program again.
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ int main(int argc, char** argv) {
                kTool};
   std::string dir;
   app.add_option("dir", dir, "the directory MPISIM_RECORD wrote")->required();
+  bool strict = false;
+  app.add_flag("--strict", strict,
+               fmt::format("exit with code {} when a wildcard match or test outcome of the replay "
+                           "differs from the recorded run's (the prediction is then approximate; "
+                           "without it, a warning and the report's replay.diverged say so)",
+                           mpisim::kReplayDivergedExitCode));
   mpisim::tools::VariableOptions variables;
   variables.add_to(app);
   std::vector<std::string> args = mpisim::tools::rewrite_arguments(argc, argv, true);
@@ -72,12 +79,16 @@ int main(int argc, char** argv) {
   } catch (const mpisim::ConfigError& e) {
     fail(e.what());
   }
-  if (config.hosts > 1 && !mpisim::protocols::launched_as_several_processes())
-    mpisim::tools::launch({argv[0], dir}, config.hosts, kTool);
+  if (config.hosts > 1 && !mpisim::protocols::launched_as_several_processes()) {
+    std::vector<std::string> command = {argv[0], dir};
+    if (strict) command.emplace_back("--strict");
+    mpisim::tools::launch(command, config.hosts, kTool);
+  }
   if (const std::string why = mpisim::openmp_mismatch(meta, config.machine); !why.empty())
     fail(fmt::format("{}: {}", dir, why));
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};
-  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale, meta.buffer_bound), 1,
-                               rank_argv.data(), kTool);
+  const auto checks = std::make_shared<mpisim::ReplayChecks>();
+  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale, meta.buffer_bound, checks),
+                               1, rank_argv.data(), kTool, {checks.get(), strict});
 }

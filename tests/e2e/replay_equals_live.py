@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """MPISIM_RECORD and mpisim-replay: replaying a record predicts exactly what the live run predicted
 (the predicted time and every rank's final clock), recorded and replayed on 1 and 2 host
-processes; replayed on another machine preset it differs, and equals the live run on that preset.
+processes, and finds every wildcard match and test outcome as recorded (no warning, the report's
+replay.diverged false, none left unchecked); replayed on another machine preset it differs, and
+equals the live run on that preset.
 OTHER_MACHINE "-" skips the last check, for programs whose operations depend on simulated time
 (polling loops, replies to whoever came first), which a record fixes as they happened.
 
@@ -12,7 +14,16 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # keep the source tree clean of __pycache__
-from predicted import predict as run  # noqa: E402
+from predicted import predict as run, prediction, report_of  # noqa: E402
+
+
+def replay_as_recorded(cmd, report):
+    """Runs a replay that must find every outcome as recorded; its prediction."""
+    r, stderr = report_of(cmd, report)
+    checks = r["replay"]
+    if "warning" in stderr or "note:" in stderr or checks["diverged"] or checks["unchecked"]:
+        sys.exit(f"FAIL: {' '.join(cmd)} did not find the recorded outcomes: {checks}\n{stderr[-3000:]}")
+    return prediction(r)
 
 
 def main():
@@ -28,7 +39,8 @@ def main():
             live = run([mpisimrun, "-np", str(ranks), "-hosts", str(hosts), "--cpu", "off", "--record", record,
                         "--report", report, program] + args, report)
             for replay_hosts in (1, 2):
-                replayed = run([replay, record, "-hosts", str(replay_hosts), "--report", report], report)
+                replayed = replay_as_recorded([replay, record, "-hosts", str(replay_hosts), "--report", report],
+                                              report)
                 if replayed != live:
                     sys.exit(f"FAIL: recorded on {hosts} host(s), replayed on {replay_hosts}: "
                              f"{replayed} != live {live}")

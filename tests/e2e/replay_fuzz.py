@@ -141,8 +141,14 @@ def main():
         if code != 0:
             sys.exit(f"FAIL: the undamaged record does not replay ({code}):\n{out[-2000:]}")
 
-        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 2), 2,
-                    "format version 2 (this mpisim-replay reads version 1)")
+        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 3), 2,
+                    "format version 3 (this mpisim-replay reads versions 1 to 2)")
+        # An outcome other than the replay's (MPI_Waitany completing another request) is warned
+        # about, not an error; one after an operation that has none is an error of the record.
+        check_exact(tool, records[1], lambda d: damage_first(d, "outcome", 3, "2"), 0,
+                    "warning: 1 of the replay's")
+        check_exact(tool, records[1], lambda d: damage_first(d, "init", 0, "outcome 1 0 0"), 2,
+                    "rank-0.ops:LINE: an outcome line follows no operation that has one")
         check_exact(tool, base, lambda d: set_meta(d, "ranks", 2000000000), 2,
                     "it says 2000000000 ranks, but DIR holds 4 rank-*.ops files")
         check_exact(tool, base, lambda d: set_meta(d, "cpu_scale", 0), 2,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -248,8 +249,13 @@ TEST(Observe, ReplayPredictsExactlyWhatTheLiveRunPredicted) {
   EXPECT_EQ(meta.outcome, "finished");
 
   auto r = test::config(4);
-  const auto replayed = test::simulate(r, mpisim::replay_main(dir, 1.0));
+  const auto checks = std::make_shared<mpisim::ReplayChecks>();
+  const auto replayed = test::simulate(r, mpisim::replay_main(dir, 1.0, 0, checks));
   ASSERT_EQ(replayed.reason, mpilite::RunEnd::Finished) << replayed.message;
+  // Rank 2's polls (each MPI_Test's flag, and what the wildcard receive matched) are as recorded.
+  EXPECT_GT(checks->checked, 1u);
+  EXPECT_EQ(checks->differing, 0u) << checks->first;
+  EXPECT_EQ(checks->unchecked, 0u);
   EXPECT_EQ(clocks(replayed), clocks(live));
   EXPECT_EQ(replayed.predicted, live.predicted);
   for (std::size_t i = 0; i < live.ranks.size(); ++i) {
@@ -273,6 +279,197 @@ TEST(Observe, ReplayPredictsExactlyWhatTheLiveRunPredicted) {
   EXPECT_NE(slow_replay.predicted, waiting.predicted);
   EXPECT_EQ(clocks(slow_replay), clocks(slow_live));
   std::filesystem::remove_all(dir2);
+  std::filesystem::remove_all(dir);
+}
+
+/// Rank 0 hands rank 1 an 8-byte task and rank 2 a 20000-byte one, then answers whoever of them
+/// reports back first (MPI_ANY_SOURCE) with a large reply: at 1 GB/s rank 1 (10 us of work) comes
+/// first, at 100 GB/s rank 2 (1 us of work).
+int first_come_program(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  const int me = test::world_rank();
+  std::vector<char> buf(20000);
+  if (me == 0) {
+    MPI_Send(buf.data(), 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(buf.data(), 20000, MPI_CHAR, 2, 1, MPI_COMM_WORLD);
+    for (int k = 0; k < 2; ++k) {
+      MPI_Status st;
+      MPI_Recv(buf.data(), 8, MPI_CHAR, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &st);
+      MPI_Send(buf.data(), k == 0 ? 20000 : 8, MPI_CHAR, st.MPI_SOURCE, 3, MPI_COMM_WORLD);
+    }
+  } else {
+    MPI_Recv(buf.data(), 20000, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPISIM_Compute(me == 1 ? 10e-6 : 1e-6);
+    MPI_Send(buf.data(), 8, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+    MPI_Recv(buf.data(), 20000, MPI_CHAR, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+/// Records `program` on `ranks` ranks of the test machine into `dir` (a fresh scratch one).
+std::string record(const std::string& name, int ranks, int (*program)(int, char**)) {
+  const std::string dir = scratch_dir(name);
+  auto c = test::config(ranks);
+  c.record_path = dir;
+  EXPECT_EQ(test::simulate(c, program).reason, mpilite::RunEnd::Finished);
+  return dir;
+}
+
+/// Replays `dir` with the settings `c`: what the replay found of the recorded outcomes.
+std::shared_ptr<mpisim::ReplayChecks> replay_checks(const mpisim::Config& c,
+                                                    const std::string& dir) {
+  const auto checks = std::make_shared<mpisim::ReplayChecks>();
+  const auto replayed = test::simulate(c, mpisim::replay_main(dir, 1.0, 0, checks));
+  EXPECT_EQ(replayed.reason, mpilite::RunEnd::Finished) << replayed.message;
+  return checks;
+}
+
+/// The test machine with a 100 GB/s network, where first_come_program's rank 2 comes first.
+mpisim::Config fast_network() {
+  auto fast = test::config(3);
+  fast.machine.bandwidth = 100e9;
+  return fast;
+}
+
+/// Rank 0 takes what ranks 1 and 2 send with every call whose outcome is recorded: a wildcard
+/// MPI_Probe, MPI_Recv and MPI_Sendrecv, and MPI_ANY_SOURCE receives completed by MPI_Testall,
+/// MPI_Waitsome, MPI_Testany, MPI_Testsome and MPI_Waitall, and MPI_Iprobe polls.
+int every_outcome_program(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  const int me = test::world_rank();
+  int v[2] = {me, me};
+  MPI_Status st;
+  if (me == 0) {
+    MPI_Probe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
+    for (int k = 0; k < 2; ++k)
+      MPI_Recv(v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int tag = 2; tag <= 5; ++tag) {
+      MPI_Request q[2];
+      for (int k = 0; k < 2; ++k)
+        MPI_Irecv(&v[k], 1, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &q[k]);
+      int flag = 0, index, n, done[2];
+      if (tag == 2)
+        while (!flag) {
+          MPISIM_Compute(0.5e-6);
+          MPI_Testall(2, q, &flag, MPI_STATUSES_IGNORE);
+        }
+      if (tag == 3)
+        for (int got = 0; got < 2; got += n)
+          MPI_Waitsome(2, q, &n, done, MPI_STATUSES_IGNORE);
+      if (tag == 4) {
+        while (!flag) {
+          MPISIM_Compute(0.5e-6);
+          MPI_Testany(2, q, &index, &flag, &st);
+        }
+        for (n = 0; n == 0;)
+          MPI_Testsome(2, q, &n, done, MPI_STATUSES_IGNORE);
+      }
+      if (tag == 5) MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    }
+    MPI_Sendrecv(&v[0], 1, MPI_INT, 1, 7, &v[1], 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD,
+                 &st);
+    for (int got = 0, flag = 0; got < 2; got += flag) {
+      MPI_Iprobe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &flag, &st);
+      if (flag) MPI_Recv(v, 1, MPI_INT, st.MPI_SOURCE, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPISIM_Compute(0.5e-6);
+    }
+  } else {
+    for (int tag = 1; tag <= 5; ++tag) {
+      MPISIM_Compute(me * 1e-6);
+      MPI_Send(v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+    }
+    if (me == 1)
+      MPI_Sendrecv(&v[0], 1, MPI_INT, 0, 6, &v[1], 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);
+    MPISIM_Compute(me * 1e-6);
+    MPI_Send(v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+  }
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(Observe, ReplayFindsEveryRecordedOutcomeOnTheRecordingMachine) {
+  const std::string dir = scratch_dir("replay_every_outcome");
+  auto c = test::config(3);
+  c.record_path = dir;
+  const auto live = test::simulate(c, every_outcome_program);
+  ASSERT_EQ(live.reason, mpilite::RunEnd::Finished) << live.message;
+  // Every call that has an outcome is followed by it in the record.
+  std::ifstream in(dir + "/rank-0.ops");
+  std::set<std::string> with_outcome;
+  std::uint64_t outcomes = 0;
+  std::string previous;
+  for (std::string line; std::getline(in, line); previous = line)
+    if (line.starts_with("outcome ")) {
+      ++outcomes;
+      with_outcome.insert(previous.substr(0, previous.find(' ')));
+    }
+  EXPECT_EQ(with_outcome, (std::set<std::string>{"probe", "recv", "testall", "waitsome", "testany",
+                                                 "testsome", "waitall", "sendrecv", "iprobe"}));
+
+  const auto checks = std::make_shared<mpisim::ReplayChecks>();
+  const auto replayed = test::simulate(test::config(3), mpisim::replay_main(dir, 1.0, 0, checks));
+  ASSERT_EQ(replayed.reason, mpilite::RunEnd::Finished) << replayed.message;
+  EXPECT_EQ(clocks(replayed), clocks(live));
+  EXPECT_EQ(checks->checked, outcomes);
+  EXPECT_EQ(checks->differing, 0u) << checks->first;
+  EXPECT_EQ(checks->unchecked, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, ReplayTellsTheFirstWildcardMatchThatDiffersFromTheRecord) {
+  const std::string dir = record("replay_first_come", 3, first_come_program);
+  const auto checks = replay_checks(fast_network(), dir);
+  EXPECT_EQ(checks->checked, 2u);
+  EXPECT_EQ(checks->differing, 2u);
+  EXPECT_EQ(checks->first_rank, 0);
+  EXPECT_EQ(checks->first, "rank 0's 1st MPI_Recv from MPI_ANY_SOURCE (rank-0.ops:4) matched "
+                           "rank 2 in the replay, rank 1 in the recorded run");
+  const auto warnings = mpisim::replay_warnings(*checks);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("warning: 2 of the replay's 2 wildcard matches"), std::string::npos)
+      << warnings[0];
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, ReplayTellsATestThatFoundOtherwiseThanRecorded) {
+  // Rank 2 polls MPI_Test for rank 3's message, sent after 3 us: with 5 us more latency the
+  // recorded last poll finds nothing.
+  const std::string dir = record("replay_poll", 4, mixed_program);
+  auto slow = test::config(4);
+  slow.machine.latency = 6'000'000;
+  const auto checks = replay_checks(slow, dir);
+  EXPECT_EQ(checks->differing, 1u);
+  EXPECT_EQ(checks->first_rank, 2);
+  EXPECT_NE(checks->first.find("MPI_Test (rank-2.ops:"), std::string::npos) << checks->first;
+  EXPECT_NE(checks->first.find("did not complete in the replay, completed in the recorded run"),
+            std::string::npos)
+      << checks->first;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, ReplayOfARecordWithoutOutcomesSaysTheyWereNotChecked) {
+  const std::string dir = record("replay_format1", 3, first_come_program);
+  // What the first format held: no outcome lines, version 1.
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string path = dir + "/rank-" + std::to_string(rank) + ".ops";
+    std::ifstream in(path);
+    std::string kept;
+    for (std::string line; std::getline(in, line);)
+      if (!line.starts_with("outcome ")) kept += line + "\n";
+    std::ofstream(path) << kept;
+  }
+  std::ifstream meta_in(dir + "/meta.json");
+  json meta = json::parse(meta_in);
+  meta["mpisim_record"] = 1;
+  std::ofstream(dir + "/meta.json") << meta.dump();
+  ASSERT_EQ(mpisim::read_record_meta(dir).ranks, 3);
+  const auto checks = replay_checks(fast_network(), dir);
+  EXPECT_EQ(checks->checked, 0u);
+  EXPECT_EQ(checks->unchecked, 2u);
+  const auto warnings = mpisim::replay_warnings(*checks);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(warnings[0].starts_with("note: the record holds no outcome for 2")) << warnings[0];
   std::filesystem::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
 // MPI entry points: completion of requests (wait, test and their any/some/all forms), freeing,
 // cancelling and querying requests.
+#include <span>
 #include <vector>
 
 #include "api_p2p.hpp"
@@ -54,6 +55,24 @@ bool all_null(const HandleSet& set) {
   return true;
 }
 
+/// Whether `q` took whichever message came first (a receive of MPI_PROC_NULL takes none).
+bool wildcard_receive(const Request* q) {
+  return q && q->kind == RequestKind::Recv && q->probe == Request::Probe::None &&
+         q->status.MPI_SOURCE != MPI_PROC_NULL && wildcard(q->source, q->tag);
+}
+
+/// Records what a wait or test call found (MPISIM_RECORD) before finishing frees its requests:
+/// `flag`, and the requests `done` of `set` that completed.
+void record_outcome(ApiCall& c, const HandleSet& set, std::span<const std::size_t> done, bool flag,
+                    Recorded what) {
+  if (!c.w.op_log) return;
+  const auto o = completion_outcome(what, flag, done, [&](std::size_t k) {
+    const Request* q = set.ops[done[k]];
+    return wildcard_receive(q) ? &q->status : nullptr;
+  });
+  if (o) c.w.op_log->outcome(c, *o);
+}
+
 /// MPI makes freeing or cancelling an active persistent collective or partitioned request
 /// erroneous: what it started runs on its own and must complete first.
 int check_not_active(ApiCall& c, const Request& q) {
@@ -87,12 +106,14 @@ int some(const char* name, bool wait, int incount, MPI_Request* requests, int* o
   if (int e = lookup_requests(c, incount, requests, set)) return e;
   MPISIM_RECORD_OP(c, wait ? "waitsome" : "testsome", RequestsArg{incount, requests});
   if (all_null(set)) {
+    record_outcome(c, set, {}, true, Recorded::Which);
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
   if (int e = check_out(c, indices, "array_of_indices")) return e;
   const std::vector<std::size_t> done = wait ? wait_some(c.w, c.r, set.ops.data(), set.ops.size())
                                              : test_some(c.w, c.r, set.ops.data(), set.ops.size());
+  record_outcome(c, set, done, true, Recorded::Which);
   *outcount = static_cast<int>(done.size());
   for (std::size_t k = 0; k < done.size(); ++k)
     indices[k] = static_cast<int>(done[k]);
@@ -110,6 +131,8 @@ int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
   if (int e = lookup_requests(c, 1, request, set)) return e;
   MPISIM_RECORD_OP(c, "wait", RequestArg{*request});
   wait_all(c.w, c.r, set.ops.data(), 1);
+  const std::size_t first = 0;
+  record_outcome(c, set, {&first, 1}, true, Recorded::Matches);
   return finish_one(c, set, 0, request, status);
 }
 MPISIM_WEAK_ALIAS(Wait)
@@ -120,8 +143,9 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
   MPISIM_RECORD_OP(c, "waitall", RequestsArg{count, array_of_requests});
   wait_all(c.w, c.r, set.ops.data(), set.ops.size());
-  return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
-                    true);
+  const std::vector<std::size_t> all = all_indices(set.ops.size());
+  record_outcome(c, set, all, true, Recorded::Matches);
+  return finish_all(c, set, all, array_of_requests, array_of_statuses, true);
 }
 MPISIM_WEAK_ALIAS(Waitall)
 
@@ -133,6 +157,8 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (int e = lookup_requests(c, 1, request, set)) return e;
   MPISIM_RECORD_OP(c, "test", RequestArg{*request});
   *flag = test_all(c.w, c.r, set.ops.data(), 1);
+  const std::size_t first = 0;
+  record_outcome(c, set, {&first, *flag ? 1u : 0u}, *flag, Recorded::Flag);
   if (!*flag) return MPI_SUCCESS;
   return finish_one(c, set, 0, request, status);
 }
@@ -146,9 +172,13 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
   MPISIM_RECORD_OP(c, "testall", RequestsArg{count, array_of_requests});
   *flag = test_all(c.w, c.r, set.ops.data(), set.ops.size());
-  if (!*flag) return MPI_SUCCESS;
-  return finish_all(c, set, all_indices(set.ops.size()), array_of_requests, array_of_statuses,
-                    true);
+  if (!*flag) {
+    record_outcome(c, set, {}, false, Recorded::Flag);
+    return MPI_SUCCESS;
+  }
+  const std::vector<std::size_t> all = all_indices(set.ops.size());
+  record_outcome(c, set, all, true, Recorded::Flag);
+  return finish_all(c, set, all, array_of_requests, array_of_statuses, true);
 }
 MPISIM_WEAK_ALIAS(Testall)
 
@@ -159,6 +189,8 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Sta
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
   MPISIM_RECORD_OP(c, "waitany", RequestsArg{count, array_of_requests});
   const long i = wait_any(c.w, c.r, set.ops.data(), set.ops.size());
+  const auto done = static_cast<std::size_t>(i);
+  record_outcome(c, set, {&done, i < 0 ? 0u : 1u}, true, Recorded::Which);
   if (i < 0) {
     *index = MPI_UNDEFINED;
     store_status(status, empty_status());
@@ -178,6 +210,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fl
   if (int e = lookup_requests(c, count, array_of_requests, set)) return e;
   MPISIM_RECORD_OP(c, "testany", RequestsArg{count, array_of_requests});
   if (all_null(set)) {
+    record_outcome(c, set, {}, true, Recorded::Which);
     *flag = 1;
     *index = MPI_UNDEFINED;
     store_status(status, empty_status());
@@ -185,6 +218,8 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fl
   }
   const long i = test_any(c.w, c.r, set.ops.data(), set.ops.size());
   *flag = i >= 0;
+  const auto done = static_cast<std::size_t>(i);
+  record_outcome(c, set, {&done, i < 0 ? 0u : 1u}, *flag, Recorded::Which);
   *index = MPI_UNDEFINED;
   if (i < 0) return MPI_SUCCESS;
   *index = static_cast<int>(i);

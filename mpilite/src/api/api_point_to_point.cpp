@@ -60,6 +60,7 @@ int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pA
   reqs[1] = begin_receive(c, recv);
   c.peer(recv.peer, recv.tag, recv.comm->handle);
   wait_all(c.w, c.r, reqs, 2);
+  if (wildcard(source, recv.tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(reqs[1]->status));
   // The library progresses the send and the receive together, and in an exchange both ranks
   // copy at once: what that costs beyond a send and a receive is the machine's (measured by
   // mpisim-calibrate), charged once both are done.
@@ -136,6 +137,7 @@ int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
   MPISIM_RECORD_OP(c, "recv", a.count * a.type->size, source, tag, CommArg{comm});
   Request* q = begin_receive(c, a);
   wait_all(c.w, c.r, &q, 1);
+  if (wildcard(source, tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(q->status));
   store_status(status, q->status);
   const int e = receive_error(c, *q);
   c.w.free_request(q);

@@ -49,6 +49,7 @@ int blocking_probe(const char* name, Request::Probe how, int source, int tag, MP
   }
   Request* q = start_probe(c.w, c.r, how, world_source, tag, cm->context, *cm);
   wait_all(c.w, c.r, &q, 1);
+  if (wildcard(source, tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(q->status));
   store_status(status, q->status);
   if (how == Request::Probe::Take)
     *message = message_handle(*q);
@@ -70,6 +71,7 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
     if (int e = check_out(c, comm, message, "message")) return e;
   if (world_source == MPI_PROC_NULL) {
     *flag = 1;
+    MPISIM_RECORD_OUTCOME(c, Outcome{});
     store_status(status, null_status());
     if (take) *message = MPI_MESSAGE_NO_PROC;
     return MPI_SUCCESS;
@@ -77,11 +79,13 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
   Message* m = probe_now(c.w, c.r, world_source, tag, cm->context, *cm);
   *flag = m != nullptr;
   if (!m) {
+    MPISIM_RECORD_OUTCOME(c, Outcome{false, {}, {}});
     if (take) *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
   }
   MPI_Status s;
   describe_message(s, *cm, *m);
+  MPISIM_RECORD_OUTCOME(c, wildcard(source, tag) ? Outcome::matched(s) : Outcome{});
   store_status(status, s);
   if (take) *message = message_handle(*take_probed(c.w, c.r, *m, *cm));
   return MPI_SUCCESS;

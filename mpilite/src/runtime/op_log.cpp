@@ -143,6 +143,24 @@ void OpLog::end_line(int rank, RankLog& l) {
   l.text.clear();
 }
 
+void OpLog::outcome(ApiCall& c, const Outcome& o) {
+  if (!outermost(c)) return;
+  const int rank = current_rank(c);
+  RankLog& l = of(rank);
+  // No compute line comes between: the call charged its compute before its own line.
+  l.text += "outcome";
+  put(l, o.flag ? 1 : 0);
+  put(l, o.indices.size());
+  for (int i : o.indices)
+    put(l, i);
+  put(l, o.matches.size());
+  for (const Outcome::Match& m : o.matches) {
+    put(l, m.source);
+    put(l, m.tag);
+  }
+  end_line(rank, l);
+}
+
 void OpLog::flush_all() {
   for (auto& [rank, l] : ranks_) {
     if (l.measured || l.declared)

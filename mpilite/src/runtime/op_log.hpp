@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -50,6 +52,57 @@ struct CountsArg {
   const int* counts;
 };
 
+/// Whether a receive or probe of `source` and `tag` takes whichever message comes first (one of
+/// MPI_PROC_NULL takes none).
+inline bool wildcard(int source, int tag) {
+  return source == MPI_ANY_SOURCE || (tag == MPI_ANY_TAG && source != MPI_PROC_NULL);
+}
+
+/// What a call that depends on timing found, recorded on an `outcome` line after the call's own,
+/// so that a replay on another machine model can tell whether its calls found the same: what the
+/// rank did next was recorded for this outcome. Recorded after every test call (MPI_Test*,
+/// MPI_Iprobe) and MPI_Waitany/MPI_Waitsome, and after a receive, probe or wait that matched a
+/// wildcard receive.
+struct Outcome {
+  struct Match {
+    int source; ///< rank in the communicator (status.MPI_SOURCE)
+    int tag;
+    bool operator==(const Match&) const = default;
+  };
+  bool flag = true;           ///< test calls: whether they completed (MPI_Iprobe: found a message)
+  std::vector<int> indices;   ///< the any and some calls: which requests completed
+  std::vector<Match> matches; ///< what each completed wildcard receive or probe matched, in order
+  bool operator==(const Outcome&) const = default;
+
+  /// The outcome of a receive or probe that matched the message `s` describes.
+  static Outcome matched(const MPI_Status& s) { return {true, {}, {{s.MPI_SOURCE, s.MPI_TAG}}}; }
+};
+
+/// What of a wait or test call's outcome the record holds.
+enum class Recorded {
+  Matches, ///< MPI_Wait, MPI_Waitall: what their wildcard receives matched (nothing if none)
+  Flag,    ///< MPI_Test, MPI_Testall: whether they completed, and the matches
+  Which,   ///< the any and some calls: which requests completed, and the matches
+};
+
+/// The outcome of a wait or test call that completed the requests `done` (positions in its
+/// array, in the order it reports them), or none to record. `wildcard_status(k)` is the status
+/// of done[k] if that was a wildcard receive, else null. The recorder and mpisim-replay both
+/// build outcomes with it, so that they compare like with like.
+template <class StatusOf>
+std::optional<Outcome> completion_outcome(Recorded what, bool flag,
+                                          std::span<const std::size_t> done,
+                                          StatusOf wildcard_status) {
+  Outcome o;
+  o.flag = flag;
+  for (std::size_t k = 0; k < done.size(); ++k) {
+    if (what == Recorded::Which) o.indices.push_back(static_cast<int>(done[k]));
+    if (const MPI_Status* s = wildcard_status(k)) o.matches.push_back({s->MPI_SOURCE, s->MPI_TAG});
+  }
+  if (what == Recorded::Matches && o.matches.empty()) return std::nullopt;
+  return o;
+}
+
 class OpLog {
 public:
   /// `flush(rank, text)` appends recorded lines of world rank `rank` to its file.
@@ -66,6 +119,8 @@ public:
 
   /// Records one operation of the calling rank: `op` and its arguments, space-separated.
   template <class... Args> void record(ApiCall& c, const char* op, const Args&... args);
+  /// Records what the operation just recorded found: "outcome FLAG N INDICES... M (SOURCE TAG)...".
+  void outcome(ApiCall& c, const Outcome& o);
 
   /// Writes everything still buffered.
   void flush_all();
@@ -118,6 +173,12 @@ template <class... Args> void OpLog::record(ApiCall& c, const char* op, const Ar
 #define MPISIM_RECORD_OP(c, ...)                                                                   \
   do {                                                                                             \
     if ((c).w.op_log) (c).w.op_log->record((c), __VA_ARGS__);                                      \
+  } while (0)
+
+/// Records the Outcome made by the expression given, which is evaluated only when recording.
+#define MPISIM_RECORD_OUTCOME(c, ...)                                                              \
+  do {                                                                                             \
+    if ((c).w.op_log) (c).w.op_log->outcome((c), __VA_ARGS__);                                     \
   } while (0)
 
 } // namespace mpilite

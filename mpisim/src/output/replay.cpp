@@ -1,6 +1,7 @@
 #include "replay.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -18,19 +20,24 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "api_compute.hpp"
 #include "datatype.hpp"
 #include "mpi.h"
 #include "op.hpp"
+#include "op_log.hpp"
+#include "replay_checks.hpp"
 #include "units.hpp"
 
 namespace mpisim {
 namespace {
 
-/// The format of meta.json and rank-*.ops that this replay reads (observer.cpp writes it).
-constexpr int kRecordVersion = 1;
+/// The format of meta.json and rank-*.ops that observer.cpp writes; this replay also reads the
+/// first, which has no outcome lines.
+constexpr int kRecordVersion = 2;
+constexpr int kOldestRecordVersion = 1;
 
 /// Thrown for a line replay cannot understand; the rank reports it and aborts the run.
 struct BadRecord : std::runtime_error {
@@ -39,15 +46,107 @@ struct BadRecord : std::runtime_error {
 
 void user_op_noop(void*, void*, int*, MPI_Datatype*) {}
 
+std::string ordinal(long long n) {
+  const long long tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : ones == 1              ? "st"
+                       : ones == 2              ? "nd"
+                       : ones == 3              ? "rd"
+                                                : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+/// The MPI function a recorded operation ("waitany") stands for ("MPI_Waitany").
+std::string mpi_name(std::string_view op) {
+  std::string name = fmt::format("MPI_{}", op);
+  if (name.size() > 4)
+    name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
+  return name;
+}
+
+/// " from MPI_ANY_SOURCE", " from rank 2 with MPI_ANY_TAG": what a recorded receive or probe
+/// asked for ("" for other operations).
+std::string peer_text(std::string_view op_line) {
+  std::vector<std::string_view> words;
+  for (std::size_t at = 0; at <= op_line.size();) {
+    const std::size_t end = std::min(op_line.find(' ', at), op_line.size());
+    words.push_back(op_line.substr(at, end - at));
+    at = end + 1;
+  }
+  // Where the source is on the line (the tag follows it): recv BYTES SOURCE TAG, probe SOURCE
+  // TAG, sendrecv SBYTES DEST STAG RBYTES SOURCE TAG.
+  const std::size_t at = words[0] == "recv"                            ? 2
+                         : words[0] == "probe" || words[0] == "iprobe" ? 1
+                         : words[0] == "sendrecv"                      ? 5
+                                                                       : 0;
+  if (at == 0 || at + 1 >= words.size()) return "";
+  int source = 0, tag = 0;
+  std::from_chars(words[at].data(), words[at].data() + words[at].size(), source);
+  std::from_chars(words[at + 1].data(), words[at + 1].data() + words[at + 1].size(), tag);
+  std::string text =
+      source == MPI_ANY_SOURCE ? " from MPI_ANY_SOURCE" : fmt::format(" from rank {}", source);
+  if (tag == MPI_ANY_TAG) text += " with MPI_ANY_TAG";
+  return text;
+}
+
+std::string matches_text(const std::vector<mpilite::Outcome::Match>& matches, bool with_tags) {
+  if (matches.empty()) return "nothing";
+  std::string text;
+  for (const mpilite::Outcome::Match& m : matches) {
+    text += fmt::format("{}rank {}", text.empty() ? "" : ", ", m.source);
+    if (with_tags) text += fmt::format(" with tag {}", m.tag);
+  }
+  return text;
+}
+
+/// How the replay's outcome of `op` differs from the recorded one: "matched rank 1 in the
+/// replay, rank 2 in the recorded run".
+std::string difference(std::string_view op, const mpilite::Outcome& replayed,
+                       const mpilite::Outcome& recorded) {
+  std::string what, in_replay, in_record;
+  if (replayed.flag != recorded.flag) {
+    const auto flag = [probe = op == "iprobe"](bool f) {
+      return probe ? (f ? "found a message" : "found none")
+                   : (f ? "completed" : "did not complete");
+    };
+    in_replay = flag(replayed.flag);
+    in_record = flag(recorded.flag);
+  } else if (replayed.indices != recorded.indices) {
+    const auto which = [](const std::vector<int>& indices) {
+      return indices.empty() ? std::string("none") : fmt::format("{}", fmt::join(indices, ", "));
+    };
+    what = "completed request(s) ";
+    in_replay = which(replayed.indices);
+    in_record = which(recorded.indices);
+  } else {
+    // A difference of tags alone is told by tags; one of sources by sources.
+    const auto sources = [](const mpilite::Outcome& o) {
+      std::vector<int> v;
+      for (const auto& m : o.matches)
+        v.push_back(m.source);
+      return v;
+    };
+    const bool with_tags = sources(replayed) == sources(recorded);
+    what = "matched ";
+    in_replay = matches_text(replayed.matches, with_tags);
+    in_record = matches_text(recorded.matches, with_tags);
+  }
+  return fmt::format("{}{} in the replay, {} in the recorded run", what, in_replay, in_record);
+}
+
 /// One rank's replay: the handles the recorded indices stand for, and buffers.
 class RankReplay {
 public:
-  /// `lines`: how many lines the rank's file has; no index of a request or communicator it
-  /// creates can exceed it, which bounds the tables an edited record could make grow.
-  RankReplay(double compute_scale, std::size_t lines, std::uint64_t buffer_bound)
-      : scale_(compute_scale), max_index_(static_cast<long long>(lines) + 2),
-        buffer_bound_(buffer_bound) {}
+  /// `file`: the text of `rank`'s record, which outlives the replay; its line count bounds the
+  /// index of a request or communicator the rank creates, and so the tables an edited record
+  /// could make grow. What the replay finds of outcomes goes to `checks`.
+  RankReplay(double compute_scale, std::uint64_t buffer_bound, int rank, std::string_view file,
+             ReplayChecks& checks)
+      : scale_(compute_scale),
+        max_index_(static_cast<long long>(std::count(file.begin(), file.end(), '\n')) + 3),
+        buffer_bound_(buffer_bound), rank_(rank), file_(file), checks_(checks) {}
 
+  /// Replays one line of the file (a view into it).
   void line(std::string_view text) {
     words_.clear();
     for (std::size_t at = 0; at < text.size();) {
@@ -57,7 +156,17 @@ public:
       at = end + 1;
     }
     next_ = 1;
-    if (!words_.empty()) run(words_[0]);
+    if (words_.empty()) return;
+    if (words_[0] == "outcome") return check_outcome();
+    settle();
+    line_ = text;
+    run(words_[0]);
+  }
+
+  /// An outcome the replay found that no outcome line followed: the record does not hold it.
+  void settle() {
+    if (expected_) ++checks_.unchecked;
+    expected_.reset();
   }
 
 private:
@@ -222,21 +331,25 @@ private:
     return s;
   }
 
-  /// The requests of a wait/test call: the handles, and where they go back to.
+  /// The requests of a wait/test call: the handles, where they go back to, and which are
+  /// wildcard receives.
   struct Slots {
     std::vector<MPI_Request*> where;
     std::vector<MPI_Request> handles;
+    std::vector<bool> wildcard;
     void put_back() {
       for (std::size_t i = 0; i < where.size(); ++i)
         *where[i] = handles[i];
     }
   };
-  Slots slots() {
+  /// The `n` requests named next on the line.
+  Slots slots(std::size_t n) {
     Slots s;
-    const std::size_t n = items();
     for (std::size_t i = 0; i < n; ++i) {
+      const long long index = num_at(next_);
       s.where.push_back(request_slot());
       s.handles.push_back(*s.where.back());
+      s.wildcard.push_back(wildcard_request(index, s.handles.back()));
     }
     return s;
   }
@@ -313,9 +426,45 @@ private:
     }
   }
 
+  /// What the operation just replayed found, to compare with the record's next line.
+  void expect(std::optional<mpilite::Outcome> found) {
+    if (found) expected_ = {std::move(*found), line_};
+  }
+  void check_outcome();
+  std::string describe(std::string_view op_line, const mpilite::Outcome& replayed,
+                       const mpilite::Outcome& recorded) const;
+
+  /// Whether request `index` (its handle `h` before the call) is a receive that takes whichever
+  /// message comes first.
+  bool wildcard_request(long long index, MPI_Request h) const {
+    return h != MPI_REQUEST_NULL && index >= 0 &&
+           static_cast<std::size_t>(index) < wildcard_.size() &&
+           wildcard_[static_cast<std::size_t>(index)];
+  }
+  void mark_wildcard(long long index, bool wildcard) {
+    if (index < 0) return;
+    if (wildcard_.size() <= static_cast<std::size_t>(index)) wildcard_.resize(index + 1, false);
+    wildcard_[static_cast<std::size_t>(index)] = wildcard;
+  }
+  void completion(std::string_view op);
+  /// Issues the wait or test call `op` on the requests of `s`: which completed (positions in
+  /// the array, in the order the call reports them; statuses[k] is done[k]'s), and `flag`.
+  std::vector<std::size_t> complete(std::string_view op, Slots& s, int& flag, MPI_Status* statuses);
+
   double scale_;
   long long max_index_;
   std::uint64_t buffer_bound_;
+  int rank_;
+  std::string_view file_;
+  ReplayChecks& checks_;
+  std::string_view line_; ///< of the operation being replayed
+  /// What the operation on `line` found, until the record's next line tells what it should.
+  struct Pending {
+    mpilite::Outcome found;
+    std::string_view line;
+  };
+  std::optional<Pending> expected_;
+  std::vector<bool> wildcard_; ///< per request index: a wildcard receive
   std::vector<std::string_view> words_;
   std::size_t next_ = 1;
   std::vector<MPI_Comm> comms_{MPI_COMM_WORLD, MPI_COMM_SELF};
@@ -346,8 +495,10 @@ void RankReplay::run(std::string_view op) {
   } else if (op == "recv") {
     const long long bytes = count();
     const int source = integer(), tag = integer();
+    MPI_Status st;
     MPI_Recv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE, source,
-             tag, comm(), MPI_STATUS_IGNORE);
+             tag, comm(), &st);
+    if (mpilite::wildcard(source, tag)) expect(mpilite::Outcome::matched(st));
   } else if (op == "irecv") {
     const long long bytes = count();
     const int source = integer(), tag = integer();
@@ -356,49 +507,32 @@ void RankReplay::run(std::string_view op) {
     MPI_Request* q = request_slot();
     MPI_Irecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
               source, tag, c, q);
+    mark_wildcard(index, mpilite::wildcard(source, tag));
   } else if (op == "sendrecv") {
     const long long sbytes = count();
     const int dest = integer(), stag = integer();
     const long long rbytes = count();
     const int source = integer(), rtag = integer();
+    MPI_Status st;
     MPI_Sendrecv(scratch(0, static_cast<std::size_t>(sbytes)), static_cast<int>(sbytes), MPI_BYTE,
                  dest, stag, scratch(1, static_cast<std::size_t>(rbytes)), static_cast<int>(rbytes),
-                 MPI_BYTE, source, rtag, comm(), MPI_STATUS_IGNORE);
-  } else if (op == "wait" || op == "test") {
-    MPI_Request* q = request_slot();
-    int flag = 1;
-    if (op == "wait")
-      MPI_Wait(q, MPI_STATUS_IGNORE);
-    else
-      MPI_Test(q, &flag, MPI_STATUS_IGNORE);
-  } else if (op == "waitall" || op == "testall" || op == "waitany" || op == "testany" ||
-             op == "waitsome" || op == "testsome") {
-    Slots s = slots();
-    const int n = static_cast<int>(s.handles.size());
-    int flag = 0, index = 0, outcount = 0;
-    std::vector<int> indices(s.handles.size());
-    MPI_Request* h = s.handles.data();
-    if (op == "waitall")
-      MPI_Waitall(n, h, MPI_STATUSES_IGNORE);
-    else if (op == "testall")
-      MPI_Testall(n, h, &flag, MPI_STATUSES_IGNORE);
-    else if (op == "waitany")
-      MPI_Waitany(n, h, &index, MPI_STATUS_IGNORE);
-    else if (op == "testany")
-      MPI_Testany(n, h, &index, &flag, MPI_STATUS_IGNORE);
-    else if (op == "waitsome")
-      MPI_Waitsome(n, h, &outcount, indices.data(), MPI_STATUSES_IGNORE);
-    else
-      MPI_Testsome(n, h, &outcount, indices.data(), MPI_STATUSES_IGNORE);
-    s.put_back();
+                 MPI_BYTE, source, rtag, comm(), &st);
+    if (mpilite::wildcard(source, rtag)) expect(mpilite::Outcome::matched(st));
+  } else if (op == "wait" || op == "test" || op == "waitall" || op == "testall" ||
+             op == "waitany" || op == "testany" || op == "waitsome" || op == "testsome") {
+    completion(op);
   } else if (op == "probe" || op == "iprobe") {
     const int source = integer(), tag = integer();
     const MPI_Comm c = comm();
-    int flag = 0;
+    int flag = 1;
+    MPI_Status st;
     if (op == "probe")
-      MPI_Probe(source, tag, c, MPI_STATUS_IGNORE);
+      MPI_Probe(source, tag, c, &st);
     else
-      MPI_Iprobe(source, tag, c, &flag, MPI_STATUS_IGNORE);
+      MPI_Iprobe(source, tag, c, &flag, &st);
+    const bool matched = flag && mpilite::wildcard(source, tag);
+    if (op == "iprobe" || matched)
+      expect(matched ? mpilite::Outcome::matched(st) : mpilite::Outcome{flag != 0, {}, {}});
   } else if (op == "split") {
     const MPI_Comm c = comm();
     const int color = integer(), key = integer();
@@ -424,6 +558,93 @@ void RankReplay::run(std::string_view op) {
   } else {
     collective(op);
   }
+}
+
+/// The wait and test calls, on one request ("wait", "test") or several.
+void RankReplay::completion(std::string_view op) {
+  Slots s = slots(op == "wait" || op == "test" ? 1 : items());
+  int flag = 1;
+  std::vector<MPI_Status> statuses(std::max<std::size_t>(s.handles.size(), 1));
+  const std::vector<std::size_t> done = complete(op, s, flag, statuses.data());
+  s.put_back();
+  const mpilite::Recorded what = op == "wait" || op == "waitall"   ? mpilite::Recorded::Matches
+                                 : op == "test" || op == "testall" ? mpilite::Recorded::Flag
+                                                                   : mpilite::Recorded::Which;
+  expect(mpilite::completion_outcome(what, flag != 0, done, [&](std::size_t k) {
+    return s.wildcard[done[k]] ? &statuses[k] : nullptr;
+  }));
+}
+
+std::vector<std::size_t> RankReplay::complete(std::string_view op, Slots& s, int& flag,
+                                              MPI_Status* statuses) {
+  const int n = static_cast<int>(s.handles.size());
+  MPI_Request* h = s.handles.data();
+  std::vector<std::size_t> done;
+  if (op == "wait" || op == "waitall" || op == "test" || op == "testall") {
+    if (op == "wait")
+      MPI_Wait(h, statuses);
+    else if (op == "test")
+      MPI_Test(h, &flag, statuses);
+    else if (op == "waitall")
+      MPI_Waitall(n, h, statuses);
+    else
+      MPI_Testall(n, h, &flag, statuses);
+    for (std::size_t i = 0; flag && i < s.handles.size(); ++i)
+      done.push_back(i);
+  } else if (op == "waitany" || op == "testany") {
+    int index = MPI_UNDEFINED;
+    if (op == "waitany")
+      MPI_Waitany(n, h, &index, statuses);
+    else
+      MPI_Testany(n, h, &index, &flag, statuses);
+    if (index != MPI_UNDEFINED) done.push_back(static_cast<std::size_t>(index));
+  } else {
+    int outcount = 0;
+    std::vector<int> indices(s.handles.size());
+    if (op == "waitsome")
+      MPI_Waitsome(n, h, &outcount, indices.data(), statuses);
+    else
+      MPI_Testsome(n, h, &outcount, indices.data(), statuses);
+    for (int k = 0; k < outcount; ++k) // MPI_UNDEFINED (no active request) is negative
+      done.push_back(static_cast<std::size_t>(indices[static_cast<std::size_t>(k)]));
+  }
+  return done;
+}
+
+void RankReplay::check_outcome() {
+  if (!expected_) throw BadRecord("an outcome line follows no operation that has one");
+  mpilite::Outcome recorded;
+  recorded.flag = integer() != 0;
+  recorded.indices.resize(items());
+  for (int& i : recorded.indices)
+    i = integer();
+  recorded.matches.resize(items());
+  for (mpilite::Outcome::Match& m : recorded.matches) {
+    m.source = integer();
+    m.tag = integer();
+  }
+  const Pending replayed = std::move(*expected_);
+  expected_.reset();
+  ++checks_.checked;
+  if (recorded == replayed.found) return;
+  checks_.differ(rank_, mpilite::World::get().self().clock,
+                 [&] { return describe(replayed.line, replayed.found, recorded); });
+}
+
+std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcome& replayed,
+                                 const mpilite::Outcome& recorded) const {
+  const std::string_view op = op_line.substr(0, op_line.find(' '));
+  const auto offset = static_cast<std::size_t>(op_line.data() - file_.data());
+  long long line_no = 1, nth = 0;
+  for (std::size_t at = 0; at <= offset;) {
+    const std::size_t end = std::min(file_.find('\n', at), file_.size());
+    const std::string_view line = file_.substr(at, end - at);
+    nth += line.substr(0, line.find(' ')) == op ? 1 : 0;
+    line_no += at < offset ? 1 : 0;
+    at = end + 1;
+  }
+  return fmt::format("rank {}'s {} {}{} (rank-{}.ops:{}) {}", rank_, ordinal(nth), mpi_name(op),
+                     peer_text(op_line), rank_, line_no, difference(op, replayed, recorded));
 }
 
 void RankReplay::collective(std::string_view op) {
@@ -544,9 +765,9 @@ RecordMeta read_record_meta(const std::string& dir) {
   const auto version = j.find("mpisim_record");
   if (version == j.end() || !version->is_number_integer())
     throw bad("no format version (mpisim_record)");
-  if (*version != kRecordVersion)
-    throw bad(fmt::format("format version {} (this mpisim-replay reads version {})",
-                          version->dump(), kRecordVersion));
+  if (*version < kOldestRecordVersion || *version > kRecordVersion)
+    throw bad(fmt::format("format version {} (this mpisim-replay reads versions {} to {})",
+                          version->dump(), kOldestRecordVersion, kRecordVersion));
   RecordMeta m;
   const auto ranks = j.find("ranks");
   if (ranks == j.end() || !ranks->is_number_integer() || *ranks <= 0 || *ranks > INT_MAX)
@@ -611,8 +832,9 @@ std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine
                      meta.fork_join);
 }
 
-mpilite::World::Main replay_main(std::string dir, double compute_scale,
-                                 std::uint64_t buffer_bound) {
+mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uint64_t buffer_bound,
+                                 std::shared_ptr<ReplayChecks> checks) {
+  if (!checks) checks = std::make_shared<ReplayChecks>();
   // Each rank's replay outlives the rank: a record that ends with receives still posted (a
   // truncated file) must not have them written into freed buffers, and a rank that ends the run
   // (MPI_Abort) never unwinds its fiber, which would leak what lived on it.
@@ -622,9 +844,10 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale,
     std::unique_ptr<RankReplay> replay;
   };
   auto kept = std::make_shared<std::deque<RankFile>>();
-  return [dir = std::move(dir), compute_scale, buffer_bound, kept](int, char**) {
+  return [dir = std::move(dir), compute_scale, buffer_bound, kept, checks](int, char**) {
     RankFile& f = kept->emplace_back();
-    f.path = fmt::format("{}/rank-{}.ops", dir, mpilite::World::get().self().id);
+    const int rank = mpilite::World::get().self().id;
+    f.path = fmt::format("{}/rank-{}.ops", dir, rank);
     bool readable = true;
     try {
       f.text = read_file(f.path);
@@ -633,8 +856,7 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale,
       readable = false;
     }
     if (!readable) MPI_Abort(MPI_COMM_WORLD, 2); // outside the handler: it never returns
-    const auto lines = static_cast<std::size_t>(std::count(f.text.begin(), f.text.end(), '\n'));
-    f.replay = std::make_unique<RankReplay>(compute_scale, lines + 1, buffer_bound);
+    f.replay = std::make_unique<RankReplay>(compute_scale, buffer_bound, rank, f.text, *checks);
     std::size_t line_no = 0;
     for (std::size_t at = 0; at < f.text.size();) {
       const std::size_t end = std::min(f.text.find('\n', at), f.text.size());
@@ -649,6 +871,7 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale,
       if (bad) MPI_Abort(MPI_COMM_WORLD, 2);
       at = end + 1;
     }
+    f.replay->settle();
     return 0;
   };
 }

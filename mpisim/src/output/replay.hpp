@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "machine.hpp"
+#include "replay_checks.hpp"
 #include "world.hpp"
 
 namespace mpisim {
@@ -39,8 +41,10 @@ std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine
 /// The main of every rank of a replay of `dir`. Measured compute is multiplied by
 /// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared
 /// compute (MPISIM_Compute) is replayed as it was. A buffer larger than `buffer_bound` bytes
-/// (0: no bound) is an error of the record.
+/// (0: no bound) is an error of the record. The ranks of this host process add to `checks`
+/// what they find comparing their outcomes with the recorded ones (replay_checks.hpp).
 mpilite::World::Main replay_main(std::string dir, double compute_scale,
-                                 std::uint64_t buffer_bound = 0);
+                                 std::uint64_t buffer_bound = 0,
+                                 std::shared_ptr<ReplayChecks> checks = nullptr);
 
 } // namespace mpisim

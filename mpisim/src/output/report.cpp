@@ -123,6 +123,18 @@ json sampling_json(const RunSummary& run) {
   return sites;
 }
 
+/// mpisim-replay: its timing-dependent outcomes against the record's (replay_checks.hpp).
+json replay_json(const ReplayChecks& c) {
+  json first = nullptr;
+  if (c.first_rank >= 0)
+    first = {{"rank", c.first_rank}, {"time_ps", c.first_time}, {"operation", c.first}};
+  return {{"diverged", c.differing > 0},
+          {"checked", c.checked},
+          {"differing", c.differing},
+          {"unchecked", c.unchecked},
+          {"first_difference", first}};
+}
+
 } // namespace
 
 const char* outcome_name(mpilite::RunEnd end) {
@@ -196,6 +208,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"rank_summary", summary},
           {"hosts", hosts_json(run)},
           {"sampling", sampling_json(run)},
+          {"replay", run.replay ? replay_json(*run.replay) : json(nullptr)},
           {"messages",
            {{"count", messages},
             {"bytes", bytes},
@@ -362,6 +375,23 @@ void render_folding(std::string& out, const json& hosts) {
                      blocks, sites, format_size(peak), format_size(physical));
 }
 
+/// mpisim-replay: whether its wildcard matches and test outcomes were those of the record.
+void render_replay(std::string& out, const json& report) {
+  const auto c = report.find("replay");
+  if (c == report.end() || c->is_null() || ((*c)["checked"] == 0 && (*c)["unchecked"] == 0)) return;
+  const auto checked = (*c)["checked"].get<std::uint64_t>();
+  const auto differing = (*c)["differing"].get<std::uint64_t>();
+  const auto unchecked = (*c)["unchecked"].get<std::uint64_t>();
+  if (differing)
+    out += fmt::format("replay: DIVERGED: {} of {} wildcard matches and test outcomes differ from "
+                       "the record; the prediction is approximate (see the warning below)",
+                       differing, checked);
+  else
+    out += fmt::format("replay: {} wildcard matches and test outcomes as recorded", checked);
+  if (unchecked) out += fmt::format("; {} not in the record, not checked", unchecked);
+  out += "\n";
+}
+
 /// MPISIM_SAMPLE_* sites (MPISIM_SAMPLING_REPORT=on).
 void render_sampling(std::string& out, const json& report) {
   const auto sites = report.find("sampling");
@@ -408,6 +438,7 @@ std::string render_report(const json& r) {
   render_folding(out, r["hosts"]);
   render_sampling(out, r);
   render_openmp(out, r);
+  render_replay(out, r);
   std::uint64_t by_profile = 0;
   for (const json& h : r["hosts"])
     by_profile += h["det_profile_receives"].get<std::uint64_t>();

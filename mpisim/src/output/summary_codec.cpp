@@ -114,6 +114,31 @@ mpilite::SampleSiteSummary get_site(WireReader& r) {
   return x;
 }
 
+void put(WireWriter& w, const std::optional<ReplayChecks>& x) {
+  w.boolean(x.has_value());
+  if (!x) return;
+  w.u64(x->checked);
+  w.u64(x->differing);
+  w.u64(x->unchecked);
+  w.i32(x->first_rank);
+  w.i64(x->first_time);
+  w.text(x->first);
+}
+
+/// Merges a host's checks into `into` (which has them when any host has).
+void get_replay(WireReader& r, std::optional<ReplayChecks>& into) {
+  if (!r.boolean()) return;
+  ReplayChecks x;
+  x.checked = r.u64();
+  x.differing = r.u64();
+  x.unchecked = r.u64();
+  x.first_rank = r.i32();
+  x.first_time = r.i64();
+  x.first = r.text();
+  if (!into) into.emplace();
+  into->merge(x);
+}
+
 } // namespace
 
 std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& host) {
@@ -140,6 +165,7 @@ std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& 
   for (const std::string& line : s.blocked)
     w.text(line);
   w.u64(s.remote_messages);
+  put(w, s.replay);
   return out;
 }
 
@@ -173,6 +199,7 @@ void decode_host_part(const std::vector<std::byte>& bytes, RunSummary& into) {
   for (std::uint64_t i = 0; i < blocked; ++i)
     into.blocked.push_back(r.text());
   into.remote_messages += r.u64();
+  get_replay(r, into.replay);
   r.finish();
 }
 
