@@ -191,14 +191,8 @@ int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* reques
   return MPI_SUCCESS;
 }
 
-/// Replies of operations served here (gets and atomics), kept until they are sent.
-struct Replies {
-  std::vector<MPI_Request> requests;
-  std::vector<std::vector<std::byte>> data;
-};
-
 /// Carries out at this target one operation that `source` sent.
-int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
+int serve_one(ApiCall& c, Window& w, int source, RmaReplies& replies) {
   MPI_Status st;
   PMPI_Probe(source, kOpTag, w.comm, &st);
   int n = 0;
@@ -214,6 +208,19 @@ int serve_one(ApiCall& c, Window& w, int source, Replies& replies) {
   std::vector<std::byte>& data = replies.data.emplace_back(std::move(out));
   PMPI_Isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, source, kReplyTag, w.comm,
              &replies.requests.emplace_back());
+  return MPI_SUCCESS;
+}
+
+/// Serves every operation the origins of this rank's exposure epoch (MPI_Win_post's group) send
+/// in their MPI_Win_complete; the replies' sends stay in the window until MPI_Win_wait.
+int serve_exposure(ApiCall& c, Window& w) {
+  for (int s : w.exposure) {
+    int n = 0;
+    PMPI_Recv(&n, 1, MPI_INT, s, kCountTag, w.comm, MPI_STATUS_IGNORE);
+    for (int k = 0; k < n; ++k)
+      if (int e = serve_one(c, w, s, w.exposure_replies)) return e;
+  }
+  w.exposure_served = true;
   return MPI_SUCCESS;
 }
 
@@ -418,7 +425,7 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
   PMPI_Alltoall(out.data(), 1, MPI_INT, in.data(), 1, MPI_INT, w->comm);
   std::vector<MPI_Request> sent;
   send_ops(*w, sent);
-  Replies replies;
+  RmaReplies replies;
   for (int s = 0; s < p; ++s)
     for (int k = 0; k < in[static_cast<std::size_t>(s)]; ++k)
       if (int e = serve_one(c, *w, s, replies)) return e;
@@ -469,6 +476,10 @@ int PMPI_Win_complete(MPI_Win win) {
   for (std::size_t i = 0; i < w->access.size(); ++i)
     PMPI_Isend(&counts[i], 1, MPI_INT, w->access[i], kCountTag, w->comm, &sent.emplace_back());
   send_ops(*w, sent);
+  // Its origins may be waiting in their own MPI_Win_complete for this rank's replies (each rank
+  // of a ring gets from its neighbour): serve them before waiting for the replies it needs.
+  if (w->exposure_epoch && !w->exposure_served)
+    if (int e = serve_exposure(c, *w)) return e;
   finish_ops(*w, sent);
   w->access_epoch = false;
   return MPI_SUCCESS;
@@ -481,15 +492,13 @@ int PMPI_Win_wait(MPI_Win win) {
   if (int e = check_window(c, win, w)) return e;
   if (!w->exposure_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
-  Replies replies;
-  for (int s : w->exposure) {
-    int n = 0;
-    PMPI_Recv(&n, 1, MPI_INT, s, kCountTag, w->comm, MPI_STATUS_IGNORE);
-    for (int k = 0; k < n; ++k)
-      if (int e = serve_one(c, *w, s, replies)) return e;
-  }
+  if (!w->exposure_served)
+    if (int e = serve_exposure(c, *w)) return e;
+  RmaReplies& replies = w->exposure_replies;
   PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
                MPI_STATUSES_IGNORE);
+  replies = {};
+  w->exposure_served = false;
   w->exposure_epoch = false;
   return MPI_SUCCESS;
 }

@@ -56,6 +56,13 @@ struct LockEpoch {
 class PassiveTarget;
 struct BatchInFlight;
 
+/// Replies of operations a target served (gets and atomics): their data and sends, kept until
+/// the sends are done.
+struct RmaReplies {
+  std::vector<MPI_Request> requests;
+  std::vector<std::vector<std::byte>> data;
+};
+
 struct Window {
   MPI_Win handle = MPI_WIN_NULL; ///< set by add_window
   int owner = -1;                ///< world rank whose handle this is
@@ -74,6 +81,10 @@ struct Window {
   std::vector<int> exposure; ///< MPI_Win_post's group, as ranks of comm
   bool access_epoch = false;
   bool exposure_epoch = false;
+  /// A rank that exposes its window and accesses others' serves its origins in MPI_Win_complete
+  /// (they may wait there for its replies); MPI_Win_wait then waits for these replies only.
+  bool exposure_served = false;
+  RmaReplies exposure_replies;
   std::vector<WindowTarget> targets;           ///< by rank of comm
   MPI_Comm passive_comm = MPI_COMM_NULL;       ///< passive target traffic (passive_target.hpp)
   std::shared_ptr<PassiveTarget> passive;      ///< this rank's service as a target; null: no_locks
