@@ -91,7 +91,7 @@ foreach(program comm_create_group comm_free_loop logical_float type_get_name car
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
         big_count_families big_count_requests comm_split_many comm_many_held type_dup_copy_fails
-        rma_large_ops)
+        rma_large_ops rma_linked_list)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -323,6 +323,9 @@ add_test(NAME conformance.cxx_types_matches_mpich COMMAND ${EXPECT} 0
 # when the target receives them, so the buffers must live until then (was SIGSEGV in
 # MPI_Win_fence, or a silent read of freed memory).
 conformance_vs_mpich(rma_large_ops 4 "reversed rank 3: sum 0, transpose 264492908, neighbour 622271527, after replace 993884241")
+
+# A linked list appended to by every rank through one-sided operations in one lock_all epoch.
+conformance_vs_mpich(rma_linked_list 4 "list of 200: 50 50 50 50" 200)
 
 # MPI_Comm_create_group: concurrent calls of two disjoint groups, then one of all ranks.
 conformance_vs_mpich(comm_create_group 4 "comm_create_group: 4 ranks, 0 failed checks")
