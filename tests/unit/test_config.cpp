@@ -240,6 +240,12 @@ TEST(Config, UnknownVariableListsTheValidOnes) {
   EXPECT_FALSE(contains(message, "did you mean")) << message;
 }
 
+TEST(Config, TheTestSuitesCorpusVariableIsLeftToItsTool) {
+  // MPISIM_APPS (tests/apps) is inherited by every run the test suite starts.
+  EXPECT_EQ(config_of({"MPISIM_APPS=/data/apps", "MPISIM_RANKS=3"}).ranks, 3);
+  EXPECT_TRUE(contains(error_of({"MPISIM_APP=/data/apps"}), "unknown variable MPISIM_APP"));
+}
+
 TEST(Config, UnknownVariableSuggestsTheClosestName) {
   EXPECT_TRUE(contains(error_of({"MPISIM_RANK=4"}), "did you mean MPISIM_RANKS?"));
   EXPECT_TRUE(contains(error_of({"MPISIM_PROTOKOL=nmp"}), "did you mean MPISIM_PROTOCOL?"));

@@ -376,6 +376,13 @@ std::string suggestion(std::string_view name) {
   return best ? fmt::format(" (did you mean {}?)", best->name) : std::string();
 }
 
+/// Variables of the project's other tools, which the simulator leaves alone: MPISIM_APPS names
+/// the application corpus the test suite builds (tests/apps/apps.py), and the tests' runs of
+/// the simulator inherit it.
+bool other_tools_variable(std::string_view name) {
+  return name == "MPISIM_APPS";
+}
+
 /// The MPISIM_* entries of `envp` by name. The first of duplicates wins, as with getenv().
 std::map<std::string, std::string> read_settings(char** envp) {
   std::map<std::string, std::string> settings;
@@ -384,6 +391,7 @@ std::map<std::string, std::string> read_settings(char** envp) {
     const auto equals = text.find('=');
     if (!text.starts_with("MPISIM_") || equals == std::string_view::npos) continue;
     const std::string name(text.substr(0, equals));
+    if (other_tools_variable(name)) continue;
     if (!find_entry(name))
       throw ConfigError(fmt::format("unknown variable {}{}; the valid variables are: {}", name,
                                     suggestion(name), variable_names()));
