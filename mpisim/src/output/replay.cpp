@@ -291,12 +291,18 @@ private:
         throw BadRecord("the counts add up to more than an int");
     return d;
   }
-  MPI_Request* request_slot() {
+  /// The request named next on the line, as an index (-1: the null request); the table grows to
+  /// hold it, so a pointer into it is only good until the next request is named.
+  long long request_index() {
     const long long i = index();
-    if (i < 0) return &null_request_;
-    if (requests_.size() <= static_cast<std::size_t>(i)) requests_.resize(i + 1, MPI_REQUEST_NULL);
-    return &requests_[static_cast<std::size_t>(i)];
+    if (i >= 0 && requests_.size() <= static_cast<std::size_t>(i))
+      requests_.resize(i + 1, MPI_REQUEST_NULL);
+    return i;
   }
+  MPI_Request& request_at(long long i) {
+    return i < 0 ? null_request_ : requests_[static_cast<std::size_t>(i)];
+  }
+  MPI_Request* request_slot() { return &request_at(request_index()); }
   /// A buffer for `bytes` that lives as long as the request at `slot` (non-blocking operations).
   void* buffer_for(long long slot, std::size_t bytes) {
     Buffer& b = pending_[slot];
@@ -334,21 +340,21 @@ private:
   /// The requests of a wait/test call: the handles, where they go back to, and which are
   /// wildcard receives.
   struct Slots {
-    std::vector<MPI_Request*> where;
+    std::vector<long long> where; ///< indices: naming a later request may move the table
     std::vector<MPI_Request> handles;
     std::vector<bool> wildcard;
-    void put_back() {
-      for (std::size_t i = 0; i < where.size(); ++i)
-        *where[i] = handles[i];
-    }
   };
+  void put_back(const Slots& s) {
+    for (std::size_t i = 0; i < s.where.size(); ++i)
+      request_at(s.where[i]) = s.handles[i];
+  }
   /// The `n` requests named next on the line.
   Slots slots(std::size_t n) {
     Slots s;
     for (std::size_t i = 0; i < n; ++i) {
       const long long index = num_at(next_);
-      s.where.push_back(request_slot());
-      s.handles.push_back(*s.where.back());
+      s.where.push_back(request_index());
+      s.handles.push_back(request_at(s.where.back()));
       s.wildcard.push_back(wildcard_request(index, s.handles.back()));
     }
     return s;
@@ -566,7 +572,7 @@ void RankReplay::completion(std::string_view op) {
   int flag = 1;
   std::vector<MPI_Status> statuses(std::max<std::size_t>(s.handles.size(), 1));
   const std::vector<std::size_t> done = complete(op, s, flag, statuses.data());
-  s.put_back();
+  put_back(s);
   const mpilite::Recorded what = op == "wait" || op == "waitall"   ? mpilite::Recorded::Matches
                                  : op == "test" || op == "testall" ? mpilite::Recorded::Flag
                                                                    : mpilite::Recorded::Which;
