@@ -303,6 +303,15 @@ private:
     return i < 0 ? null_request_ : requests_[static_cast<std::size_t>(i)];
   }
   MPI_Request* request_slot() { return &request_at(request_index()); }
+  /// The slot of a request the line starts: a record names each request once, so a slot still
+  /// holding an active one (whose buffer a new operation would free) is damage.
+  MPI_Request* new_request_slot() {
+    const long long i = request_index();
+    MPI_Request& q = request_at(i);
+    if (q != MPI_REQUEST_NULL)
+      throw BadRecord(fmt::format("request {} is started again while still active", i));
+    return &q;
+  }
   /// A buffer for `bytes` that lives as long as the request at `slot` (non-blocking operations).
   void* buffer_for(long long slot, std::size_t bytes) {
     Buffer& b = pending_[slot];
@@ -378,7 +387,7 @@ private:
       return;
     }
     const long long index = num_at(next_);
-    MPI_Request* q = request_slot();
+    MPI_Request* q = new_request_slot();
     void* buf = buffer_for(index, static_cast<std::size_t>(bytes));
     const int n = static_cast<int>(bytes);
     if (mode == "standard")
@@ -510,7 +519,7 @@ void RankReplay::run(std::string_view op) {
     const int source = integer(), tag = integer();
     const MPI_Comm c = comm();
     const long long index = num_at(next_);
-    MPI_Request* q = request_slot();
+    MPI_Request* q = new_request_slot();
     MPI_Irecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
               source, tag, c, q);
     mark_wildcard(index, mpilite::wildcard(source, tag));
