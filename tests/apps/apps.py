@@ -49,6 +49,17 @@ def require_corpus():
     return path
 
 
+def require_plain_build(bin_dir):
+    """The sanitized build compiles the applications with the sanitizers too, and their own
+    undefined behaviour (LULESH indexes an array with -2) then ends the run: the label runs on
+    the plain build, as its issue allows."""
+    cache = os.path.join(os.path.dirname(bin_dir), "CMakeCache.txt")
+    if os.path.exists(cache) and "MPISIM_SANITIZE:BOOL=ON" in open(cache).read():
+        print("the application corpus runs on the plain build (scripts/build), not the sanitized "
+              "one, whose wrappers would instrument the applications' own code: skipped")
+        sys.exit(SKIP)
+
+
 def sh(cmd, cwd, env=None, log=None, timeout=1800):
     p = subprocess.run(cmd, cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True,
                        text=True, timeout=timeout, shell=isinstance(cmd, str))
@@ -256,8 +267,12 @@ def run_mpisim(case, work, bin_dir, hosts, options=()):
     cwd = run_dir(work, case, f"hosts{hosts}")
     cmd = [f"{bin_dir}/mpisimrun", "-np", str(case.ranks), "-hosts", str(hosts), *options,
            program_path(work, case, "mpisim"), *case.args]
-    # The applications' own leaks at exit are not the simulator's to report.
-    env = {**RUN_ENV, "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0"}
+    # In the sanitized build the wrappers compile the applications with the sanitizers too: their
+    # own leaks at exit and their own undefined behaviour (LULESH indexes an array with -2) are
+    # not the simulator's to report. UBSan's reports go to files in the run's folder, away from
+    # the output compared.
+    env = {**RUN_ENV, "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0",
+           "UBSAN_OPTIONS": f"halt_on_error=0:print_stacktrace=0:log_path={cwd}/ubsan"}
     t = time.monotonic()
     p = subprocess.run(cmd, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True,
                        timeout=3600)
@@ -329,6 +344,7 @@ def main():
         print(" ".join(APPS), "\n" + " ".join(CASES))
         return
     require_corpus()
+    require_plain_build(a.bin)
     os.makedirs(os.path.join(a.work, "runs"), exist_ok=True)
     if a.what == "build":
         tree = build(a.name, a.work, a.flavour, a.bin)
