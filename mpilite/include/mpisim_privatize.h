@@ -64,12 +64,22 @@ typedef struct mpisim_priv_var {
 /** The record comes from a definition that may appear in several units (C tentative
  *  definition, C++ inline variable or template): same-named records share one slot. */
 #define MPISIM_PRIV_MERGEABLE 1
-/** The variable was declared thread-local: each rank has one copy, as a process's main thread
- *  has, so a team of OpenMP threads in the rank cannot have one each and is refused. */
+/** The variable was declared thread-local (or OpenMP threadprivate): the rank's own thread
+ *  has its copy in the segment, and each other thread of the rank's OpenMP teams one of its
+ *  own. Such a record has no group; its uses go through MPISIM_PRIV_T or MPISIM_PRIV_TW. */
 #define MPISIM_PRIV_THREAD_LOCAL 2
 
 /** The current rank's segment (NULL outside ranks). */
 extern char* mpisim_priv_base;
+
+/** On a thread of a rank's OpenMP team other than the rank's own: where that thread's copies
+ *  of the thread-local variables are, as a base their segment offsets apply to. NULL on the
+ *  rank's own thread, whose copies are in the segment. */
+extern __thread char* mpisim_priv_thread_base;
+
+/** Before a parallel region with `copyin(x)`: each thread of the team that the calling thread
+ *  starts next takes the caller's value of the thread-local `x` (its address and size). */
+void mpisim_priv_copyin(void* copy, size_t size);
 
 /** Called before main by every unit that defines privatized variables. Returns 0. */
 int mpisim_priv_register(mpisim_priv_var* var);
@@ -89,6 +99,12 @@ int mpisim_priv_uses_streams(void);
 
 /** The same through `wrapper`, a struct whose only member `v` is the variable. */
 #define MPISIM_PRIV_W(wrapper, offset) (((wrapper*)(mpisim_priv_base + (offset)))->v)
+
+/** The calling thread's copies of the current rank's thread-local variables. */
+#define MPISIM_PRIV_TBASE (mpisim_priv_thread_base ? mpisim_priv_thread_base : mpisim_priv_base)
+/** MPISIM_PRIV and MPISIM_PRIV_W of a thread-local variable. */
+#define MPISIM_PRIV_T(proto, offset) (*(__typeof__(proto)*)(MPISIM_PRIV_TBASE + (offset)))
+#define MPISIM_PRIV_TW(wrapper, offset) (((wrapper*)(MPISIM_PRIV_TBASE + (offset)))->v)
 
 #ifdef __cplusplus
 #define MPISIM_PRIV_BEGIN_C extern "C" {

@@ -42,15 +42,12 @@ public:
 
   OmpEdits run() {
     for (const Use& u : facts_.uses) {
-      // Left thread-local by the plans, so shared by the ranks, it needs a copy per rank and
-      // thread that mpisim does not have.
-      if (u.omp.declaration && clang::isa<clang::OMPThreadPrivateDecl>(u.omp.declaration)) {
-        diag_.cannot(u.name, "`omp threadprivate` naming the global " + u.var->getNameAsString(),
-                     "threadprivate globals are not supported yet; use a local variable, or a "
-                     "per-thread array indexed by omp_get_thread_num()");
+      const Plan* p = privatized(plans_, u.var);
+      if (const auto* tp =
+              clang::dyn_cast_or_null<clang::OMPThreadPrivateDecl>(u.omp.declaration)) {
+        if (p) threadprivate(u, *tp);
         continue;
       }
-      const Plan* p = privatized(plans_, u.var);
       // A C++ function-local static stays a local name (a reference), which clauses can hold.
       if (!p || p->form == Form::LocalStatic) continue;
       if (u.omp.declaration)
@@ -102,6 +99,22 @@ private:
           construct(d).default_none = c;
   }
 
+  /// The directive goes (the plan gives the variable a copy per rank and thread); one that
+  /// also names a variable left as it is would have to be split.
+  void threadprivate(const Use& u, const clang::OMPThreadPrivateDecl& d) {
+    edits_.dropped.insert(&u);
+    for (const clang::Expr* e : d.varlists())
+      if (const auto* ref = clang::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+        if (const auto* v = clang::dyn_cast<clang::VarDecl>(ref->getDecl());
+            v && !privatized(plans_, v)) {
+          diag_.cannot(u.name, "`omp threadprivate` naming " + u.var->getNameAsString(),
+                       "the directive also names " + v->getNameAsString() +
+                           ", which stays as it is; give that one a directive of its own");
+          return;
+        }
+    edits_.threadprivate.insert(&d);
+  }
+
   static std::string directive_name(const OMPExecutableDirective* d) {
     return llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str();
   }
@@ -136,6 +149,19 @@ private:
       // mpisim_priv_base, itself a shared global.
       edits_.dropped.insert(&u);
       edits_.dropped_items[c].insert(item);
+      return;
+    case llvm::omp::OMPC_copyin:
+      if (p.thread_local_ && parallel(d)) {
+        edits_.dropped.insert(&u);
+        edits_.dropped_items[c].insert(item);
+        construct(d).copyins.push_back(&u);
+        reaches_globals(parent(d)); // the call names the thread-local's copy
+      } else {
+        diag_.cannot(u.name, what,
+                     per_rank + "only the copyin clause of a parallel directive naming a "
+                                "threadprivate variable can name; put it on the `parallel` "
+                                "directive");
+      }
       return;
     case llvm::omp::OMPC_private:
     case llvm::omp::OMPC_firstprivate:

@@ -2,7 +2,9 @@
 // expressions that reach the rank's copy of a global, so each such clause is turned into one
 // that names something else, or refused: `shared(g)` loses g (every thread reaches the rank's
 // copy anyway); the data-sharing clauses of a parallel directive name a local variable that
-// holds the global's value around the construct; everything else is refused.
+// holds the global's value around the construct; `copyin(t)` of a threadprivate t becomes a
+// call that has the runtime copy it to the team's threads; everything else is refused. The
+// `threadprivate` directive itself goes: the variable's uses reach the thread's copy.
 #pragma once
 
 #include <map>
@@ -32,6 +34,10 @@ struct OmpLocal {
 
 struct OmpConstruct {
   std::vector<OmpLocal> locals;
+  /// copyin items: the runtime copies each to the team's threads (mpisim_priv_copyin).
+  std::vector<const Use*> copyins;
+
+  bool opens_block() const { return !locals.empty() || !copyins.empty(); }
   /// default(none), which would reject the names the rewritten accesses use: it becomes
   /// default(shared), the same for a region Clang has checked (every variable is listed).
   const clang::OMPClause* default_none = nullptr;
@@ -40,8 +46,10 @@ struct OmpConstruct {
 /// What the rewriting does in OpenMP code, besides the ordinary rewriting of uses.
 struct OmpEdits {
   std::map<const Use*, std::string> renamed; ///< uses that name a construct's local instead
-  std::set<const Use*> dropped;              ///< items removed from `shared` clauses
+  std::set<const Use*> dropped;              ///< items removed from `shared` and `copyin` clauses
   std::map<const clang::OMPClause*, std::set<const clang::Expr*>> dropped_items;
+  /// `threadprivate` directives that name privatized variables: removed.
+  std::set<const clang::OMPThreadPrivateDecl*> threadprivate;
   /// Directives in traversal order (enclosing ones first).
   std::vector<std::pair<const clang::OMPExecutableDirective*, OmpConstruct>> constructs;
 };

@@ -90,27 +90,33 @@ public:
   }
 
 private:
-  // Library globals, OpenMP threadprivate variables: never per rank, whatever their type.
+  // Library globals: never per rank, whatever their type.
   bool shared_by_nature(const clang::VarDecl* v) {
     for (const clang::VarDecl* r : v->redecls())
       if (!in_user_file(sm_, r->getLocation())) return true;
     if (library_global(v)) return true;
-    if (v->getTLSKind() != clang::VarDecl::TLS_None) {
-      // threadprivate (thread-local under -fopenmp) is refused where it is declared
-      // (openmp.cpp).
-      if (v->hasAttr<clang::OMPThreadPrivateDeclAttr>()) return true;
-      // A process's thread-locals belong to its main thread, so a rank's are its own, like its
-      // globals; only the forms declared at namespace scope lose their specifier simply.
-      if (v->isStaticLocal() || v->isStaticDataMember()) {
-        diag_.cannot(v->getLocation(), "thread-local " + v->getNameAsString(),
-                     std::string("a thread-local ") +
-                         (v->isStaticLocal() ? "function-local static" : "static member") +
-                         " is not supported; declare it at file scope, where each rank gets "
-                         "its own copy");
-        return true;
-      }
+    // Thread-locals (threadprivate ones too, thread-local under -fopenmp) get a copy per rank
+    // and thread; only the forms declared at namespace scope lose their specifier simply.
+    if (thread_local_var(v) && (v->isStaticLocal() || v->isStaticDataMember())) {
+      const char* kind = threadprivate_var(v) ? "threadprivate " : "thread-local ";
+      diag_.cannot(v->getLocation(), kind + v->getNameAsString(),
+                   std::string("a ") + kind +
+                       (v->isStaticLocal() ? "function-local static" : "static member") +
+                       " is not supported; declare it at file scope, where each rank and "
+                       "thread gets its own copy");
+      return true;
     }
     return v->getType()->isReferenceType();
+  }
+
+  /// The pragma marks the declaration it follows, not the earlier ones (a header's extern).
+  static bool threadprivate_var(const clang::VarDecl* v) {
+    for (const clang::VarDecl* r : v->redecls())
+      if (r->hasAttr<clang::OMPThreadPrivateDeclAttr>()) return true;
+    return false;
+  }
+  static bool thread_local_var(const clang::VarDecl* v) {
+    return v->getTLSKind() != clang::VarDecl::TLS_None || threadprivate_var(v);
   }
 
   bool mutable_per_rank(const clang::VarDecl* v) {
@@ -174,7 +180,8 @@ private:
     p.proto = "__mpisim_proto_" + (p.external ? p.name : p.id);
     p.off = "__mpisim_off_" + p.id;
     p.mergeable = v->isInline();
-    p.thread_local_ = v->getTLSKind() != clang::VarDecl::TLS_None;
+    p.thread_local_ = thread_local_var(v);
+    p.threadprivate = threadprivate_var(v);
     return p;
   }
 

@@ -12,7 +12,7 @@ namespace privatizer {
 /// How a variable is rewritten. Every form gives each rank its own copy; they differ in how
 /// the copy is initialized and named.
 enum class Form {
-  Shared,      ///< left alone: constants, library globals, OpenMP threadprivate
+  Shared,      ///< left alone: constants, library globals
   Image,       ///< definition renamed to a prototype whose bytes initialize each rank's copy
   Dynamic,     ///< C++: constructed per rank before main by an init function, destroyed at exit
   CLocal,      ///< C function-local static: moved in front of its function as an Image
@@ -29,9 +29,11 @@ struct Plan {
   std::string off;        ///< Image/Dynamic/CLocal: the offset variable
   bool external = false;  ///< the offset variable is shared by all units (weak definitions)
   bool mergeable = false; ///< several units may define it (C tentative, C++ inline)
-  /// Declared thread-local: each rank gets one copy, as each process has one main thread; the
-  /// runtime refuses a team of OpenMP threads in a program that has one (they would share it).
+  /// Declared thread-local, or OpenMP threadprivate: a copy per rank and thread (the rank's
+  /// own thread's in the segment, each other team thread's beside it), never in the group.
   bool thread_local_ = false;
+  /// Thread-local by `#pragma omp threadprivate`, not by a specifier.
+  bool threadprivate = false;
 };
 
 /// Eight hex digits that stand for `s` in generated names (stable across runs and hosts).

@@ -1,5 +1,6 @@
 #include "rewrite.hpp"
 
+#include <clang/AST/DeclOpenMP.h>
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
@@ -79,7 +80,10 @@ private:
     }
     for (const clang::VarDecl* d : facts_.declarations) {
       auto it = registering_.find(canonical_var(d));
-      if (it == registering_.end() || it->second != d || mergeable(*plan_of(d), d)) continue;
+      // A thread-local has a slot of its own: team threads copy the thread-locals alone.
+      if (it == registering_.end() || it->second != d || mergeable(*plan_of(d), d) ||
+          plan_of(d)->thread_local_)
+        continue;
       const clang::QualType t = d->getType();
       if (t->isIncompleteType() || t->isDependentType() || t->isVariableArrayType()) continue;
       const std::size_t size = ctx_.getTypeSizeInChars(t).getQuantity();
@@ -226,10 +230,12 @@ private:
                      SourceLocation at) {
     if (p.form == Form::Member) return qual + "__mpisim_get_" + p.name + "()";
     if (restricted_.count(canonical_var(v))) return "(" + qual + "__mpisim_rp_" + p.id + "->v)";
+    const std::string t = p.thread_local_ ? "T" : "";
     if (wrapped_.count(canonical_var(v)))
-      return "MPISIM_PRIV_W(struct " + qual + "__mpisim_w_" + p.id + ", " + offset_of(p, v, at) +
-             ")";
-    return "MPISIM_PRIV(" + qual + p.proto + ", " + offset_of(p, v, at) + ")";
+      return "MPISIM_PRIV_" + t + "W(struct " + qual + "__mpisim_w_" + p.id + ", " +
+             offset_of(p, v, at) + ")";
+    return "MPISIM_PRIV" + (t.empty() ? "" : "_" + t) + "(" + qual + p.proto + ", " +
+           offset_of(p, v, at) + ")";
   }
 
   void rewrite_use(const Use& u) {
@@ -261,16 +267,45 @@ private:
   void rewrite_openmp() {
     for (const auto& [c, items] : omp_.dropped_items)
       drop_items(c, items);
+    for (const clang::OMPThreadPrivateDecl* d : omp_.threadprivate)
+      remove_threadprivate(d);
     for (const auto& [d, c] : omp_.constructs) {
       if (c.default_none)
         replace(clang::cast<clang::OMPDefaultClause>(c.default_none)->getDefaultKindKwLoc(),
                 clang::cast<clang::OMPDefaultClause>(c.default_none)->getDefaultKindKwLoc(),
                 "shared", "default(none)");
-      if (!c.locals.empty()) open_construct(d, c.locals);
+      if (c.opens_block()) open_construct(d, c);
     }
     // Closed innermost first: nested constructs may end at the same place.
     for (auto it = omp_.constructs.rbegin(); it != omp_.constructs.rend(); ++it)
-      if (!it->second.locals.empty()) close_construct(it->first, it->second.locals);
+      if (it->second.opens_block()) close_construct(it->first, it->second.locals);
+  }
+
+  /// `#pragma omp threadprivate(...)` becomes a comment on its line: the variables' uses
+  /// reach the calling thread's copy (MPISIM_PRIV_T).
+  void remove_threadprivate(const clang::OMPThreadPrivateDecl* d) {
+    const SourceLocation at = d->getLocation();
+    const std::string what = "`omp threadprivate` directive";
+    if (at.isMacroID()) {
+      diag_.cannot(at, what, "it is written by a macro (_Pragma); write the directive out");
+      return;
+    }
+    const clang::FileID f = sm_.getFileID(at);
+    const unsigned line = sm_.getSpellingLineNumber(at);
+    const SourceLocation begin = sm_.translateLineCol(f, line, 1);
+    const SourceLocation next = sm_.translateLineCol(f, line + 1, 1);
+    std::string written = text(clang::CharSourceRange::getCharRange(begin, next));
+    while (!written.empty() && (written.back() == '\n' || written.back() == '\r'))
+      written.pop_back();
+    if (written.find('#') == std::string::npos ||
+        written.find("threadprivate") == std::string::npos ||
+        (!written.empty() && written.back() == '\\')) {
+      diag_.cannot(at, what, "it is not written on one line of its own; write it so");
+      return;
+    }
+    rw_.ReplaceText(begin, static_cast<unsigned>(written.size()),
+                    "/* omp threadprivate: a copy per rank and thread (mpisim) */");
+    touch(at);
   }
 
   /// Where the associated statement of `d` ends, with its `;`.
@@ -285,7 +320,7 @@ private:
 
   /// The construct's locals, in a block opened on the pragma's line (in front of it: a
   /// pragma starts its line).
-  void open_construct(const clang::OMPExecutableDirective* d, const std::vector<OmpLocal>& locals) {
+  void open_construct(const clang::OMPExecutableDirective* d, const OmpConstruct& c) {
     const SourceLocation at = d->getBeginLoc();
     if (at.isMacroID() || statement_end(d).isInvalid()) {
       diag_.cannot(at,
@@ -295,11 +330,15 @@ private:
       return;
     }
     std::string decls;
-    for (const OmpLocal& l : locals) {
+    for (const OmpLocal& l : c.locals) {
       const std::string a = access(*plan_of(l.var), l.var, qualifier(*l.item), at);
       // Unused when only the threads' private copies are (private, firstprivate).
       decls += "__typeof__(" + a + ") " + l.name + " __attribute__((unused))" +
                (l.init ? " = " + a : "") + "; ";
+    }
+    for (const Use* u : c.copyins) {
+      const std::string a = access(*plan_of(u->var), u->var, qualifier(*u), at);
+      decls += "mpisim_priv_copyin(&" + a + ", sizeof(" + a + ")); ";
     }
     const clang::FileID f = sm_.getFileID(at);
     rw_.InsertTextBefore(sm_.translateLineCol(f, sm_.getSpellingLineNumber(at), 1),
@@ -321,13 +360,13 @@ private:
     rw_.InsertTextAfter(end, " " + backs + "}");
   }
 
-  /// Removes the items of a `shared` clause that name privatized globals (the whole clause
-  /// when none is left).
+  /// Removes the items of a `shared` or `copyin` clause that name privatized globals (the whole
+  /// clause when none is left).
   void drop_items(const clang::OMPClause* c, const std::set<const clang::Expr*>& dropped) {
     const std::vector<const clang::Expr*> items = omp_list_items(c);
     for (const clang::Expr* e : items)
       if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
-        diag_.cannot(e->getBeginLoc(), "a shared clause naming a global",
+        diag_.cannot(e->getBeginLoc(), "a clause naming a global",
                      "the clause is written by a macro; write it out");
         return;
       }
@@ -464,7 +503,7 @@ private:
         after += record(d, *p, init, dynamic);
       if (d == canonical_var(d) && wrapped_.count(d)) wrappers += wrapper(*p, cxx_);
     }
-    if (plan_of(first) && plan_of(first)->thread_local_ &&
+    if (plan_of(first) && first->getTSCSpec() != clang::TSCS_unspecified &&
         !remove_specifiers(first, {"_Thread_local", "__thread", "thread_local"}))
       diag_.cannot(first->getLocation(), "thread-local " + plan_of(first)->name,
                    "its thread-local specifier comes from a macro; write _Thread_local, "

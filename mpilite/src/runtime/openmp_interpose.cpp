@@ -17,9 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "host_clock.hpp"
+#include "mpisim_privatize.h"
 #include "privatization.hpp"
 #include "world.hpp"
 
@@ -122,28 +124,25 @@ int thread_num() {
   return num();
 }
 
-/// A team of `team` threads would share the rank's one copy of a thread-local: refused.
-void refuse_shared_thread_locals(int team) {
-  // The variables are all registered before main, so the registry is searched once.
-  static const char* const where = mpilite::first_thread_local();
-  if (!where) return;
-  std::fprintf(stderr,
-               "mpisim: the thread-local variable declared at %s would be shared by the %d "
-               "threads of a rank's OpenMP team: mpisim gives each rank one copy of its "
-               "thread-locals, its main thread's. Run with OMP_NUM_THREADS=1, or make it an "
-               "array indexed by omp_get_thread_num() (docs/privatization.md)\n",
-               where, team);
-  std::_Exit(1);
-}
+/// The thread-locals named by copyin clauses of the region the calling thread starts next
+/// (offset in the segment, size): mpisim_priv_copyin.
+thread_local std::vector<std::pair<std::size_t, std::size_t>> t_copyin;
 
 /// Every thread of the team runs the region's body through this.
 void run_share(void* p) {
   Region& r = *static_cast<Region*>(p);
-  if (thread_num() == 0) {
-    const int team = team_size();
-    // MPI calls from the master are refused while other threads run (they may still be working).
-    r.rank->region_threads = team;
-    if (team > 1) refuse_shared_thread_locals(team);
+  const int me = thread_num();
+  // MPI calls from the master are refused while other threads run (they may still be working).
+  if (me == 0) r.rank->region_threads = team_size();
+  // The rank's own thread has its thread-locals in the segment; the others, copies of their own.
+  mpisim_priv_thread_base = r.rank->globals.team_thread_base(me);
+  if (me != 0 && !mpisim_priv_thread_base && mpilite::private_segment_has_thread_locals()) {
+    std::fprintf(stderr,
+                 "mpisim: thread %d of a team of %d has no copy of the rank's thread-local "
+                 "variables (a team larger than the one the region asked for); report this "
+                 "with the program\n",
+                 me, team_size());
+    std::_Exit(1);
   }
   t_region = &r;
   t_phase = 0;
@@ -152,8 +151,17 @@ void run_share(void* p) {
   r.fn(r.data);
   end_phase(thread_cpu_ns());
   t_region = nullptr;
+  mpisim_priv_thread_base = nullptr;
   std::lock_guard lock(r.m);
   ++r.threads;
+}
+
+/// The team size a region that asked for `threads` (0: the default) gets at most.
+int team_asked(unsigned threads, const Rank& rank) {
+  if (threads != 0) return static_cast<int>(threads);
+  if (rank.omp_threads > 0) return rank.omp_threads;
+  static const auto max_threads = libgomp<int()>("omp_get_max_threads");
+  return max_threads();
 }
 
 /// Runs a region whose body is `fn` through `start` (libgomp's entry point with the program's
@@ -166,6 +174,7 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
     if (threads != 1 && active() < max_active())
       refuse("a nested OpenMP parallel region with nesting active (OMP_MAX_ACTIVE_LEVELS or "
              "OMP_NESTED)");
+    t_copyin.clear(); // a team of one: the thread's own values already
     start(fn, data, threads);
     return;
   }
@@ -175,6 +184,11 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
     return;
   }
   Rank& rank = w->self();
+  const int team = team_asked(threads, rank);
+  rank.globals.prepare_team(team);
+  for (const auto& [offset, size] : t_copyin)
+    rank.globals.copy_in(team, offset, size);
+  t_copyin.clear();
   if (threads == 0) threads = static_cast<unsigned>(rank.omp_threads);
   Region region(fn, data, &rank);
   w->kernel().hooks.region_begins(rank);
@@ -274,6 +288,11 @@ unsigned GOMP_parallel_reductions(Body fn, void* data, unsigned threads, unsigne
   unsigned team = 0;
   run_region(fn, data, threads, [&](Body f, void* d, unsigned n) { team = real(f, d, n, flags); });
   return team;
+}
+
+void mpisim_priv_copyin(void* copy, size_t size) {
+  const char* base = mpisim_priv_thread_base ? mpisim_priv_thread_base : mpisim_priv_base;
+  t_copyin.emplace_back(static_cast<std::size_t>(static_cast<char*>(copy) - base), size);
 }
 
 // The old entry points (GCC before 4.9) split a region in two calls; nothing compiles to them now.

@@ -16,6 +16,7 @@
 #include "mpisim_privatize.h"
 
 char* mpisim_priv_base = nullptr;
+__thread char* mpisim_priv_thread_base = nullptr;
 
 namespace mpilite {
 namespace {
@@ -34,6 +35,8 @@ struct Slot {
   std::size_t align = 1;
   const mpisim_priv_var* defining = nullptr; ///< its image and init (none for a group)
   mpisim_priv_group* group = nullptr;
+
+  bool thread_local_() const { return defining && (defining->flags & MPISIM_PRIV_THREAD_LOCAL); }
 };
 
 /// What a rank's segment receives for one record.
@@ -57,6 +60,11 @@ struct Registry {
   std::vector<Copy> copies;
   std::size_t size = 0;
   std::size_t align = kSegmentAlign; ///< of the segment's base: the largest variable's
+  /// The thread-local variables, last in the segment: [threads_at, size), which each other
+  /// thread of a rank's OpenMP team has a copy of.
+  std::size_t threads_at = 0;
+  std::size_t threads_align = 1;
+  bool has_thread_locals = false;
 };
 
 /// Cells to point into the current segment on every switch (laid out once, read often).
@@ -123,13 +131,24 @@ void lay_out(Registry& r) {
     slot_of[i] = r.slots.size();
     r.slots.push_back(Slot{0, v.size, v.align ? v.align : 1, &v, nullptr});
   }
+  for (const Slot& s : r.slots)
+    if (s.thread_local_()) {
+      r.threads_align = std::max(r.threads_align, s.align);
+      r.has_thread_locals = true;
+    }
   std::size_t at = 0;
-  for (Slot& s : r.slots) {
-    r.align = std::max(r.align, s.align);
-    at = (at + s.align - 1) / s.align * s.align;
-    s.offset = at;
-    at += s.size;
-    if (s.group) s.group->offset = s.offset;
+  for (const bool thread_locals : {false, true}) {
+    // A team thread's copy of them starts as aligned as the most aligned one.
+    if (thread_locals)
+      r.threads_at = at = (at + r.threads_align - 1) / r.threads_align * r.threads_align;
+    for (Slot& s : r.slots) {
+      if (s.thread_local_() != thread_locals) continue;
+      r.align = std::max(r.align, s.align);
+      at = (at + s.align - 1) / s.align * s.align;
+      s.offset = at;
+      at += s.size;
+      if (s.group) s.group->offset = s.offset;
+    }
   }
   r.size = (at + kSegmentAlign - 1) / kSegmentAlign * kSegmentAlign;
   std::map<std::string, std::size_t> group_member_at;
@@ -215,10 +234,70 @@ void PrivateSegment::initialize() {
     if (c.var->init) c.var->init(base_ + c.offset);
 }
 
+namespace {
+
+bool thread_local_copy(const Copy& c) {
+  return c.var->flags & MPISIM_PRIV_THREAD_LOCAL;
+}
+
+/// Runs with `thread_base` as the calling thread's copies of the thread-locals.
+class ThreadBaseScope {
+public:
+  explicit ThreadBaseScope(char* thread_base) : saved_(mpisim_priv_thread_base) {
+    mpisim_priv_thread_base = thread_base;
+  }
+  ~ThreadBaseScope() { mpisim_priv_thread_base = saved_; }
+  ThreadBaseScope(const ThreadBaseScope&) = delete;
+  ThreadBaseScope& operator=(const ThreadBaseScope&) = delete;
+
+private:
+  char* saved_;
+};
+
+} // namespace
+
+void PrivateSegment::prepare_team(int threads) {
+  const Registry& r = registry();
+  if (!base_ || !r.has_thread_locals) return;
+  if (!team_) team_ = std::make_unique<std::vector<char*>>();
+  const std::size_t bytes = r.size - r.threads_at;
+  while (team_->size() + 1 < static_cast<std::size_t>(std::max(threads, 1))) {
+    // A new thread's copies start as a new thread's do: the images, then the init functions
+    // (run here, on the rank's thread: no other thread touches them yet).
+    char* copy = static_cast<char*>(::operator new (bytes, std::align_val_t{r.threads_align}));
+    std::memset(copy, 0, bytes);
+    char* thread_base = copy - r.threads_at;
+    team_->push_back(thread_base);
+    for (const Copy& c : r.copies)
+      if (thread_local_copy(c) && c.image)
+        std::memcpy(thread_base + c.offset, c.var->image, c.var->size);
+    ThreadBaseScope scope(thread_base);
+    for (const Copy& c : r.copies)
+      if (thread_local_copy(c) && c.var->init) c.var->init(thread_base + c.offset);
+  }
+}
+
+char* PrivateSegment::team_thread_base(int thread) const {
+  if (thread == 0 || !team_) return nullptr;
+  return static_cast<std::size_t>(thread) <= team_->size() ? (*team_)[thread - 1] : nullptr;
+}
+
+void PrivateSegment::copy_in(int threads, std::size_t offset, std::size_t size) const {
+  const char* from = (mpisim_priv_thread_base ? mpisim_priv_thread_base : base_) + offset;
+  for (int t = 1; t < threads; ++t)
+    if (char* to = team_thread_base(t)) std::memmove(to + offset, from, size);
+}
+
 void PrivateSegment::finish() {
   if (!base_ || finished_) return;
   finished_ = true;
   const Registry& r = registry();
+  if (team_)
+    for (char* thread_base : *team_) {
+      ThreadBaseScope scope(thread_base);
+      for (auto it = r.copies.rbegin(); it != r.copies.rend(); ++it)
+        if (thread_local_copy(*it) && it->var->fini) it->var->fini(thread_base + it->offset);
+    }
   for (auto it = r.copies.rbegin(); it != r.copies.rend(); ++it)
     if (it->var->fini) it->var->fini(base_ + it->offset);
 }
@@ -232,6 +311,10 @@ SegmentScope::~SegmentScope() {
 }
 
 PrivateSegment::~PrivateSegment() {
+  if (team_)
+    for (char* thread_base : *team_)
+      ::operator delete (thread_base + registry().threads_at,
+                         std::align_val_t{registry().threads_align});
   if (mapped_)
     munmap(mapped_, mapped_size_);
   else if (base_)
@@ -240,10 +323,9 @@ PrivateSegment::~PrivateSegment() {
 
 } // namespace mpilite
 
-const char* mpilite::first_thread_local() {
-  for (const mpisim_priv_var* v : registry().records)
-    if (v->flags & MPISIM_PRIV_THREAD_LOCAL) return v->where ? v->where : "?";
-  return nullptr;
+bool mpilite::private_segment_has_thread_locals() {
+  private_segment_size(); // lays the registry out
+  return registry().has_thread_locals;
 }
 
 namespace {

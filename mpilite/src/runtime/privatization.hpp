@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace mpilite {
 
@@ -23,13 +24,28 @@ public:
   /// Runs the init functions (initializers that are code, C++ constructors, the program's
   /// constructor functions) in the rank: the program's own time.
   void initialize();
-  /// Runs the fini functions (C++ destructors), newest first. Idempotent.
+  /// Runs the fini functions (C++ destructors), newest first, of every thread's copies.
+  /// Idempotent.
   void finish();
 
   char* base() const { return base_; }
 
+  /// Before the rank starts an OpenMP team of `threads`: gives each of its threads but the
+  /// rank's own a copy of the thread-local variables (images and init functions, as a new
+  /// thread's), kept for later teams. Call on the rank's thread.
+  void prepare_team(int threads);
+  /// mpisim_priv_thread_base for thread `thread` of the team (nullptr for thread 0, or one
+  /// prepare_team did not make).
+  char* team_thread_base(int thread) const;
+  /// copyin: threads 1 to `threads`-1 take the calling thread's value of the thread-local at
+  /// `offset`.
+  void copy_in(int threads, std::size_t offset, std::size_t size) const;
+
 private:
   char* base_ = nullptr;
+  /// Thread bases of threads 1, 2, ... of the rank's teams (none until a team needs them: a
+  /// rank costs one pointer for them).
+  std::unique_ptr<std::vector<char*>> team_;
   char* mapped_ = nullptr;
   std::size_t mapped_size_ = 0;
   std::size_t align_ = 0;
@@ -58,10 +74,8 @@ private:
 /// defining the same variable) ends the process with a message naming both places.
 std::size_t private_segment_size();
 
-/// "file:line" of the first registered variable that the program declared thread-local
-/// (MPISIM_PRIV_THREAD_LOCAL), or nullptr: each rank has one copy of it, which the threads of
-/// an OpenMP team would share.
-const char* first_thread_local();
+/// Whether the program has thread-local (or OpenMP threadprivate) variables.
+bool private_segment_has_thread_locals();
 
 /// Whether a unit of the program named std::cout, std::cerr or std::clog
 /// (mpisim_priv_uses_streams): their format is then switched with the ranks (cxx_streams.hpp).

@@ -1,7 +1,5 @@
 /* A library made thread-safe keeps its state in thread-locals (an error buffer, a call count, a
- * scale that each call changes): natively each process has its own, so each rank must too. With
- * an argument, a team of two OpenMP threads runs, which mpisim refuses (the team would share the
- * rank's one copy). */
+ * scale that each call changes): natively each process has its own, so each rank must too. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +27,6 @@ int main(int argc, char** argv) {
   for (int i = rank + 1; i < 4; ++i)
     MPI_Barrier(MPI_COMM_WORLD);
   printf("rank %d: %d calls, last error '%s', scale %g\n", rank, calls, last_error, scale);
-#ifdef _OPENMP
-  if (argc > 1) {
-#pragma omp parallel num_threads(2)
-    lib_call(rank, 9);
-  }
-#endif
   MPI_Finalize();
   return 0;
 }

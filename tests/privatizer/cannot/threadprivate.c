@@ -1,8 +1,9 @@
-/* threadprivate would need a copy per rank and per thread. */
-int counter;
-#pragma omp threadprivate(counter)
+/* A threadprivate function-local static: refused (declare it at file scope). */
+int next(void) {
+  static int n;
+#pragma omp threadprivate(n)
+  return ++n;
+}
 int main(void) {
-#pragma omp parallel
-  counter += 1;
-  return 0;
+  return next() - 1;
 }
