@@ -356,6 +356,13 @@ void GOMP_taskloop_ull(Body, void*, void (*)(void*, void*), long, long, unsigned
   refuse("an OpenMP taskloop (#pragma omp taskloop)");
 }
 
+// LLVM's OpenMP runtime (clang -fopenmp, libomp) starts its regions here; their threads' work
+// would not be charged, so the prediction would be silently wrong.
+void __kmpc_fork_call(void*, int, void*, ...) {
+  refuse("an OpenMP region compiled for LLVM's runtime (libomp, __kmpc_fork_call: code built "
+         "with clang -fopenmp); build it with GCC (mpisimcc -fopenmp links libgomp)");
+}
+
 // The team size a rank sets is its own, as each process of a real run has its own.
 void omp_set_num_threads(int n) {
   World* w = World::try_get();
