@@ -5,6 +5,7 @@
 
 #include "config.hpp"
 #include "fresh_heap.hpp"
+#include "memory_fit.hpp"
 #include "output_paths.hpp"
 #include "report.hpp"
 #include "simulation.hpp"
@@ -31,6 +32,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   try {
     config = Config::from_environment(environ);
     check_output_paths(config);
+    check_ranks_fit(config.ranks);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;

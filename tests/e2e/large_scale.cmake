@@ -82,3 +82,9 @@ add_test(NAME e2e.sample.cold_first_execution_unsampled COMMAND ${EXPECT} 0
 add_test(NAME e2e.sample.bad_iterations_is_an_error COMMAND ${EXPECT} 1
   -m "MPISIM_SAMPLE_LOCAL at .*large_scale.c:[0-9]+: iterations must be >= 1"
   -- env MPISIM_CPU=off ${RUN} -np 1 ${LARGE_SCALE} sample local 0 0.5)
+# Ranks that cannot fit in any machine's memory (10^9 x 5 KiB: 4.7 TiB) are refused before they
+# exist, naming what they need, instead of growing until the kernel kills the run.
+add_test(NAME e2e.ranks_beyond_memory_are_refused_at_once COMMAND ${EXPECT} 2
+  -m "1000000000 ranks per host process need at least [0-9.]+ TiB of memory .*available, enough for about [0-9]+ ranks per host process"
+  -x "predicted time"
+  -- ${RUN} -np 1000000000 ${LARGE_SCALE} fold 1 1)

@@ -10,9 +10,13 @@ void SingleHost::send_parts(int to, FrameKind, std::span<const std::byte>,
   throw std::logic_error("a frame to host " + std::to_string(to) + " with one host process");
 }
 
-bool launched_as_several_processes() {
+int launched_processes() {
   const char* size = std::getenv("PMI_SIZE");
-  return size && std::atoi(size) > 1;
+  return size && std::atoi(size) > 1 ? std::atoi(size) : 1;
+}
+
+bool launched_as_several_processes() {
+  return launched_processes() > 1;
 }
 
 } // namespace mpisim::protocols

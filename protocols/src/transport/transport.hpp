@@ -104,6 +104,8 @@ inline void skip_io_discovery() {
 
 /// Whether this process was started by mpiexec as one of several processes.
 bool launched_as_several_processes();
+/// How many host processes mpiexec launched (1 when run alone), known before any is reached.
+int launched_processes();
 
 /// The transport among the processes started by mpiexec: loads the MPICH transport library and
 /// initializes MPICH. Ends the process with a message when the library cannot be loaded.
