@@ -58,7 +58,8 @@ void Simulation::received(const mpilite::Message& m, int dst, SimTime t_match) {
 
 void Simulation::enter_mpi(mpilite::Rank& rank) {
   // The clock is read first and (in leave_mpi) last: the simulator's own work is not charged.
-  if (compute_clock_) carry_burst(rank);
+  // Inside a parallel region, the threads' work is measured by the region (region_call).
+  if (compute_clock_ && rank.region_threads == 0) carry_burst(rank);
   const SimTime before = rank.clock;
   const char* call = rank.call.name ? rank.call.name : "the end of its main";
   if (compute_clock_) {
@@ -91,18 +92,48 @@ void Simulation::carry_burst(mpilite::Rank& rank) {
 }
 
 void Simulation::region_begins(mpilite::Rank& rank) {
-  if (compute_clock_) carry_burst(rank);
+  if (!compute_clock_) return;
+  carry_burst(rank);
+  rank.region_start_clock = rank.clock;
+  rank.region_start_carried_ps = rank.compute_carried_ps;
+}
+
+void Simulation::carry_region(mpilite::Rank& rank, double region_ps) {
+  // The master's MPI calls in the region moved the clock already: by the region's time up to
+  // each call, and by the calls themselves, both part of `region_ps`.
+  const double moved = static_cast<double>(rank.clock - rank.region_start_clock);
+  rank.compute_carried_ps = std::max(0.0, rank.region_start_carried_ps + region_ps - moved);
+}
+
+void Simulation::region_call(mpilite::Rank& rank, const mpilite::RegionWork& so_far) {
+  if (compute_clock_) carry_region(rank, region_ps(config_.machine, so_far, rank.id));
 }
 
 void Simulation::region_ends(mpilite::Rank& rank, const mpilite::RegionWork& work) {
   ++rank.stats.parallel_regions;
   rank.stats.widest_team = std::max(rank.stats.widest_team, work.threads);
   if (!compute_clock_) return;
-  const MachineParams& m = config_.machine;
-  rank.compute_carried_ps += m.compute_ps(m.team_host_ns(work.most_ns, work.total_ns), rank.id);
-  if (work.threads > 1) rank.compute_carried_ps += static_cast<double>(m.fork_join);
+  carry_region(rank, region_ps(config_.machine, work, rank.id));
   compute_clock_->refresh();
   rank.compute_mark = compute_clock_->now();
+}
+
+double Simulation::region_ps(const MachineParams& m, const mpilite::RegionWork& work, int rank) {
+  const auto ps = [&](std::int64_t ns) { return m.compute_ps(static_cast<double>(ns), rank); };
+  // Each thread on a core of its own while there are enough: a barrier makes every thread wait
+  // for the slowest, so each phase lasts as long as its busiest thread, or as the master's work
+  // and MPI calls where it made some.
+  double path = ps(work.most_ns);
+  // With more threads than cores, the team's work shares them; the master's calls hold its core.
+  double all = ps(work.total_ns);
+  for (const mpilite::PhaseCalls& p : work.calls) {
+    const double master = ps(p.master_ns) + static_cast<double>(p.calls);
+    path += std::max(0.0, master - ps(p.most_ns));
+    all += static_cast<double>(p.calls);
+  }
+  double region = std::max(path, all / static_cast<double>(m.cores_per_rank));
+  if (work.threads > 1) region += static_cast<double>(m.fork_join);
+  return region;
 }
 
 void Simulation::make_policy() {

@@ -97,6 +97,10 @@ public:
   void leave_mpi(mpilite::Rank& rank) override;
   void region_begins(mpilite::Rank& rank) override;
   void region_ends(mpilite::Rank& rank, const mpilite::RegionWork& work) override;
+  void region_call(mpilite::Rank& rank, const mpilite::RegionWork& so_far) override;
+  /// Target time (ps) that a parallel region which did `work` on rank `rank` of machine `m`
+  /// stands for, from its start (docs/model.md, OpenMP inside a rank).
+  static double region_ps(const MachineParams& m, const mpilite::RegionWork& work, int rank);
   void sent(const mpilite::Message& m, SimTime start) override;
   void received(const mpilite::Message& m, int dst, SimTime t_match) override;
 
@@ -104,6 +108,9 @@ private:
   /// Adds the rank's compute since its compute mark, as target time, to what its next MPI call
   /// charges (before a region, and on entry to MPI).
   void carry_burst(mpilite::Rank& rank);
+  /// Makes the rank's carried compute what brings its clock to `region_ps` past the start of
+  /// its region under way.
+  void carry_region(mpilite::Rank& rank, double region_ps);
   void gather_hosts(RunSummary& s, HostSummary mine);
   /// Ends the run on every host unless all computed `map` alike (each reads its own files).
   void check_same_map(const RankMap& map);

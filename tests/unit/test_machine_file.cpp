@@ -233,25 +233,6 @@ TEST(MachineDocs, MachinesMarkdownHoldsTheKeyTable) {
          "mpisim::describe_machine_keys_markdown()";
 }
 
-// An OpenMP region's threads run on cores of their own while the rank has enough: the region
-// lasts as long as its busiest thread, whichever thread that is (the master's clock alone would
-// miss work done by the others); with fewer cores, the team's work shares them.
-TEST(ThreadTeam, ARegionLastsAsItsBusiestThreadWhileEachHasACore) {
-  MachineParams m = mpisim::machine_preset("cluster");
-  m.cores_per_rank = 2;
-  // 1 s of work on one thread of two (the other idle): as the same work on the master alone.
-  EXPECT_EQ(m.team_host_ns(1'000'000'000, 1'000'000'000), 1e9);
-  // 2 s split evenly over two threads: 1 s.
-  EXPECT_EQ(m.team_host_ns(1'000'000'000, 2'000'000'000), 1e9);
-  // Uneven: the busiest thread.
-  EXPECT_EQ(m.team_host_ns(1'500'000'000, 2'000'000'000), 1.5e9);
-  // Four threads of 1 s on two cores: 2 s; on one core: 4 s.
-  EXPECT_EQ(m.team_host_ns(1'000'000'000, 4'000'000'000), 2e9);
-  m.cores_per_rank = 1;
-  EXPECT_EQ(m.team_host_ns(1'000'000'000, 4'000'000'000), 4e9);
-  EXPECT_EQ(m.team_host_ns(1'000'000'000, 2'000'000'000), 2e9);
-}
-
 TEST(MachineFile, ExactBandwidthText) {
   for (double bw : {12e9, 37e6, 12.5e9, 1 / 1.0086e-6, 1e3, 3.0, 123456789.123})
     EXPECT_EQ(mpisim::parse_bandwidth(mpisim::exact_bandwidth(bw), "b"), bw) << bw;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "comm_agreement.hpp"
+#include "openmp_calls.hpp"
 
 namespace mpilite {
 namespace {
@@ -30,15 +31,9 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     // Named before the compute is charged: a charge that fails names the call it came before.
     r.call = {call, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_NULL, false};
     r.last_call = call;
-    // The other threads of the team may still be working on the rank's data while other ranks
-    // run; and the region's time is charged as a whole.
-    if (r.region_threads > 1)
-      w.stop(RunEnd::FatalError, 1,
-             fmt::format("rank {}: {} called inside an OpenMP parallel region of {} threads, "
-                         "which mpisim does not support; call MPI outside parallel regions "
-                         "(docs/model.md, OpenMP)",
-                         r.id, call, r.region_threads));
+    if (r.region_threads > 0) openmp_call_begins(w, r, call);
     w.kernel().hooks.enter_mpi(r);
+    started_ = r.clock;
     ++r.stats.mpi_calls;
     // A call replay could not re-issue would make the recorded trace silently wrong.
     if (w.op_log && !OpLog::covers(call))
@@ -53,6 +48,7 @@ ApiCall::~ApiCall() {
   if (--r.call_depth == 0) {
     w.kernel().hooks.leave_mpi(r); // it may look at r.call (timelines name the call)
     r.call.name = nullptr;
+    if (r.region_threads > 0) openmp_call_ends(r, r.clock - started_);
   }
 }
 

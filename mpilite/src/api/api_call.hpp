@@ -53,6 +53,9 @@ public:
   int check_buffer(const Comm& c, const void* buf, long count, const Datatype* type = nullptr);
   int check_root(const Comm& c, int root);
   int check_op(const Comm& c, MPI_Op h, const Datatype& type, const Op*& out);
+
+private:
+  SimTime started_ = 0; ///< the clock when the call began, after the compute before it
 };
 
 /// Whether a null buffer (MPI_BOTTOM) may go with `count` elements of `type`: no data, or a

@@ -40,7 +40,8 @@ int PMPI_Init(int*, char***) {
 MPISIM_WEAK_ALIAS(Init)
 
 int PMPI_Init_thread(int* argc, char*** argv, int, int* provided) {
-  // Ranks are fibers of one thread each: MPI_THREAD_FUNNELED is what a rank can rely on.
+  // Ranks are fibers of one thread each: a rank's calls come from that thread, also inside its
+  // OpenMP regions (openmp_calls.hpp), so MPI_THREAD_FUNNELED whatever is asked.
   if (provided) *provided = MPI_THREAD_FUNNELED;
   return PMPI_Init(argc, argv);
 }

@@ -8,20 +8,31 @@
 // The program calls these entry points of libgomp (GCC compiles `#pragma omp` into them); each
 // forwards to libgomp's own, found with dlsym. What the charging cannot follow is refused by
 // name: tasks (their work runs inside other threads' waits), active nested parallelism, and MPI
-// calls while a team of several threads runs (api_call.cpp).
+// calls from any thread but the rank's own (api_call.cpp) or from inside a critical section.
+//
+// The rank's own thread (the team's master) may call MPI inside a region (funnelled): the call
+// may switch to other ranks' fibers, which run on the same thread, so the team's other threads
+// are first parked where they wait for the team (openmp_call_begins).
 #include <dlfcn.h>
+#include <link.h>
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <span>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "host_clock.hpp"
 #include "mpisim_privatize.h"
+#include "openmp_calls.hpp"
 #include "privatization.hpp"
 #include "world.hpp"
 
@@ -70,6 +81,29 @@ struct Region {
   /// Per phase (the work between two barriers of the team): its busiest thread's work. A
   /// barrier makes every thread wait for the slowest, so the region lasts their sum.
   std::vector<std::int64_t> phase_most_ns;
+
+  /// The master's MPI calls: the phases they were made in (most_ns is filled in at the end).
+  std::vector<mpilite::PhaseCalls> calls;
+  /// The team's threads other than the master that are parked (in a wait for the team, or done
+  /// with their share), plus kAway while the master is in MPI: they must not run the rank's
+  /// code then, as other ranks run on its thread.
+  std::atomic<int> parked{0};
+  static constexpr int kAway = 1 << 30;
+  /// What the master's thread held of the region while it is away in MPI (other ranks' regions
+  /// use the thread meanwhile): its phase, its CPU clock readings, and libgomp's state.
+  struct Away {
+    std::size_t phase = 0;
+    std::int64_t phase_start = 0;
+    std::int64_t waited_ns = 0;
+    std::int64_t cpu_ns = 0; ///< when the call began: the time to its end is not the master's work
+    std::vector<std::byte> libgomp;
+  } away;
+
+  /// The region's work as the master sees it at `master_ns` of work in its current phase: the
+  /// phases before it, then that phase's master work and calls so far.
+  mpilite::RegionWork so_far(std::size_t phase, std::int64_t master_ns);
+  /// The phases with calls, each with the work of its busiest thread.
+  std::vector<mpilite::PhaseCalls> calls_done();
 };
 
 /// The region whose body this thread runs (nullptr: none), the phase it is in, when that phase
@@ -78,6 +112,10 @@ thread_local Region* t_region = nullptr;
 thread_local std::size_t t_phase = 0;
 thread_local std::int64_t t_phase_start = 0;
 thread_local std::int64_t t_waited_ns = 0;
+/// Whether this thread is the master of the team of t_region (the rank's own thread), and the
+/// critical sections it is in.
+thread_local bool t_master = false;
+thread_local int t_criticals = 0;
 
 /// Ends this thread's current phase of the region at `now` (its CPU clock).
 void end_phase(std::int64_t now) {
@@ -87,6 +125,8 @@ void end_phase(std::int64_t now) {
   if (r.phase_most_ns.size() <= t_phase) r.phase_most_ns.resize(t_phase + 1);
   r.phase_most_ns[t_phase] = std::max(r.phase_most_ns[t_phase], work);
   r.total_ns += work;
+  if (t_master && !r.calls.empty() && r.calls.back().phase == t_phase)
+    r.calls.back().master_ns = work;
   ++t_phase;
 }
 
@@ -115,6 +155,130 @@ public:
   }
 };
 
+/// A wait of a thread for the rest of its team (not for a lock that other ranks' threads may
+/// hold): a worker in it is parked, and goes back to the rank's code only while the master is
+/// not away in MPI.
+class Parked {
+public:
+  Parked() : region_(t_master ? nullptr : t_region) {
+    if (region_) park(*region_);
+  }
+  ~Parked() {
+    if (!region_) return;
+    std::atomic<int>& parked = region_->parked;
+    for (;;) {
+      int now = parked.load();
+      if (now & Region::kAway)
+        parked.wait(now);
+      else if (parked.compare_exchange_weak(now, now - 1))
+        return;
+    }
+  }
+  Parked(const Parked&) = delete;
+  Parked& operator=(const Parked&) = delete;
+
+  static void park(Region& r) {
+    r.parked.fetch_add(1);
+    r.parked.notify_all();
+  }
+
+private:
+  Region* region_;
+};
+
+/// A wait of kind `Wait` in which the thread is parked: the park ends first when it leaves.
+template <class Wait> struct ParkedIn : Wait { Parked parked; };
+using TeamWait = ParkedIn<Waiting>;
+using TeamBarrier = ParkedIn<Barrier>;
+
+mpilite::RegionWork Region::so_far(std::size_t phase, std::int64_t master_ns) {
+  std::lock_guard lock(m);
+  mpilite::RegionWork work{rank->region_threads, 0, 0, calls_done()};
+  for (std::size_t p = 0; p < phase && p < phase_most_ns.size(); ++p)
+    work.most_ns += phase_most_ns[p];
+  // The other threads' work in the current phase does not hold the master up before its call.
+  if (work.calls.empty() || work.calls.back().phase != phase) work.calls.push_back({phase});
+  work.calls.back().most_ns = 0;
+  work.calls.back().master_ns = master_ns;
+  return work;
+}
+
+std::vector<mpilite::PhaseCalls> Region::calls_done() {
+  std::vector<mpilite::PhaseCalls> done = calls;
+  for (mpilite::PhaseCalls& c : done)
+    if (c.phase < phase_most_ns.size()) c.most_ns = phase_most_ns[c.phase];
+  return done;
+}
+
+/// libgomp's thread-local block of the calling thread, where it keeps the thread's OpenMP state:
+/// its team, its pool of worker threads. Empty where libgomp is not loaded.
+std::span<std::byte> libgomp_tls() {
+  struct Find {
+    const void* fn;
+    std::span<std::byte> block;
+  } find{dlsym(RTLD_NEXT, "GOMP_parallel"), {}};
+  if (!find.fn) return {};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* p) {
+        Find& f = *static_cast<Find*>(p);
+        const auto fn = reinterpret_cast<ElfW(Addr)>(f.fn);
+        bool holds_fn = false;
+        std::size_t size = 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          const ElfW(Addr) start = info->dlpi_addr + ph.p_vaddr;
+          if (ph.p_type == PT_LOAD && fn >= start && fn < start + ph.p_memsz) holds_fn = true;
+          if (ph.p_type == PT_TLS) size = ph.p_memsz;
+        }
+        if (!holds_fn) return 0;
+        if (info->dlpi_tls_data) f.block = {static_cast<std::byte*>(info->dlpi_tls_data), size};
+        return 1;
+      },
+      &find);
+  return find.block;
+}
+
+/// The ranks share one thread, and libgomp keeps a thread's OpenMP state in its thread-local
+/// storage; while a rank's master is away in MPI in its region, the other ranks' regions must
+/// each start as in a process of its own: from a thread in no team, with a pool of worker
+/// threads that no team uses. The state of a thread that never ran a region (taken at start-up,
+/// before any did), and the states such regions left, each with its own idle pool.
+const std::vector<std::byte> g_fresh_libgomp = [] {
+  const std::span<std::byte> block = libgomp_tls();
+  return std::vector<std::byte>(block.begin(), block.end());
+}();
+/// Never destroyed: the pools in them stay reachable to the end, as the thread's own does.
+std::vector<std::vector<std::byte>>& idle_libgomp() {
+  static auto* const states = new std::vector<std::vector<std::byte>>;
+  return *states;
+}
+
+/// libgomp's state on the ranks' thread.
+std::span<std::byte> ranks_libgomp() {
+  static const std::span<std::byte> block = libgomp_tls();
+  return block;
+}
+
+/// Keeps the region's libgomp state in `away` and gives the thread one outside any team.
+void stash_libgomp(std::vector<std::byte>& away) {
+  const std::span<std::byte> block = ranks_libgomp();
+  away.assign(block.begin(), block.end());
+  std::vector<std::vector<std::byte>>& idle = idle_libgomp();
+  if (idle.empty()) {
+    std::copy(g_fresh_libgomp.begin(), g_fresh_libgomp.end(), block.begin());
+    return;
+  }
+  std::copy(idle.back().begin(), idle.back().end(), block.begin());
+  idle.pop_back();
+}
+
+/// Gives the thread back the region's libgomp state from `away`.
+void unstash_libgomp(const std::vector<std::byte>& away) {
+  const std::span<std::byte> block = ranks_libgomp();
+  idle_libgomp().emplace_back(block.begin(), block.end());
+  std::copy(away.begin(), away.end(), block.begin());
+}
+
 int team_size() {
   static const auto num_threads = libgomp<int()>("omp_get_num_threads");
   return num_threads();
@@ -132,8 +296,11 @@ thread_local std::vector<std::pair<std::size_t, std::size_t>> t_copyin;
 void run_share(void* p) {
   Region& r = *static_cast<Region*>(p);
   const int me = thread_num();
-  // MPI calls from the master are refused while other threads run (they may still be working).
-  if (me == 0) r.rank->region_threads = team_size();
+  if (me == 0) {
+    // The master's MPI calls in the region go through it (openmp_call_begins).
+    r.rank->region_threads = team_size();
+    r.rank->openmp_region = &r;
+  }
   // The rank's own thread has its thread-locals in the segment; the others, copies of their own.
   mpisim_priv_thread_base = r.rank->globals.team_thread_base(me);
   if (me != 0 && !mpisim_priv_thread_base && mpilite::private_segment_has_thread_locals()) {
@@ -145,11 +312,13 @@ void run_share(void* p) {
     std::_Exit(1);
   }
   t_region = &r;
+  t_master = me == 0;
   t_phase = 0;
   t_waited_ns = 0;
   t_phase_start = thread_cpu_ns();
   r.fn(r.data);
   end_phase(thread_cpu_ns());
+  if (!t_master) Parked::park(r); // for good: nothing of the rank's is left for it to run
   t_region = nullptr;
   mpisim_priv_thread_base = nullptr;
   std::lock_guard lock(r.m);
@@ -194,10 +363,12 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
   w->kernel().hooks.region_begins(rank);
   start(run_share, &region, threads);
   rank.region_threads = 0;
+  rank.openmp_region = nullptr;
   std::int64_t longest = 0;
   for (std::int64_t most : region.phase_most_ns)
     longest += most;
-  w->kernel().hooks.region_ends(rank, {region.threads, longest, region.total_ns});
+  w->kernel().hooks.region_ends(rank,
+                                {region.threads, longest, region.total_ns, region.calls_done()});
 }
 
 /// The combined constructs (`parallel for` with a schedule, `parallel sections`) differ from
@@ -220,7 +391,7 @@ constexpr char kLoopMaybeNmRuntime[] = "GOMP_parallel_loop_maybe_nonmonotonic_ru
 constexpr char kSections[] = "GOMP_parallel_sections";
 
 /// libgomp's function `kName` of no arguments, as a wait of kind `Wait`.
-template <const char* kName, class R, class Wait = Waiting> R wait_in() {
+template <const char* kName, class R, class Wait> R wait_in() {
   static const auto real = libgomp<R()>(kName);
   Wait w;
   return real();
@@ -301,44 +472,60 @@ void GOMP_parallel_start(Body, void*, unsigned) {
 }
 
 void GOMP_barrier() {
-  wait_in<kBarrier, void, Barrier>();
+  wait_in<kBarrier, void, TeamBarrier>();
 }
 bool GOMP_barrier_cancel() {
-  return wait_in<kBarrierCancel, bool, Barrier>();
+  return wait_in<kBarrierCancel, bool, TeamBarrier>();
 }
 void GOMP_loop_end() {
-  wait_in<kLoopEnd, void, Barrier>();
+  wait_in<kLoopEnd, void, TeamBarrier>();
 }
 bool GOMP_loop_end_cancel() {
-  return wait_in<kLoopEndCancel, bool, Barrier>();
+  return wait_in<kLoopEndCancel, bool, TeamBarrier>();
 }
 void GOMP_sections_end() {
-  wait_in<kSectionsEnd, void, Barrier>();
+  wait_in<kSectionsEnd, void, TeamBarrier>();
 }
 bool GOMP_sections_end_cancel() {
-  return wait_in<kSectionsEndCancel, bool, Barrier>();
+  return wait_in<kSectionsEndCancel, bool, TeamBarrier>();
 }
+// The locks of critical sections and atomics are the process's, shared by the ranks' teams: a
+// thread waiting for one is not parked, as the lock may be another rank's.
 void GOMP_critical_start() {
-  wait_in<kCritical, void>();
+  wait_in<kCritical, void, Waiting>();
+  ++t_criticals;
+}
+void GOMP_critical_end() {
+  static const auto real = libgomp<void()>("GOMP_critical_end");
+  --t_criticals;
+  real();
 }
 void GOMP_atomic_start() {
-  wait_in<kAtomic, void>();
+  wait_in<kAtomic, void, Waiting>();
 }
 void GOMP_ordered_start() {
-  wait_in<kOrdered, void>();
+  wait_in<kOrdered, void, TeamWait>();
 }
 void* GOMP_single_copy_start() {
-  return wait_in<kSingleCopy, void*>();
+  return wait_in<kSingleCopy, void*, TeamWait>();
 }
 void GOMP_taskwait() {
-  wait_in<kTaskwait, void>();
+  wait_in<kTaskwait, void, TeamWait>();
 }
 void GOMP_taskgroup_end() {
-  wait_in<kTaskgroupEnd, void>();
+  wait_in<kTaskgroupEnd, void, TeamWait>();
 }
 void GOMP_critical_name_start(void** lock) {
   static const auto real = libgomp<void(void**)>("GOMP_critical_name_start");
-  Waiting w;
+  {
+    Waiting w;
+    real(lock);
+  }
+  ++t_criticals;
+}
+void GOMP_critical_name_end(void** lock) {
+  static const auto real = libgomp<void(void**)>("GOMP_critical_name_end");
+  --t_criticals;
   real(lock);
 }
 
@@ -394,3 +581,59 @@ int omp_get_max_threads_() {
 }
 
 } // extern "C"
+
+namespace mpilite {
+
+void openmp_call_begins(World& w, Rank& rank, const char* call) {
+  Region& r = *static_cast<Region*>(rank.openmp_region);
+  // Other ranks' teams may wait for the process's critical lock held here, on this thread.
+  if (t_criticals > 0)
+    w.stop(RunEnd::FatalError, 1,
+           fmt::format("rank {}: {} called inside an OpenMP critical section, which mpisim does "
+                       "not support (the ranks' regions share its lock); call MPI outside it "
+                       "(docs/model.md, OpenMP)",
+                       rank.id, call));
+  if (ranks_libgomp().empty() || ranks_libgomp().size() != g_fresh_libgomp.size())
+    w.stop(RunEnd::FatalError, 1,
+           fmt::format("rank {}: {} called inside an OpenMP parallel region: mpisim did not find "
+                       "the OpenMP runtime's (libgomp's) state of the thread, which other ranks' "
+                       "regions need while the call waits; call MPI outside parallel regions",
+                       rank.id, call));
+  const std::int64_t now = thread_cpu_ns();
+  const int workers = rank.region_threads - 1;
+  for (;;) {
+    int parked = r.parked.load();
+    if (parked != workers)
+      r.parked.wait(parked);
+    else if (r.parked.compare_exchange_weak(parked, workers | Region::kAway))
+      break;
+  }
+  w.kernel().hooks.region_call(rank, r.so_far(t_phase, now - t_phase_start - t_waited_ns));
+  r.away.phase = t_phase;
+  r.away.phase_start = t_phase_start;
+  r.away.waited_ns = t_waited_ns;
+  r.away.cpu_ns = now;
+  stash_libgomp(r.away.libgomp);
+  t_region = nullptr;
+  t_master = false;
+}
+
+void openmp_call_ends(Rank& rank, SimTime took) {
+  Region& r = *static_cast<Region*>(rank.openmp_region);
+  unstash_libgomp(r.away.libgomp);
+  t_region = &r;
+  t_master = true;
+  t_phase = r.away.phase;
+  t_phase_start = r.away.phase_start;
+  // The call's time on this thread was other ranks' and the simulator's, not the master's work.
+  t_waited_ns = r.away.waited_ns + (thread_cpu_ns() - r.away.cpu_ns);
+  {
+    std::lock_guard lock(r.m);
+    if (r.calls.empty() || r.calls.back().phase != t_phase) r.calls.push_back({t_phase});
+    r.calls.back().calls += took;
+  }
+  r.parked.fetch_and(~Region::kAway);
+  r.parked.notify_all();
+}
+
+} // namespace mpilite

@@ -71,6 +71,12 @@ struct Rank {
   /// with omp_set_num_threads (0: the process's): each process of a real run has its own.
   int region_threads = 0;
   int omp_threads = 0;
+  /// The interposer's record of that region (openmp_interpose.cpp), for the master's MPI calls.
+  void* openmp_region = nullptr;
+  /// The clock and the compute carried when that region began: the master's MPI calls in it and
+  /// its end are charged from there (CallHooks::region_call).
+  SimTime region_start_clock = 0;
+  double region_start_carried_ps = 0;
   RankStats stats;
 
   PrivateSegment globals; ///< this rank's copy of the program's privatized variables

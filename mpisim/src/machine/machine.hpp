@@ -98,11 +98,6 @@ struct MachineParams {
   /// Target picoseconds that `host_ns` of measured host CPU time on world rank `rank` stands for:
   /// host_ns * 1000 * cpu_scale / the speed of the rank's node.
   double compute_ps(double host_ns, int rank) const;
-  /// Host CPU time (ns) that a parallel region stands for, its threads' work run as the target
-  /// runs the team: each thread on a core of its own while there are enough, so as long as the
-  /// busiest thread between each two barriers (`most_ns`, RegionWork); with more threads than
-  /// cores_per_rank, no shorter than all their work (`total_ns`) spread evenly over the cores.
-  double team_host_ns(std::int64_t most_ns, std::int64_t total_ns) const;
 };
 
 /// Parses MPISIM_NODE_SPEED / node_speed ("uniform" or "0-15:2, 16:0.5"); throws ConfigError

@@ -86,9 +86,4 @@ double MachineParams::compute_ps(double host_ns, int rank) const {
   return ps;
 }
 
-double MachineParams::team_host_ns(std::int64_t most_ns, std::int64_t total_ns) const {
-  return std::max(static_cast<double>(most_ns),
-                  static_cast<double>(total_ns) / static_cast<double>(cores_per_rank));
-}
-
 } // namespace mpisim

@@ -1,5 +1,6 @@
-/* OpenMP constructs whose time mpisim cannot charge to a rank: each must be refused by name,
- * never run with a wrong prediction. argv[1] picks one. */
+/* OpenMP constructs whose time mpisim cannot charge to a rank, or that it cannot run: each must
+ * be refused by name, never run with a wrong prediction. argv[1] picks one; "mpi-in-region", an
+ * MPI call from the master thread inside the region (funnelled), runs. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -21,6 +22,15 @@ int main(int argc, char** argv) {
     {
 #pragma omp master
       MPI_Barrier(MPI_COMM_WORLD);
+    }
+  } else if (strcmp(what, "mpi-in-critical") == 0) {
+#pragma omp parallel
+    {
+#pragma omp master
+      {
+#pragma omp critical
+        MPI_Barrier(MPI_COMM_WORLD);
+      }
     }
   } else if (strcmp(what, "mpi-from-worker") == 0) {
 #pragma omp parallel num_threads(2)
