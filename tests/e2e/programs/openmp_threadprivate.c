@@ -1,8 +1,9 @@
 /* OpenMP threadprivate globals as hybrid codes use them: a per-thread call counter, a per-thread
  * random stream seeded through copyin, a library's __thread state, all written by every thread
- * of each rank's team, with the ranks' regions interleaved by MPI calls. As in a real run, where
- * each rank is a process, every rank and every thread has its own copy, the master's is the
- * global's, and the other threads' keep their values from one region to the next. */
+ * of each rank's team, with the ranks' regions interleaved by MPI calls, also from inside them.
+ * As in a real run, where each rank is a process, every rank and every thread has its own copy,
+ * the master's is the global's, and the other threads' keep their values from one region to the
+ * next. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -44,6 +45,11 @@ int main(int argc, char** argv) {
         total += next_random() % 100;
       }
       scale *= t + 2;
+#pragma omp barrier
+#pragma omp master
+      MPI_Barrier(MPI_COMM_WORLD); /* funnelled: other ranks' teams run while this one waits */
+#pragma omp barrier
+      counter += 1000;
     }
     MPI_Barrier(MPI_COMM_WORLD); /* the other ranks' teams run in between */
   }
