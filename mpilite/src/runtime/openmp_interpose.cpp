@@ -36,6 +36,8 @@
 #include "privatization.hpp"
 #include "world.hpp"
 
+extern "C" int omp_get_max_threads(); // below: the rank's team size
+
 namespace {
 
 using mpilite::Rank;
@@ -325,12 +327,10 @@ void run_share(void* p) {
   ++r.threads;
 }
 
-/// The team size a region that asked for `threads` (0: the default) gets at most.
-int team_asked(unsigned threads, const Rank& rank) {
-  if (threads != 0) return static_cast<int>(threads);
-  if (rank.omp_threads > 0) return rank.omp_threads;
-  static const auto max_threads = libgomp<int()>("omp_get_max_threads");
-  return max_threads();
+/// The team size a region that asked for `threads` (0: the default, the rank's own as
+/// omp_get_max_threads below answers it) gets at most.
+int team_asked(unsigned threads) {
+  return threads != 0 ? static_cast<int>(threads) : omp_get_max_threads();
 }
 
 /// Runs a region whose body is `fn` through `start` (libgomp's entry point with the program's
@@ -353,7 +353,7 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
     return;
   }
   Rank& rank = w->self();
-  const int team = team_asked(threads, rank);
+  const int team = team_asked(threads);
   rank.globals.prepare_team(team);
   for (const auto& [offset, size] : t_copyin)
     rank.globals.copy_in(team, offset, size);
@@ -462,7 +462,7 @@ unsigned GOMP_parallel_reductions(Body fn, void* data, unsigned threads, unsigne
 }
 
 void mpisim_priv_copyin(void* copy, size_t size) {
-  const char* base = mpisim_priv_thread_base ? mpisim_priv_thread_base : mpisim_priv_base;
+  const char* base = MPISIM_PRIV_TBASE;
   t_copyin.emplace_back(static_cast<std::size_t>(static_cast<char*>(copy) - base), size);
 }
 

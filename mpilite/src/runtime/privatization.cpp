@@ -283,7 +283,7 @@ char* PrivateSegment::team_thread_base(int thread) const {
 }
 
 void PrivateSegment::copy_in(int threads, std::size_t offset, std::size_t size) const {
-  const char* from = (mpisim_priv_thread_base ? mpisim_priv_thread_base : base_) + offset;
+  const char* from = MPISIM_PRIV_TBASE + offset;
   for (int t = 1; t < threads; ++t)
     if (char* to = team_thread_base(t)) std::memmove(to + offset, from, size);
 }
