@@ -25,12 +25,21 @@ std::string Diagnostics::where(clang::SourceLocation at) const {
 void Diagnostics::cannot(clang::SourceLocation at, const std::string& what,
                          const std::string& why) {
   ++errors_;
-  llvm::errs() << position(at) << ": mpisim-privatize: cannot privatize " << what << ": " << why
-               << "\n";
+  messages_ += position(at) + ": mpisim-privatize: cannot privatize " + what + ": " + why + "\n";
+}
+
+void Diagnostics::declared_by_macro(clang::SourceLocation at, const std::string& what) {
+  cannot(at, what, "it is declared by a macro expansion; declare it directly");
+  macro_sites_.push_back(sm_.getExpansionLoc(at));
 }
 
 void Diagnostics::warn(clang::SourceLocation at, const std::string& message) {
-  llvm::errs() << position(at) << ": mpisim-privatize: warning: " << message << "\n";
+  messages_ += position(at) + ": mpisim-privatize: warning: " + message + "\n";
+}
+
+void Diagnostics::flush() {
+  llvm::errs() << messages_;
+  messages_.clear();
 }
 
 } // namespace privatizer

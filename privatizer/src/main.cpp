@@ -10,6 +10,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Syntax/Tokens.h>
 #include <clang/Tooling/Tooling.h>
 
 #include <CLI/CLI.hpp>
@@ -17,20 +18,32 @@
 #include "constructors.hpp"
 #include "diagnostics.hpp"
 #include "facts.hpp"
+#include "macro_expansion.hpp"
 #include "mirror.hpp"
 #include "plan.hpp"
 #include "rewrite.hpp"
 
 namespace {
 
+/// One attempt at the unit. With `may_retry`, when its only refusals are declarations written
+/// by macros, or a macro makes a string of an argument that names a privatized variable, it
+/// writes those invocations out (into `expanded`, by file) for the next attempt instead of
+/// reporting them.
+struct Attempt {
+  std::string out_dir;
+  privatizer::Options options;
+  bool may_retry = false;
+  bool failed = false;
+  std::map<std::string, std::string> expanded;
+};
+
 class Privatize : public clang::ASTConsumer {
 public:
-  Privatize(const std::string& out_dir, privatizer::Options options, bool& failed)
-      : out_dir_(out_dir), options_(options), failed_(failed) {}
+  Privatize(Attempt& attempt, clang::Preprocessor& pp) : attempt_(attempt), pp_(pp), tokens_(pp) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     if (ctx.getDiagnostics().hasErrorOccurred()) {
-      failed_ = true;
+      attempt_.failed = true;
       return;
     }
     clang::SourceManager& sm = ctx.getSourceManager();
@@ -38,45 +51,69 @@ public:
     const privatizer::Facts facts = privatizer::collect_facts(ctx);
     const privatizer::Plans plans = privatizer::make_plans(ctx, facts, diag);
     clang::Rewriter rw(sm, ctx.getLangOpts());
-    privatizer::Rewritten done = privatizer::apply_plans(ctx, facts, plans, options_, rw, diag);
+    privatizer::Rewritten done =
+        privatizer::apply_plans(ctx, facts, plans, attempt_.options, rw, diag);
     privatizer::rewrite_constructors(ctx, facts, rw, done, diag);
-    if (diag.errors() > 0 || !privatizer::write_mirror(sm, rw, done, out_dir_)) failed_ = true;
+    const clang::syntax::TokenBuffer buffer = std::move(tokens_).consume();
+    const std::vector<clang::SourceLocation> stringizing =
+        privatizer::stringizing_invocations(sm, buffer, diag.argument_uses());
+    if (attempt_.may_retry &&
+        static_cast<std::size_t>(diag.errors()) == diag.macro_sites().size()) {
+      std::vector<clang::SourceLocation> sites = diag.macro_sites();
+      sites.insert(sites.end(), stringizing.begin(), stringizing.end());
+      if (!sites.empty()) attempt_.expanded = privatizer::write_out_invocations(pp_, buffer, sites);
+      if (!attempt_.expanded.empty()) {
+        attempt_.failed = true; // the next attempt, on the written-out invocations, reports
+        return;
+      }
+    }
+    for (const clang::SourceLocation at : stringizing)
+      diag.cannot(at, "a use in a macro argument",
+                  "the macro also makes a string of the argument (#), which renaming the "
+                  "variable would change; write the invocation out");
+    diag.flush();
+    if (diag.errors() > 0 || !privatizer::write_mirror(sm, rw, done, attempt_.out_dir))
+      attempt_.failed = true;
   }
 
 private:
-  std::string out_dir_;
-  privatizer::Options options_;
-  bool& failed_;
+  Attempt& attempt_;
+  clang::Preprocessor& pp_;
+  clang::syntax::TokenCollector tokens_;
 };
 
 class Action : public clang::ASTFrontendAction {
 public:
-  Action(const std::string& out_dir, privatizer::Options options, bool& failed)
-      : out_dir_(out_dir), options_(options), failed_(failed) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+  explicit Action(Attempt& attempt) : attempt_(attempt) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
-    return std::make_unique<Privatize>(out_dir_, options_, failed_);
+    return std::make_unique<Privatize>(attempt_, ci.getPreprocessor());
   }
 
 private:
-  std::string out_dir_;
-  privatizer::Options options_;
-  bool& failed_;
+  Attempt& attempt_;
 };
 
 class Factory : public clang::tooling::FrontendActionFactory {
 public:
-  Factory(std::string out_dir, privatizer::Options options, bool& failed)
-      : out_dir_(std::move(out_dir)), options_(options), failed_(failed) {}
+  explicit Factory(Attempt& attempt) : attempt_(attempt) {}
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<Action>(out_dir_, options_, failed_);
+    return std::make_unique<Action>(attempt_);
   }
 
 private:
-  std::string out_dir_;
-  privatizer::Options options_;
-  bool& failed_;
+  Attempt& attempt_;
 };
+
+/// Runs one attempt on `source`, with `files` read in place of the files of those paths.
+bool run(const clang::tooling::CompilationDatabase& db, const std::string& source, Attempt& attempt,
+         const std::map<std::string, std::string>& files = {}) {
+  clang::tooling::ClangTool tool(db, {source});
+  for (const auto& [path, text] : files)
+    tool.mapVirtualFile(path, text);
+  Factory factory(attempt);
+  return tool.run(&factory) == 0 && !attempt.failed;
+}
 
 } // namespace
 
@@ -93,12 +130,21 @@ int main(int argc, char** argv) {
                                 "-ferror-limit=20"};
   args.insert(args.end(), compiler_args.begin(), compiler_args.end());
   clang::tooling::FixedCompilationDatabase db(".", args);
-  clang::tooling::ClangTool tool(db, {source});
   privatizer::Options options;
   for (const std::string& a : compiler_args)
     if (a == "-fcommon" || a == "-fno-common") options.common = a == "-fcommon";
-  bool failed = false;
-  Factory factory(out_dir, options, failed);
-  const int status = tool.run(&factory);
-  return status != 0 || failed ? 1 : 0;
+  // Each attempt may write out the macro invocations that stood in the way, one level deep; a
+  // body that calls another such macro takes one more. The last attempt reports what is left.
+  constexpr int kAttempts = 6;
+  std::map<std::string, std::string> files;
+  for (int n = 1;; ++n) {
+    Attempt attempt;
+    attempt.out_dir = out_dir;
+    attempt.options = options;
+    attempt.may_retry = n < kAttempts;
+    if (run(db, source, attempt, files)) return 0;
+    if (attempt.expanded.empty()) return 1;
+    for (auto& [path, text] : attempt.expanded)
+      files[path] = std::move(text);
+  }
 }

@@ -254,6 +254,8 @@ private:
                      "reference or make it a global");
       return;
     }
+    if (sm_.isMacroArgExpansion(u.name))
+      diag_.used_in_macro_argument(u.name, u.var->getNameAsString());
     const std::string what = "use of " + p->name;
     if (p->form == Form::Member) {
       if (replace(u.name, u.name, access(*p, u.var, "", u.name), what)) touch(u.name);
@@ -455,8 +457,7 @@ private:
       const clang::VarDecl* first = g.front();
       // Specifiers from macros (alignas of <stdalign.h>, EXTERN) are fine; the name is not.
       if (first->getLocation().isMacroID()) {
-        diag_.cannot(first->getLocation(), plan_of(first)->name,
-                     "it is declared by a macro expansion; declare it directly");
+        diag_.declared_by_macro(first->getLocation(), plan_of(first)->name);
         continue;
       }
       const Form f = plan_of(first)->form;
@@ -667,7 +668,10 @@ private:
         const std::string qual = text(
             clang::CharSourceRange::getCharRange(d->getQualifierLoc().getSourceRange().getBegin(),
                                                  sm_.getSpellingLoc(d->getLocation())));
-        s += "auto " + qual + "__mpisim_get_" + p->name + "()" + ret + body + " ";
+        // An explicit specialization without an initializer only declares the member (a
+        // suite may repeat it in every unit); the unit that defines it defines the accessor.
+        s += "auto " + qual + "__mpisim_get_" + p->name + "()" + ret + (defines(d) ? body : ";") +
+             " ";
       }
     }
     const SourceLocation begin = sm_.getExpansionLoc(
@@ -700,9 +704,7 @@ private:
     for (const clang::Decl* x : st->decls())
       names_from_macro |= x->getLocation().isMacroID();
     if (names_from_macro || end.isMacroID()) {
-      diag_.cannot(begin, "static local",
-                   "it is declared by a macro expansion; declare it "
-                   "directly");
+      diag_.declared_by_macro(begin, "static local");
       return;
     }
     const SourceLocation stop = after_token(end);

@@ -163,7 +163,7 @@ def toolchain_stamp(flavour, bin_dir):
     """What identifies the build's compilers: for mpisim, its wrappers and runtime libraries."""
     if flavour == "mpich":
         return "mpich"
-    files = [os.path.join(bin_dir, w) for w in ("mpisimcc", "mpisimcxx", "mpisimfort")]
+    files = [os.path.join(bin_dir, w) for w in ("mpisimcc", "mpisimcxx", "mpisimfort", "mpisim-privatize")]
     files += sorted(glob.glob(os.path.join(os.path.dirname(bin_dir), "lib", "*.a")))
     return "\n".join(f"{f} {os.stat(f).st_mtime_ns}" for f in files if os.path.exists(f))
 
@@ -200,10 +200,7 @@ def build_hpcg(app, work, flavour, bin_dir, log):
 def build_imb(app, work, flavour, bin_dir, log):
     tree = app.copy(work, flavour, toolchain_stamp(flavour, bin_dir))
     c = compilers(flavour, bin_dir)
-    # mpisimcxx refuses IMB's macro-declared statics (docs/privatization.md); mpisimfort's loading
-    # route, which takes C and C++ too, gives each rank a copy of the whole program.
-    cc, cxx = (c["CC"], c["CXX"]) if flavour == "mpich" else (c["FC"], c["FC"])
-    sh(["make", "IMB-MPI1", f"CC={cc}", f"CXX={cxx}"], tree, log=log)
+    sh(["make", "IMB-MPI1", f"CC={c['CC']}", f"CXX={c['CXX']}"], tree, log=log)
 
 
 BUILDERS = {"npb": build_npb, "lulesh": build_lulesh, "hpcg": build_hpcg, "imb": build_imb}
