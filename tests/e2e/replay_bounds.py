@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The two bounds of a what-if study (docs/observing.md, "Two bounds"), on a program whose ranks
 do uneven work at every step (programs/imbalanced_steps.c, 8 ranks, `--cpu off`):
-- `--network ideal` costs nothing but the compute: each step takes its slowest rank's work, the
-  live run and the replay alike, to the picosecond;
+- `--network ideal` costs nothing but the compute and 1 ps per message: each step takes its slowest
+  rank's work and 4 ps (the ring exchange's message, then the three rounds of the allreduce's
+  recursive doubling), the live run and the replay alike, to the picosecond;
 - `mpisim-replay --ideal-balance` predicts exactly what a live run of the program made balanced
   (every rank computing the step's mean) predicts, on the default network and the ideal one;
 - the ideal network on several host processes is refused, naming the fix.
@@ -29,8 +30,9 @@ def expect(what, got, want):
 def main():
     mpisimrun, replay, program = sys.argv[1:4]
     steps = sum(s + 1 for s in range(STEPS))
-    slowest = RANKS * steps * US                      # rank 7's work: 8 us * (s + 1) per step
-    mean = (RANKS + 1) * steps * US // 2              # 4.5 us * (s + 1) per step
+    hops = 4 * STEPS                                  # 1 ps per message on the chain of each step
+    slowest = RANKS * steps * US + hops               # rank 7's work: 8 us * (s + 1) per step
+    mean = (RANKS + 1) * steps * US // 2 + hops       # 4.5 us * (s + 1) per step
     with tempfile.TemporaryDirectory() as tmp:
         report, record = os.path.join(tmp, "r.json"), os.path.join(tmp, "rec")
         live = [mpisimrun, "-np", str(RANKS), "--cpu", "off", "--report", report]

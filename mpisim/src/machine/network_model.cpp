@@ -100,17 +100,26 @@ public:
   }
 };
 
-/// No latency, no overheads, no transfer time, no exchange cost: every leg arrives when it starts.
-/// What no network can beat, the bound of a what-if study. A test or probe that finds nothing
-/// still costs its poll overhead, which is the library's CPU time, and keeps polling loops
-/// advancing. With no lookahead, only one host process's exact bounds apply.
+/// No overheads, no transfer time, no exchange cost, and the smallest latency simulated time can
+/// tell: a message arrives one picosecond after its sender starts it (a rank's message to itself,
+/// at once). What no network can beat, the bound of a what-if study. The picosecond keeps a
+/// message after its cause, so that a wildcard receive at time t is decided once every other
+/// rank is past t (with none, ranks waiting on each other at one instant would wait forever).
+/// A test or probe that finds nothing still costs its poll overhead, the library's CPU time,
+/// which keeps polling loops advancing.
 class IdealModel final : public NetworkModel {
 public:
   using NetworkModel::NetworkModel;
-  LegPlan plan(const Leg& leg) override { return {leg.start, leg.start, leg.start}; }
+  LegPlan plan(const Leg& leg) override {
+    const SimTime arrives = leg.from == leg.to ? leg.start : leg.start + kLatency;
+    return {leg.start, leg.start, arrives};
+  }
   SimTime receive_overhead(int, int, std::size_t) const override { return 0; }
   SimTime exchange_extra(int, int, std::size_t, std::size_t) const override { return 0; }
-  SimTime lookahead() const override { return 0; }
+  SimTime lookahead() const override { return kLatency; }
+
+private:
+  static constexpr SimTime kLatency = 1;
 };
 
 template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, int ranks) {
@@ -125,8 +134,8 @@ constexpr NetworkModelEntry kModels[] = {
      true, false, 1},
     // Its flows are decided from every sender's state, which only one host process has.
     {"contention", "messages on a link share it", make<ContentionModel>, false, false, 1},
-    // With no lookahead, bounds between host processes could not advance.
-    {"ideal", "no latency, overheads or transfer time: the bound no network can beat",
+    // With a lookahead of 1 ps, bounds between host processes would advance 1 ps at a time.
+    {"ideal", "no overheads or transfer time, 1 ps latency: the bound no network can beat",
      make<IdealModel>, false, false, 1},
 };
 
