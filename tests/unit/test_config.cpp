@@ -82,7 +82,7 @@ TEST(Config, DefaultsAreTheClusterPreset) {
   EXPECT_FALSE(c.quantum.has_value());
   EXPECT_EQ(c.lookahead, mpisim::Lookahead::Dynamic);
   EXPECT_EQ(c.cpu, mpisim::CpuMode::Measured);
-  EXPECT_EQ(c.stack_size, 256u * 1024);
+  EXPECT_EQ(c.stack_size, 8u << 20); // a native process's, for one rank
   EXPECT_TRUE(c.report_path.empty());
   EXPECT_TRUE(c.trace_path.empty());
   EXPECT_TRUE(c.given.empty());
@@ -223,6 +223,23 @@ TEST(Config, GivenRecordsSettingsInTableOrder) {
   EXPECT_EQ(c.given,
             (Given{{"MPISIM_RANKS", "8"}, {"MPISIM_PROTOCOL", "nmp"}, {"MPISIM_TRACE", "t.json"}}));
   EXPECT_EQ(c.ranks, 8); // the first of duplicates wins, as with getenv()
+}
+
+TEST(Config, TheDefaultStackIsANativeProcessesWhereAddressSpaceAllows) {
+  // 8 MiB up to 8 192 ranks per host process (64 GiB of stacks), then halved down to 256 KiB.
+  EXPECT_EQ(mpisim::default_stack_size(1), 8u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(8192), 8u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(8193), 4u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(100'000), 512u << 10);
+  EXPECT_EQ(mpisim::default_stack_size(1'000'000), 256u << 10);
+  EXPECT_EQ(config_of({"MPISIM_RANKS=64"}).stack_size, 8u << 20);
+  EXPECT_FALSE(config_of({"MPISIM_RANKS=64"}).stack_given);
+  // Per host process: 100 000 ranks on two are 50 000 each.
+  EXPECT_EQ(config_of({"MPISIM_RANKS=100000"}).stack_size, 512u << 10);
+  EXPECT_EQ(config_of({"MPISIM_RANKS=100000", "MPISIM_HOSTS=2"}).stack_size, 1u << 20);
+  // An explicit size wins at any count.
+  EXPECT_EQ(config_of({"MPISIM_RANKS=100000", "MPISIM_STACK=64KiB"}).stack_size, 64u << 10);
+  EXPECT_TRUE(config_of({"MPISIM_RANKS=64", "MPISIM_STACK=8MiB"}).stack_given);
 }
 
 TEST(Config, StackIsRoundedUpToPagesWithAMinimum) {

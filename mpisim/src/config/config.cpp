@@ -235,10 +235,13 @@ const std::vector<Variable>& table() {
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.cpu = pick(v, s, {CpuMode::Measured, CpuMode::Off});
            }},
-          {{"MPISIM_STACK", "--stack", "stack size of each rank", "256KiB",
+          {{"MPISIM_STACK", "--stack", "stack size of each rank",
+            "8MiB up to 8 192 ranks per host process, halved while the stacks would pass 64 GiB, "
+            "down to 256KiB",
             "a size >= 16KiB, rounded up to 4 KiB, e.g. 256KiB, 8MiB"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.stack_size = stack_size(v, s);
+             c.stack_given = true;
            }},
           {{"MPISIM_REPORT", "--report", "also write the report as JSON to this file", "",
             "a file path"},
@@ -486,9 +489,21 @@ Config Config::from_environment(char** envp) {
       v.apply(config, v.info, it->second);
     config.given.emplace_back(it->first, it->second);
   }
+  if (!config.stack_given)
+    config.stack_size = default_stack_size((config.ranks + config.hosts - 1) / config.hosts);
   check_machine(config, settings);
   check_map(config);
   return config;
+}
+
+std::size_t default_stack_size(long ranks_per_host) {
+  constexpr std::size_t kNative = 8 << 20, kSmallest = 256 << 10;
+  constexpr std::size_t kAddressSpace = std::size_t{64} << 30;
+  std::size_t size = kNative;
+  while (size > kSmallest &&
+         size * static_cast<std::size_t>(std::max(ranks_per_host, 1L)) > kAddressSpace)
+    size /= 2;
+  return size;
 }
 
 } // namespace mpisim

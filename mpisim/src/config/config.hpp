@@ -60,7 +60,10 @@ struct Config {
   Lookahead lookahead = Lookahead::Dynamic;
   MachineParams machine; ///< preset or file (MPISIM_MACHINE) with MPISIM_LATENCY etc. applied
   CpuMode cpu = CpuMode::Measured;
+  /// MPISIM_STACK; when it is not set, from_environment() takes default_stack_size() for the
+  /// ranks of a host process.
   std::size_t stack_size = 256 * 1024;
+  bool stack_given = false; ///< MPISIM_STACK was set
   std::string report_path;
   std::string trace_path;
   std::string comm_matrix_path;
@@ -87,5 +90,11 @@ struct Config {
 /// The communication matrix MPISIM_MAP=auto maps from: FILE of "auto:FILE", MPISIM_COMM_MATRIX
 /// for plain "auto" (which may not exist yet), "" for the other maps.
 std::string auto_map_matrix(const Config& c);
+
+/// The stack a rank gets by default with `ranks_per_host` ranks on a host process: 8 MiB, what
+/// an MPICH process has (reserved, and committed only where touched), halved while the stacks of
+/// the host process would reserve more than 64 GiB of address space, down to 256 KiB. Beyond
+/// that, each rank's touched pages, and the page tables that map them, are what memory holds.
+std::size_t default_stack_size(long ranks_per_host);
 
 } // namespace mpisim

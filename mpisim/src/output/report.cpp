@@ -53,6 +53,7 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"lookahead", c.lookahead == Lookahead::Dynamic ? "dynamic" : "static"},
       {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
       {"stack_bytes", c.stack_size},
+      {"stack_default", !c.stack_given},
       {"auto_shared_malloc_bytes", c.auto_shared_malloc},
       {"sampling", c.sampling},
       {"sampling_report", c.sampling_report},
@@ -254,7 +255,7 @@ void render_settings(std::string& out, const json& s) {
   out += fmt::format(
       "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
       "receive overhead {}, latency {}, bandwidth {}, eager limit {}, topology {}, {} rank(s) per "
-      "node, {} switching, network {}); protocol {}, DET {}, lookahead {}; CPU {} x{}; stacks {} "
+      "node, {} switching, network {}); protocol {}, DET {}, lookahead {}; CPU {} x{}; stacks {}{} "
       "({}); calendar from {} ({})\n",
       s["ranks"].get<int>(), s["hosts"].get<int>(), m["name"].get<std::string>(),
       t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
@@ -264,8 +265,10 @@ void render_settings(std::string& out, const json& s) {
       m["network_model"].get<std::string>(), s["protocol"].get<std::string>(),
       s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
-      format_size(s["stack_bytes"].get<std::uint64_t>()), s["overflow_check"].get<std::string>(),
-      s["calendar_epoch"].get<std::string>(), s["calendar"].get<std::string>());
+      format_size(s["stack_bytes"].get<std::uint64_t>()),
+      s.value("stack_default", false) ? " (the default for this many ranks per host process)" : "",
+      s["overflow_check"].get<std::string>(), s["calendar_epoch"].get<std::string>(),
+      s["calendar"].get<std::string>());
   if (!s["variables"].empty()) {
     out += "variables:";
     for (const auto& [name, value] : s["variables"].items())
