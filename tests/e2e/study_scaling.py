@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""mpisim-study scaling (docs/studies.md): -np 4,8,16 on two machines gives 6 rows, each equal to
+the picosecond to mpisimrun run alone with the command the row prints; results.csv loads with
+the csv module into the same numbers as results.json; speedup and efficiency follow from the
+predictions. A configuration whose program fails is a row that says so, and the study still
+writes its files and exits 0.
+
+usage: study_scaling.py MPISIM-STUDY HALO-PROGRAM FAILING-PROGRAM DIR
+"""
+import csv
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+
+def fail(what, output=""):
+    sys.exit(f"FAIL: {what}\n{output[-3000:]}")
+
+
+def study(tool, out, args):
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([tool, "scaling", "-o", out] + args, capture_output=True, text=True,
+                       timeout=300)
+    if p.returncode != 0:
+        fail(f"mpisim-study exit code {p.returncode}", p.stdout + p.stderr)
+    rows = json.load(open(os.path.join(out, "results.json")))["rows"]
+    return rows, p
+
+
+def alone(command, report):
+    """The row's command run by itself, with a --report after the executable."""
+    argv = shlex.split(command)
+    p = subprocess.run(argv[:1] + ["--report", report] + argv[1:], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}: {command}", p.stderr)
+    return json.load(open(report))["predicted_time_ps"]
+
+
+def check_rows_equal_alone(tool, halo, out):
+    rows, p = study(tool, out, ["-np", "4,8,16", "--machine", "cluster,sp2", "--cpu", "off",
+                                halo, "200", "30"])
+    if len(rows) != 6 or [(r["machine"], r["ranks"]) for r in rows] != [
+            (m, n) for m in ("cluster", "sp2") for n in (4, 8, 16)]:
+        fail(f"rows {[(r['machine'], r['ranks']) for r in rows]}")
+    for r in rows:
+        if r["status"] != "ok":
+            fail(f"row {r['id']}: {r['status']} {r['error']}")
+        got = alone(r["command"], os.path.join(out, f"alone-{r['id']}.json"))
+        if got != r["predicted_time_ps"]:
+            fail(f"row {r['id']}: {r['predicted_time_ps']} ps, alone {got} ps: {r['command']}")
+        base = next(b for b in rows if b["machine"] == r["machine"] and b["ranks"] == 4)
+        speedup = base["predicted_time_ps"] / r["predicted_time_ps"]
+        if r["speedup"] != speedup or r["efficiency"] != speedup * 4 / r["ranks"]:
+            fail(f"row {r['id']}: speedup {r['speedup']} efficiency {r['efficiency']}")
+        report = json.load(open(os.path.join(out, r["report"])))
+        if report["messages"]["count"] != r["messages"] or report["messages"]["bytes"] != r["bytes"]:
+            fail(f"row {r['id']}: messages and bytes differ from its report")
+        shares = r["compute_share"] + r["comm_share"] + r["wait_share"] + r["finished_share"]
+        if abs(shares - 1) > 1e-9:
+            fail(f"row {r['id']}: shares add up to {shares}")
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        table = list(csv.DictReader(f))
+    if len(table) != 6:
+        fail(f"results.csv has {len(table)} rows")
+    for line, r in zip(table, rows):
+        for col in ("predicted_time_ps", "ranks", "messages", "bytes"):
+            if int(line[col]) != r[col]:
+                fail(f"results.csv {r['id']} {col}: {line[col]} != {r[col]}")
+        for col in ("predicted_time_s", "speedup", "efficiency", "compute_share", "wall_s"):
+            if float(line[col]) != r[col]:
+                fail(f"results.csv {r['id']} {col}: {line[col]} != {r[col]}")
+    for name in ("report.html", "results.csv"):
+        if not os.path.isfile(os.path.join(out, name)):
+            fail(f"no {name}")
+    if p.stderr.count("] ") < 6:
+        fail("not one progress line per configuration", p.stderr)
+
+
+def check_failing_row(tool, failing, out):
+    rows, p = study(tool, out, ["-np", "2,4,8", "--cpu", "off", failing, "4"])
+    status = {r["ranks"]: r["status"] for r in rows}
+    if status != {2: "ok", 4: "failed", 8: "ok"}:
+        fail(f"statuses {status}", p.stdout)
+    bad = next(r for r in rows if r["ranks"] == 4)
+    if "MPI_Abort" not in (bad["error"] or "") or "FAILED" not in p.stdout:
+        fail(f"the failed row says {bad['error']!r}", p.stdout)
+    if bad["predicted_time_ps"] is not None:
+        fail("a failed row has a prediction")
+
+
+def main():
+    tool, halo, failing, out = sys.argv[1:5]
+    check_rows_equal_alone(tool, halo, os.path.join(out, "scaling"))
+    check_failing_row(tool, failing, os.path.join(out, "failing"))
+    print("scaling study ok")
+
+
+main()

@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""mpisim-study whatif (docs/studies.md): on a halo program, every variant replayed from the one
+recording equals a live mpisimrun given the same absolute options, to the picosecond, and the
+ideal-network bound, when this build has it, is the smallest row. On a program whose
+MPI_ANY_SOURCE matches change with the bandwidth (first_come_reply.c), the diverged variant is
+re-run live and equals plain mpisimrun; from the recording alone it is marked approximate.
+
+usage: study_whatif.py MPISIM-STUDY MPISIMRUN HALO-PROGRAM FIRST-COME-PROGRAM DIR
+"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+
+def fail(what, output=""):
+    sys.exit(f"FAIL: {what}\n{output[-3000:]}")
+
+
+def study(tool, out, args):
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([tool, "whatif", "-o", out] + args, capture_output=True, text=True,
+                       timeout=300)
+    if p.returncode != 0:
+        fail(f"mpisim-study exit code {p.returncode}", p.stdout + p.stderr)
+    return {r["id"]: r for r in json.load(open(os.path.join(out, "results.json")))["rows"]}, p
+
+
+def live(mpisimrun, ranks, options, program, report):
+    cmd = [mpisimrun, "-np", str(ranks), "--report", report] + options + program
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}: {shlex.join(cmd)}", p.stderr)
+    return json.load(open(report))["predicted_time_ps"]
+
+
+def replay_options(row):
+    """The options after the recording in a replayed row's command."""
+    argv = shlex.split(row["command"])
+    if os.path.basename(argv[0]) != "mpisim-replay":
+        fail(f"row {row['id']} was not replayed: {row['command']}")
+    return argv[2:]
+
+
+def check_halo(tool, mpisimrun, halo, out):
+    program = [halo, "200", "30"]
+    rows, p = study(tool, out, ["-np", "16", "--vary", "bandwidth=2x", "--vary", "latency=0.5x",
+                                "--cpu", "off"] + program)
+    if rows["baseline"]["mode"] != "live (recorded)" or rows["baseline"]["status"] != "ok":
+        fail(f"baseline {rows['baseline']}")
+    expected = {"v1": "bandwidth=2x (--bandwidth 24000000000B/s)",
+                "v2": "latency=0.5x (--latency 750000ps)"}
+    for id, variant in expected.items():
+        r = rows[id]
+        if r["variant"] != variant or r["mode"] != "replayed" or r["status"] != "ok":
+            fail(f"row {id}: {r['variant']} {r['mode']} {r['status']} {r['error']}")
+        got = live(mpisimrun, 16, replay_options(r), program, os.path.join(out, f"live-{id}.json"))
+        if got != r["predicted_time_ps"]:
+            fail(f"row {id}: replayed {r['predicted_time_ps']} ps, live {got} ps")
+        if r["vs_baseline"] != r["predicted_time_ps"] / rows["baseline"]["predicted_time_ps"]:
+            fail(f"row {id}: vs_baseline {r['vs_baseline']}")
+    ideal = rows["ideal-network"]
+    if ideal["status"] == "ok":
+        smallest = min(r["predicted_time_ps"] for r in rows.values() if r["status"] == "ok")
+        if ideal["predicted_time_ps"] != smallest:
+            fail(f"the ideal network {ideal['predicted_time_ps']} ps is not the smallest {smallest}")
+    elif ideal["status"] != "unavailable" or "--network ideal" not in ideal["error"]:
+        fail(f"ideal network row: {ideal['status']} {ideal['error']}")
+    if rows["ideal-balance"]["status"] not in ("ok", "unavailable"):
+        fail(f"ideal balance row: {rows['ideal-balance']}")
+
+
+def check_divergence(tool, mpisimrun, first_come, out):
+    slow = ["--bandwidth", "1200000000B/s"]
+    rows, p = study(tool, os.path.join(out, "live"), ["-np", "3", "--vary", "bandwidth=0.1x",
+                                                      "--cpu", "off", first_come])
+    r = rows["v1"]
+    if r["mode"] != "live: replay diverged" or r["status"] != "ok":
+        fail(f"diverged row: {r['mode']} {r['status']} {r['error']}", p.stdout)
+    plain = live(mpisimrun, 3, ["--cpu", "off"] + slow, [first_come],
+                 os.path.join(out, "plain.json"))
+    if r["predicted_time_ps"] != plain or r["replay_time_ps"] == plain:
+        fail(f"live {r['predicted_time_ps']} ps, replay {r['replay_time_ps']}, plain {plain}")
+    if shlex.split(r["command"])[0] != mpisimrun or "live: replay diverged" not in p.stdout:
+        fail(f"the row does not show the live run: {r['command']}", p.stdout)
+    record = os.path.join(out, "live", "record")
+    rows, p = study(tool, os.path.join(out, "from"), ["--from", record, "--vary",
+                                                      "bandwidth=0.1x"])
+    r = rows["v1"]
+    if r["mode"] != "approximate" or r["replay_time_ps"] != r["predicted_time_ps"]:
+        fail(f"from the recording alone: {r['mode']} {r['predicted_time_ps']}", p.stdout)
+    if rows["baseline"]["mode"] != "replayed" or "approximate" not in p.stdout:
+        fail("the table does not say approximate", p.stdout)
+
+
+def main():
+    tool, mpisimrun, halo, first_come, out = sys.argv[1:6]
+    check_halo(tool, mpisimrun, halo, os.path.join(out, "halo"))
+    check_divergence(tool, mpisimrun, first_come, os.path.join(out, "divergence"))
+    print("what-if study ok")
+
+
+main()
