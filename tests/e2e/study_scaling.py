@@ -11,33 +11,18 @@ import csv
 import json
 import os
 import shlex
-import shutil
-import subprocess
 import sys
 
-
-def fail(what, output=""):
-    sys.exit(f"FAIL: {what}\n{output[-3000:]}")
+sys.dont_write_bytecode = True  # keep the source tree clean of __pycache__
+from study_common import fail, predicted_alone, run_study  # noqa: E402
 
 
 def study(tool, out, args):
-    shutil.rmtree(out, ignore_errors=True)
-    p = subprocess.run([tool, "scaling", "-o", out] + args, capture_output=True, text=True,
-                       timeout=300)
-    if p.returncode != 0:
-        fail(f"mpisim-study exit code {p.returncode}", p.stdout + p.stderr)
-    rows = json.load(open(os.path.join(out, "results.json")))["rows"]
-    return rows, p
+    return run_study(tool, "scaling", out, args)
 
 
 def alone(command, report):
-    """The row's command run by itself, with a --report after the executable."""
-    argv = shlex.split(command)
-    p = subprocess.run(argv[:1] + ["--report", report] + argv[1:], capture_output=True, text=True,
-                       timeout=120)
-    if p.returncode != 0:
-        fail(f"exit code {p.returncode}: {command}", p.stderr)
-    return json.load(open(report))["predicted_time_ps"]
+    return predicted_alone(shlex.split(command), report)
 
 
 def check_rows_equal_alone(tool, halo, out):

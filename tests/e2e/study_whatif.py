@@ -7,33 +7,21 @@ re-run live and equals plain mpisimrun; from the recording alone it is marked ap
 
 usage: study_whatif.py MPISIM-STUDY MPISIMRUN HALO-PROGRAM FIRST-COME-PROGRAM DIR
 """
-import json
 import os
 import shlex
-import shutil
-import subprocess
 import sys
 
-
-def fail(what, output=""):
-    sys.exit(f"FAIL: {what}\n{output[-3000:]}")
+sys.dont_write_bytecode = True  # keep the source tree clean of __pycache__
+from study_common import fail, predicted_alone, run_study  # noqa: E402
 
 
 def study(tool, out, args):
-    shutil.rmtree(out, ignore_errors=True)
-    p = subprocess.run([tool, "whatif", "-o", out] + args, capture_output=True, text=True,
-                       timeout=300)
-    if p.returncode != 0:
-        fail(f"mpisim-study exit code {p.returncode}", p.stdout + p.stderr)
-    return {r["id"]: r for r in json.load(open(os.path.join(out, "results.json")))["rows"]}, p
+    rows, p = run_study(tool, "whatif", out, args)
+    return {r["id"]: r for r in rows}, p
 
 
 def live(mpisimrun, ranks, options, program, report):
-    cmd = [mpisimrun, "-np", str(ranks), "--report", report] + options + program
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        fail(f"exit code {p.returncode}: {shlex.join(cmd)}", p.stderr)
-    return json.load(open(report))["predicted_time_ps"]
+    return predicted_alone([mpisimrun, "-np", str(ranks)] + options + program, report)
 
 
 def replay_options(row):
