@@ -16,7 +16,7 @@ from mpisim_study import cli  # noqa: E402
 def main(argv):
     try:
         args = cli.parse(argv)
-        from mpisim_study import html_report, outputs, scaling, tools, whatif
+        from mpisim_study import outputs, scaling, tools, whatif
         runner_tools = tools.Tools(here)
     except cli.UsageError as e:
         print(f"mpisim-study: {e}\n{cli.USAGE}", file=sys.stderr)
@@ -40,6 +40,7 @@ def main(argv):
     print(outputs.terminal_table(rows, args.study))
     outputs.write_csv(rows, os.path.join(out, "results.csv"))
     outputs.write_json(rows, settings, os.path.join(out, "results.json"))
+    from mpisim_study import html_report  # matplotlib: loaded only once there is a table
     html_report.write(rows, settings, os.path.join(out, "report.html"))
     print(f"\nmpisim-study: {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} "
           f"configurations finished; results in {shlex.quote(out)}/results.csv, results.json, "

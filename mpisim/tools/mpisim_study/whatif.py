@@ -2,6 +2,7 @@
 variant and the two bounds are replayed from it; a replay whose outcomes diverged from the
 record's is re-run live when the program is at hand, and is marked approximate otherwise."""
 import os
+import sys
 
 from . import report_figures
 from . import rows as rowlib
@@ -130,8 +131,7 @@ class Study:
                 self.tools.check_settings(merged(self.args.run_options, [[v.option, v.value]]),
                                           f"--vary {v.label}")
         base, replayed = self.baseline()
-        print(f"[baseline] {base.label}: {describe(base)}", flush=True,
-              file=__import__("sys").stderr)
+        print(f"[baseline] {base.label}: {describe(base)}", flush=True, file=sys.stderr)
         base_row = rowlib.row_of(base, "whatif")
         if not rowlib.ok(base_row):
             rows = [dict(dict.fromkeys(rowlib.COLUMNS), study="whatif", id=f"v{k + 1}",
