@@ -2,8 +2,8 @@
 """mpisim-study scaling (docs/studies.md): -np 4,8,16 on two machines gives 6 rows, each equal to
 the picosecond to mpisimrun run alone with the command the row prints; results.csv loads with
 the csv module into the same numbers as results.json; speedup and efficiency follow from the
-predictions. A configuration whose program fails is a row that says so, and the study still
-writes its files and exits 0.
+predictions. A configuration whose program fails, or runs past --timeout, is a row that says so,
+and the study still writes its files and exits 0.
 
 usage: study_scaling.py MPISIM-STUDY HALO-PROGRAM FAILING-PROGRAM DIR
 """
@@ -77,10 +77,19 @@ def check_failing_row(tool, failing, out):
         fail("a failed row has a prediction")
 
 
+def check_timed_out_row(tool, failing, out):
+    rows, p = study(tool, out, ["-np", "2,3", "--cpu", "off", "--timeout", "3", failing, "3",
+                                "spin"])
+    status = {r["ranks"]: (r["status"], r["error"]) for r in rows}
+    if status != {2: ("ok", None), 3: ("timed out", "timed out after 3 s")}:
+        fail(f"statuses {status}", p.stdout)
+
+
 def main():
     tool, halo, failing, out = sys.argv[1:5]
     check_rows_equal_alone(tool, halo, os.path.join(out, "scaling"))
     check_failing_row(tool, failing, os.path.join(out, "failing"))
+    check_timed_out_row(tool, failing, os.path.join(out, "timeout"))
     print("scaling study ok")
 
 

@@ -3,9 +3,10 @@
 recording equals a live mpisimrun given the same absolute options, to the picosecond, and the
 ideal-network bound, when this build has it, is the smallest row. On a program whose
 MPI_ANY_SOURCE matches change with the bandwidth (first_come_reply.c), the diverged variant is
-re-run live and equals plain mpisimrun; from the recording alone it is marked approximate.
+re-run live and equals plain mpisimrun; from the recording alone it is marked approximate. A
+program whose recording is refused (MPI_Cancel) runs every variant live, and the table says so.
 
-usage: study_whatif.py MPISIM-STUDY MPISIMRUN HALO-PROGRAM FIRST-COME-PROGRAM DIR
+usage: study_whatif.py MPISIM-STUDY MPISIMRUN HALO-PROGRAM FIRST-COME-PROGRAM UNRECORDABLE DIR
 """
 import os
 import shlex
@@ -83,10 +84,29 @@ def check_divergence(tool, mpisimrun, first_come, out):
         fail("the table does not say approximate", p.stdout)
 
 
+def check_refused(tool, mpisimrun, unrecordable, out):
+    """A program the recorder refuses: the baseline and the variants run live, and say so."""
+    rows, p = study(tool, out, ["-np", "3", "--vary", "latency=2x", "--cpu", "off", unrecordable])
+    for id in ("baseline", "v1"):
+        r = rows[id]
+        if r["mode"] != "live: recording refused" or r["status"] != "ok":
+            fail(f"row {id}: {r['mode']} {r['status']} {r['error']}", p.stdout)
+        argv = shlex.split(r["command"])
+        if argv[0] != mpisimrun or "--record" in argv:
+            fail(f"row {id} is not a plain live run: {r['command']}")
+        if predicted_alone(argv, os.path.join(out, f"alone-{id}.json")) != r["predicted_time_ps"]:
+            fail(f"row {id} differs from its command run alone")
+    if "is not recorded by MPISIM_RECORD" not in rows["baseline"]["error"]:
+        fail(f"the baseline does not say why: {rows['baseline']['error']}")
+    if rows["ideal-balance"]["status"] != "unavailable":
+        fail(f"ideal balance without a recording: {rows['ideal-balance']}")
+
+
 def main():
-    tool, mpisimrun, halo, first_come, out = sys.argv[1:6]
+    tool, mpisimrun, halo, first_come, unrecordable, out = sys.argv[1:7]
     check_halo(tool, mpisimrun, halo, os.path.join(out, "halo"))
     check_divergence(tool, mpisimrun, first_come, os.path.join(out, "divergence"))
+    check_refused(tool, mpisimrun, unrecordable, os.path.join(out, "refused"))
     print("what-if study ok")
 
 
