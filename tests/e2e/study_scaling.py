@@ -3,7 +3,8 @@
 the picosecond to mpisimrun run alone with the command the row prints; results.csv loads with
 the csv module into the same numbers as results.json; speedup and efficiency follow from the
 predictions. A configuration whose program fails, or runs past --timeout, is a row that says so,
-and the study still writes its files and exits 0.
+and the study still writes its files and exits 0. With measured CPU, --repeat 3 gives the median
+run's prediction and report, and the range.
 
 usage: study_scaling.py MPISIM-STUDY HALO-PROGRAM FAILING-PROGRAM DIR
 """
@@ -85,11 +86,27 @@ def check_timed_out_row(tool, failing, out):
         fail(f"statuses {status}", p.stdout)
 
 
+def check_repeat(tool, halo, out):
+    """--repeat 3 with measured CPU: the row is the median of its three reports, with their range."""
+    rows, p = study(tool, out, ["-np", "2,4", "--repeat", "3", halo, "200", "30"])
+    for r in rows:
+        base = os.path.join(out, "runs", r["id"])
+        times = sorted(json.load(open(f"{base}{suffix}.json"))["predicted_time_ps"]
+                       for suffix in ("", ".2", ".3"))
+        if r["repeats"] != 3 or r["predicted_time_ps"] != times[1]:
+            fail(f"row {r['id']}: {r['repeats']} repeats, {r['predicted_time_ps']} ps; reports {times}")
+        if (r["predicted_min_s"], r["predicted_max_s"]) != (times[0] / 1e12, times[2] / 1e12):
+            fail(f"row {r['id']}: range {r['predicted_min_s']}-{r['predicted_max_s']}, reports {times}")
+        if json.load(open(os.path.join(out, r["report"])))["predicted_time_ps"] != times[1]:
+            fail(f"row {r['id']}: its report {r['report']} is not the median run's")
+
+
 def main():
     tool, halo, failing, out = sys.argv[1:5]
     check_rows_equal_alone(tool, halo, os.path.join(out, "scaling"))
     check_failing_row(tool, failing, os.path.join(out, "failing"))
     check_timed_out_row(tool, failing, os.path.join(out, "timeout"))
+    check_repeat(tool, halo, os.path.join(out, "repeat"))
     print("scaling study ok")
 
 
