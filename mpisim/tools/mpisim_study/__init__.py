@@ -1,1 +1,2 @@
-"""mpisim-study: scaling and what-if studies of an MPI program, each one command (docs/studies.md)."""
+"""mpisim-study: scaling and what-if studies of an MPI program, one command each
+(docs/studies.md)."""

@@ -126,7 +126,8 @@ def check(args):
             raise UsageError("--vary and --from belong to the whatif study")
     else:
         if not args.varies:
-            raise UsageError("whatif needs at least one --vary KEY=V1,V2 (e.g. --vary latency=0.5x)")
+            raise UsageError("whatif needs at least one --vary KEY=V1,V2 "
+                             "(e.g. --vary latency=0.5x)")
         if len(args.np) > 1:
             raise UsageError("whatif takes one rank count (-np N); scaling takes several")
         if len(args.machines) > 1:

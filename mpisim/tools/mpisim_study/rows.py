@@ -50,6 +50,11 @@ def row_of(config, study):
         return row
     row["status"] = "ok"
     row.update(report_figures.figures(run.report))
+    settings = run.report.get("settings") or {}
+    if row["machine"] is None and settings.get("machine"):
+        row["machine"] = settings["machine"]["name"]
+    if row["ranks"] is None:
+        row["ranks"] = settings.get("ranks")
     times = [r.report["predicted_time_ps"] for r in runs
              if r.exit_code == 0 and r.report is not None]
     row["predicted_min_s"] = min(times) / 1e12

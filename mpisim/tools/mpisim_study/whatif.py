@@ -81,7 +81,8 @@ class Study:
                                        fields))
         if self.tools.ideal_network:
             configs.append(self.config("ideal-network", IDEAL_NETWORK,
-                                       command([["--network", "ideal"]]), [["--network", "ideal"]],
+                                       command([["--network", "ideal"]]),
+                                       [["--network", "ideal"]],
                                        {"variant": IDEAL_NETWORK, "mode": mode}))
         else:
             rows.append({"id": "ideal-network", "variant": IDEAL_NETWORK, "status": "unavailable",
@@ -92,7 +93,8 @@ class Study:
                                   "recording was refused"})
         elif self.tools.ideal_balance:
             configs.append(self.config("ideal-balance", IDEAL_BALANCE,
-                                       command([["--ideal-balance", None]]), [["--ideal-balance", None]],
+                                       command([["--ideal-balance", None]]),
+                                       [["--ideal-balance", None]],
                                        {"variant": IDEAL_BALANCE, "mode": mode}))
         else:
             rows.append({"id": "ideal-balance", "variant": IDEAL_BALANCE, "status": "unavailable",
@@ -148,8 +150,8 @@ class Study:
             rows.append(dict(dict.fromkeys(rowlib.COLUMNS), study="whatif", **s))
         ranks = base.runs[-1].report["settings"]["ranks"]
         for r in rows:
-            r["ranks"] = ranks
-            r["machine"] = machine["name"]
+            r["ranks"] = r["ranks"] or ranks
+            r["machine"] = r["machine"] or machine["name"]
             if rowlib.ok(r) and base_row["predicted_time_ps"]:
                 r["vs_baseline"] = r["predicted_time_ps"] / base_row["predicted_time_ps"]
         return rows
