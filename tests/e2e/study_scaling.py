@@ -79,10 +79,10 @@ def check_failing_row(tool, failing, out):
 
 
 def check_timed_out_row(tool, failing, out):
-    rows, p = study(tool, out, ["-np", "2,3", "--cpu", "off", "--timeout", "3", failing, "3",
+    rows, p = study(tool, out, ["-np", "2,3", "--cpu", "off", "--timeout", "6", failing, "3",
                                 "spin"])
     status = {r["ranks"]: (r["status"], r["error"]) for r in rows}
-    if status != {2: ("ok", None), 3: ("timed out", "timed out after 3 s")}:
+    if status != {2: ("ok", None), 3: ("timed out", "timed out after 6 s")}:
         fail(f"statuses {status}", p.stdout)
 
 
