@@ -15,13 +15,14 @@ HostLink::HostLink(std::unique_ptr<protocols::Transport> transport)
     : transport_(std::move(transport)) {}
 
 void HostLink::attach(const Config& config, mpilite::World& world, const RankMap& map,
-                      const LinkCosts& network) {
+                      const NetworkModel& model) {
+  const LinkCosts& network = model.costs();
   world_ = &world;
   map_ = &map;
   lps_ = std::make_unique<WorldLps>(world, map, host());
   protocols::SyncOptions o;
   o.protocol = config.protocol;
-  const SimTime lookahead = network.min_latency();
+  const SimTime lookahead = model.lookahead();
   o.lookahead = lookahead;
   if (hosts() > 1) {
     std::vector<std::vector<int>> ranks;

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "config.hpp"
-#include "link_costs.hpp"
+#include "network_model.hpp"
 #include "rank_map.hpp"
 #include "synchronizer.hpp"
 #include "transport.hpp"
@@ -26,9 +26,9 @@ public:
   int hosts() const { return transport_->hosts(); }
 
   /// Starts serving `world` with `map`; the lookaheads (between any two ranks, and from this
-  /// host's ranks to each other host's) come from `network`.
+  /// host's ranks to each other host's) come from the network model.
   void attach(const Config& config, mpilite::World& world, const RankMap& map,
-              const LinkCosts& network);
+              const NetworkModel& model);
 
   // mpilite::HostDelivery. Frames leave in batches when the host polls; another host may be
   // idle waiting for this one, so a batch leaves when the sending rank blocks rather than when

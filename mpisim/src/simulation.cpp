@@ -214,7 +214,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     if (observer_) world.op_log = observer_->op_log();
     world.simulated_libc_time = config_.simulated_libc_time;
     world.calendar_epoch_s = s.calendar_epoch_s;
-    link_->attach(config_, world, map, network_->costs());
+    link_->attach(config_, world, map, *network_);
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     world.sample_sites.enabled = config_.sampling;
     mpilite::set_auto_fold(config_.auto_shared_malloc);

@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "replay.hpp"
+#include "replay_compute.hpp"
 #include "run_options.hpp"
 #include "simulator_main.hpp"
 #include "transport.hpp"
@@ -41,6 +42,10 @@ int main(int argc, char** argv) {
                            "differs from the recorded run's (the prediction is then approximate; "
                            "without it, a warning and the report's replay.diverged say so)",
                            mpisim::kReplayDivergedExitCode));
+  bool ideal_balance = false;
+  app.add_flag("--ideal-balance", ideal_balance,
+               "charge each rank's k-th stretch of compute as the mean over the ranks of their "
+               "k-th stretches: the load-balance bound (what perfect balance would give)");
   mpisim::tools::VariableOptions variables;
   variables.add_to(app);
   std::vector<std::string> args = mpisim::tools::rewrite_arguments(argc, argv, true);
@@ -82,6 +87,7 @@ int main(int argc, char** argv) {
   if (config.hosts > 1 && !mpisim::protocols::launched_as_several_processes()) {
     std::vector<std::string> command = {argv[0], dir};
     if (strict) command.emplace_back("--strict");
+    if (ideal_balance) command.emplace_back("--ideal-balance");
     mpisim::tools::launch(command, config.hosts, kTool);
   }
   if (const std::string why = mpisim::openmp_mismatch(meta, config.machine); !why.empty())
@@ -89,6 +95,14 @@ int main(int argc, char** argv) {
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};
   const auto checks = std::make_shared<mpisim::ReplayChecks>();
-  return mpisim::simulate_main(mpisim::replay_main(dir, compute_scale, meta.buffer_bound, checks),
-                               1, rank_argv.data(), kTool, {checks.get(), strict});
+  std::shared_ptr<const std::vector<mpisim::SimTime>> balanced;
+  if (ideal_balance) try {
+      balanced = std::make_shared<const std::vector<mpisim::SimTime>>(
+          mpisim::balanced_compute(dir, meta.ranks, compute_scale));
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  return mpisim::simulate_main(
+      mpisim::replay_main(dir, compute_scale, meta.buffer_bound, checks, balanced), 1,
+      rank_argv.data(), kTool, {checks.get(), strict});
 }

@@ -100,6 +100,19 @@ public:
   }
 };
 
+/// No latency, no overheads, no transfer time, no exchange cost: every leg arrives when it starts.
+/// What no network can beat, the bound of a what-if study. A test or probe that finds nothing
+/// still costs its poll overhead, which is the library's CPU time, and keeps polling loops
+/// advancing. With no lookahead, only one host process's exact bounds apply.
+class IdealModel final : public NetworkModel {
+public:
+  using NetworkModel::NetworkModel;
+  LegPlan plan(const Leg& leg) override { return {leg.start, leg.start, leg.start}; }
+  SimTime receive_overhead(int, int, std::size_t) const override { return 0; }
+  SimTime exchange_extra(int, int, std::size_t, std::size_t) const override { return 0; }
+  SimTime lookahead() const override { return 0; }
+};
+
 template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, int ranks) {
   return std::make_unique<N>(m, ranks);
 }
@@ -112,6 +125,9 @@ constexpr NetworkModelEntry kModels[] = {
      true, false, 1},
     // Its flows are decided from every sender's state, which only one host process has.
     {"contention", "messages on a link share it", make<ContentionModel>, false, false, 1},
+    // With no lookahead, bounds between host processes could not advance.
+    {"ideal", "no latency, overheads or transfer time: the bound no network can beat",
+     make<IdealModel>, false, false, 1},
 };
 
 } // namespace

@@ -2,9 +2,10 @@
 // (mpilite::MessageTiming::plan, the one place a message's times are decided) from the machine's
 // costs (LinkCosts: overheads, latency, topology, switching) and what else is in flight. Models
 // are registered by name (MPISIM_NETWORK): "latency" (every leg as if alone on the network), "nic"
-// (each node's NIC sends and delivers one message after another) and "contention" (messages
+// (each node's NIC sends and delivers one message after another), "contention" (messages
 // between nodes share the links of their routes, so an arrival is decided only when no message
-// that could share its links can still start).
+// that could share its links can still start) and "ideal" (no network time at all: the bound no
+// network can beat).
 #pragma once
 
 #include <memory>
@@ -39,6 +40,9 @@ public:
   virtual mpilite::HeldBack held(mpilite::Arrivals&) const { return {}; }
   /// A new run: nothing in flight.
   virtual void reset() {}
+  /// The smallest time from a rank's action to its message's arrival at another rank: the
+  /// lookahead every bound on what may still arrive is built on.
+  virtual SimTime lookahead() const { return costs_.min_latency(); }
 
 protected:
   /// The times of `leg` alone on the network: the sender's overhead before the first leg of a

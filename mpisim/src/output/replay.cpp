@@ -29,6 +29,7 @@
 #include "op.hpp"
 #include "op_log.hpp"
 #include "replay_checks.hpp"
+#include "replay_compute.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -145,6 +146,10 @@ public:
       : scale_(compute_scale),
         max_index_(static_cast<long long>(std::count(file.begin(), file.end(), '\n')) + 3),
         buffer_bound_(buffer_bound), rank_(rank), file_(file), checks_(checks) {}
+
+  /// Charges `means[k]` for the rank's k-th stretch of compute instead of its own (the ideal
+  /// balance); `means` outlives the replay.
+  void balance(const std::vector<SimTime>* means) { balanced_ = means; }
 
   /// Replays one line of the file (a view into it).
   void line(std::string_view text) {
@@ -472,6 +477,8 @@ private:
   int rank_;
   std::string_view file_;
   ReplayChecks& checks_;
+  const std::vector<SimTime>* balanced_ = nullptr;
+  std::size_t step_ = 0;  ///< stretches of compute replayed so far
   std::string_view line_; ///< of the operation being replayed
   /// What the operation on `line` found, until the record's next line tells what it should.
   struct Pending {
@@ -494,13 +501,15 @@ private:
 void RankReplay::run(std::string_view op) {
   if (op == "compute") {
     const long long measured = time(), declared = time();
-    const double scaled = static_cast<double>(measured) * scale_;
-    if (!mpilite::within_time_limit(scaled))
-      throw BadRecord(fmt::format("measured compute {} ps times the CPU scale ratio {:g} passes "
-                                  "the limit of simulated time",
-                                  measured, scale_));
-    // Both terms are within the limit, so their sum cannot overflow; charge_compute checks it.
-    mpilite::charge_compute((scale_ == 1.0 ? measured : static_cast<long long>(scaled)) + declared);
+    SimTime charged = 0;
+    try {
+      charged = replayed_compute(measured, declared, scale_);
+    } catch (const BadComputeRecord& e) {
+      throw BadRecord(e.what());
+    }
+    // The ideal balance: the mean of every rank's stretch at this step instead of its own.
+    if (balanced_) charged = (*balanced_)[step_++];
+    mpilite::charge_compute(charged);
   } else if (op == "init") {
     MPI_Init(nullptr, nullptr);
   } else if (op == "finalize") {
@@ -848,7 +857,8 @@ std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine
 }
 
 mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uint64_t buffer_bound,
-                                 std::shared_ptr<ReplayChecks> checks) {
+                                 std::shared_ptr<ReplayChecks> checks,
+                                 std::shared_ptr<const std::vector<SimTime>> balanced) {
   if (!checks) checks = std::make_shared<ReplayChecks>();
   // Each rank's replay outlives the rank: a record that ends with receives still posted (a
   // truncated file) must not have them written into freed buffers, and a rank that ends the run
@@ -859,7 +869,7 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uin
     std::unique_ptr<RankReplay> replay;
   };
   auto kept = std::make_shared<std::deque<RankFile>>();
-  return [dir = std::move(dir), compute_scale, buffer_bound, kept, checks](int, char**) {
+  return [dir = std::move(dir), compute_scale, buffer_bound, kept, checks, balanced](int, char**) {
     RankFile& f = kept->emplace_back();
     const int rank = mpilite::World::get().self().id;
     f.path = fmt::format("{}/rank-{}.ops", dir, rank);
@@ -872,6 +882,7 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uin
     }
     if (!readable) MPI_Abort(MPI_COMM_WORLD, 2); // outside the handler: it never returns
     f.replay = std::make_unique<RankReplay>(compute_scale, buffer_bound, rank, f.text, *checks);
+    f.replay->balance(balanced.get());
     std::size_t line_no = 0;
     for (std::size_t at = 0; at < f.text.size();) {
       const std::size_t end = std::min(f.text.find('\n', at), f.text.size());

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "machine.hpp"
 #include "replay_checks.hpp"
@@ -42,9 +43,11 @@ std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine
 /// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared
 /// compute (MPISIM_Compute) is replayed as it was. A buffer larger than `buffer_bound` bytes
 /// (0: no bound) is an error of the record. The ranks of this host process add to `checks`
-/// what they find comparing their outcomes with the recorded ones (replay_checks.hpp).
+/// what they find comparing their outcomes with the recorded ones (replay_checks.hpp). With
+/// `balanced` (balanced_compute()), each rank's k-th stretch of compute charges its k-th entry.
 mpilite::World::Main replay_main(std::string dir, double compute_scale,
                                  std::uint64_t buffer_bound = 0,
-                                 std::shared_ptr<ReplayChecks> checks = nullptr);
+                                 std::shared_ptr<ReplayChecks> checks = nullptr,
+                                 std::shared_ptr<const std::vector<SimTime>> balanced = nullptr);
 
 } // namespace mpisim
