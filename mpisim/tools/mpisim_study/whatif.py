@@ -13,6 +13,8 @@ from .variants import absolute, parse_vary
 REFUSED = "is not recorded by MPISIM_RECORD"
 IDEAL_NETWORK = "bound: ideal network"
 IDEAL_BALANCE = "bound: ideal balance"
+DEFAULT_TIMEOUT_S = 60  # a variant's timeout without --timeout: this, or 20 baselines' wall time
+TIMEOUT_FACTOR = 20
 
 
 def merged(run_options, overrides):
@@ -80,9 +82,10 @@ class Study:
             configs.append(self.config(f"v{k + 1}", v.label, command(overrides), overrides,
                                        fields))
         if self.tools.ideal_network:
-            configs.append(self.config("ideal-network", IDEAL_NETWORK,
-                                       command([["--network", "ideal"]]),
-                                       [["--network", "ideal"]],
+            # The ideal network has no lookahead, so it runs on one host process (same answer).
+            ideal = [["--network", "ideal"]] + [[n, "1"] for n, _ in self.args.run_options
+                                                if n in ("-hosts", "--hosts")]
+            configs.append(self.config("ideal-network", IDEAL_NETWORK, command(ideal), ideal,
                                        {"variant": IDEAL_NETWORK, "mode": mode}))
         else:
             rows.append({"id": "ideal-network", "variant": IDEAL_NETWORK, "status": "unavailable",
@@ -142,6 +145,10 @@ class Study:
             return [base_row] + rows
         machine = base.runs[-1].report["settings"]["machine"]
         configs, skipped = self.variant_configs(machine, replayed)
+        # A variant costs about what the baseline cost: one far slower is stuck (a model
+        # without lookahead on a program with wildcard receives), not worth waiting for.
+        if self.args.timeout is None:
+            self.args.timeout = max(DEFAULT_TIMEOUT_S, TIMEOUT_FACTOR * base.runs[-1].wall_s)
         run_all(configs, self.args.jobs, self.args.repeat if not replayed else 1,
                 self.args.timeout, describe)
         configs = self.rerun_diverged(configs)
