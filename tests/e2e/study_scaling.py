@@ -2,9 +2,10 @@
 """mpisim-study scaling (docs/studies.md): -np 4,8,16 on two machines gives 6 rows, each equal to
 the picosecond to mpisimrun run alone with the command the row prints; results.csv loads with
 the csv module into the same numbers as results.json; speedup and efficiency follow from the
-predictions. A configuration whose program fails, or runs past --timeout, is a row that says so,
-and the study still writes its files and exits 0. With measured CPU, --repeat 3 gives the median
-run's prediction and report, and the range.
+predictions, and with {np} in the arguments (weak scaling) from T(n0) / T(n). A configuration
+whose program fails, or runs past --timeout, is a row that says so, and the study still writes
+its files and exits 0. With measured CPU, --repeat 3 gives the median run's prediction and
+report, and the range.
 
 usage: study_scaling.py MPISIM-STUDY HALO-PROGRAM FAILING-PROGRAM DIR
 """
@@ -101,12 +102,26 @@ def check_repeat(tool, halo, out):
             fail(f"row {r['id']}: its report {r['report']} is not the median run's")
 
 
+def check_weak(tool, halo, out):
+    """{np} in the arguments: weak scaling, efficiency T(n0)/T(n), scaled speedup."""
+    rows, p = study(tool, out, ["-np", "2,8", "--cpu", "off", halo, "{np}0", "10"])
+    small, large = rows
+    if not shlex.split(large["command"])[-2:] == ["80", "10"]:
+        fail(f"{{np}} not replaced: {large['command']}")
+    efficiency = small["predicted_time_ps"] / large["predicted_time_ps"]
+    if large["efficiency"] != efficiency or large["speedup"] != efficiency * 8 / 2:
+        fail(f"weak scaling: efficiency {large['efficiency']}, speedup {large['speedup']}")
+    if not json.load(open(os.path.join(out, "results.json")))["settings"]["weak_scaling"]:
+        fail("results.json does not say the study is weak scaling")
+
+
 def main():
     tool, halo, failing, out = sys.argv[1:5]
     check_rows_equal_alone(tool, halo, os.path.join(out, "scaling"))
     check_failing_row(tool, failing, os.path.join(out, "failing"))
     check_timed_out_row(tool, failing, os.path.join(out, "timeout"))
     check_repeat(tool, halo, os.path.join(out, "repeat"))
+    check_weak(tool, halo, os.path.join(out, "weak"))
     print("scaling study ok")
 
 
