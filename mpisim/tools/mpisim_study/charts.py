@@ -19,7 +19,9 @@ SHARES = [("compute_share", "compute", "#4c9a5a"), ("comm_share", "communication
 
 def svg(fig):
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    # No date (the same rows draw the same page) and no metadata URLs.
+    fig.savefig(buf, format="svg", bbox_inches="tight",
+                metadata={"Date": None, "Creator": None, "Type": None, "Format": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
