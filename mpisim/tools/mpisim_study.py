@@ -37,7 +37,7 @@ def main(argv):
                 "weak_scaling": any("{np}" in a for a in args.program),
                 "critical_path": runner_tools.critical_path,
                 "environment": {k: v for k, v in os.environ.items() if k.startswith("MPISIM_")}}
-    print(outputs.terminal_table(rows, args.study))
+    print(outputs.terminal_table(rows))
     outputs.write_csv(rows, os.path.join(out, "results.csv"))
     outputs.write_json(rows, settings, os.path.join(out, "results.json"))
     from mpisim_study import html_report  # matplotlib: loaded only once there is a table

@@ -40,7 +40,7 @@ TERMINAL = [
 ]
 
 
-def terminal_table(rows, study):
+def terminal_table(rows):
     """The table as text; columns that no row fills are left out, a row's error follows it."""
     cols = [(h, f) for h, f in TERMINAL if any(f(r) for r in rows)]
     cells = [[f(r) for _, f in cols] for r in rows]
