@@ -147,6 +147,9 @@ def main():
     for study_dir in sys.argv[4:]:
         study = json.load(open(os.path.join(study_dir, "results.json")))["settings"]["study"]
         charts = (["chart-time", "chart-efficiency"] if study == "scaling" else ["chart-whatif"])
+        rows = json.load(open(os.path.join(study_dir, "results.json")))["rows"]
+        if any(r["cp_compute_ps"] is not None for r in rows):  # runs with --critical-path
+            charts.append("chart-critical-path")
         check_report(browser, work, study_dir, charts + ["chart-breakdown"])
     check_report(browser, work, critical_path_study(lib, work),
                  ["chart-time", "chart-breakdown", "chart-critical-path"])

@@ -18,6 +18,9 @@ import sys
 sys.dont_write_bytecode = True  # keep the source tree clean of __pycache__
 from study_common import fail, predicted_alone, run_study  # noqa: E402
 
+CRITICAL_PARTS = ["compute", "send_overhead", "recv_overhead", "latency", "transfer",
+                  "contention", "wait"]
+
 
 def study(tool, out, args):
     return run_study(tool, "scaling", out, args)
@@ -46,6 +49,9 @@ def check_rows_equal_alone(tool, halo, out):
         report = json.load(open(os.path.join(out, r["report"])))
         if report["messages"]["count"] != r["messages"] or report["messages"]["bytes"] != r["bytes"]:
             fail(f"row {r['id']}: messages and bytes differ from its report")
+        parts = [r[f"cp_{p}_ps"] for p in CRITICAL_PARTS]
+        if report.get("critical_path") and sum(parts) != r["predicted_time_ps"]:
+            fail(f"row {r['id']}: critical-path parts {parts} do not add up to the prediction")
         shares = r["compute_share"] + r["comm_share"] + r["wait_share"] + r["finished_share"]
         if abs(shares - 1) > 1e-9:
             fail(f"row {r['id']}: shares add up to {shares}")
