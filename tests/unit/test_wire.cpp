@@ -25,8 +25,8 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   auto body = encode(h);
   body.insert(body.end(), reinterpret_cast<const std::byte*>(payload),
               reinterpret_cast<const std::byte*>(payload) + 5);
-  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 + 1 bytes of header.
-  ASSERT_EQ(body.size(), 54u + 5u);
+  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 + 1 + 4 bytes of header.
+  ASSERT_EQ(body.size(), 58u + 5u);
   EXPECT_EQ(body[0], std::byte{3});
   EXPECT_EQ(body[12], std::byte{0xff});
   EXPECT_EQ(body[16], std::byte{0x08});
