@@ -90,7 +90,9 @@ void render_critical_path(std::string& out, const json& report) {
   out += fmt::format("critical path: {} (ends on rank {}) = {}\n", format_time(total),
                      c["end_rank"].get<int>(), split.empty() ? "nothing" : split);
   // Each list: its entries' fields in order (rank, call, part), then the time and its share.
-  const auto line = [&](const char* title, const json& list) {
+  // A list whose table could not keep every contribution says how much it misses: its entries
+  // are then at least what they show.
+  const auto line = [&](const char* title, const json& list, const char* table) {
     std::string text;
     for (const json& e : list) {
       text += text.empty() ? "" : "; ";
@@ -100,11 +102,17 @@ void render_critical_path(std::string& out, const json& report) {
       const auto ps = e["ps"].get<SimTime>();
       text += fmt::format("{} ({:.1f} %)", format_time(ps), percent(ps, total));
     }
-    if (!text.empty()) out += fmt::format("  {}: {}\n", title, text);
+    if (text.empty()) return;
+    const auto untracked = c["untracked_ps"][table].get<SimTime>();
+    out += fmt::format(
+        "  {}{}: {}\n", title,
+        untracked ? fmt::format(" ({} of the path not tracked by them)", format_time(untracked))
+                  : "",
+        text);
   };
-  line("calls", c["calls"]);
-  line("largest", c["top"]);
-  line("ranks", c["ranks"]);
+  line("calls", c["calls"], "calls");
+  line("largest", c["top"], "top");
+  line("ranks", c["ranks"], "ranks");
 }
 
 } // namespace mpisim
