@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "sim_time.hpp"
 
@@ -22,6 +24,18 @@ struct Envelope {
   /// The receiving node's NIC still decides the arrival (MPISIM_NETWORK=nic): ts is when the
   /// message reaches that node, a lower bound on its arrival.
   bool pending = false;
+  /// Bytes of the sender's critical path (MPISIM_CRITICAL_PATH) that follow the payload in a
+  /// frame (0: none).
+  std::uint32_t path_bytes = 0;
+};
+
+/// MPISIM_CRITICAL_PATH: the critical path (mpilite's CritPath, encoded) of a rendezvous's data
+/// at its start, and how its leg's plan divides, set when the leg is planned. The copies of a
+/// transfer that the network keeps share it.
+struct DataPath {
+  std::vector<std::byte> start;
+  SimTime latency = 0;
+  SimTime transfer = 0;
 };
 
 /// The data of a matched rendezvous (or buffered) send on its way to the receiver.
@@ -33,6 +47,7 @@ struct DataTransfer {
   std::uint64_t seq = 0;          ///< the message's per-sender sequence number
   std::size_t bytes = 0;
   SimTime start = 0; ///< when the data leaves the sender (the clear-to-send has arrived)
+  std::shared_ptr<DataPath> path; ///< null: MPISIM_CRITICAL_PATH is off
 };
 
 /// A rendezvous between host processes under a network that plans the data at its sender's host,

@@ -41,10 +41,18 @@ void HostLink::attach(const Config& config, mpilite::World& world, const RankMap
 }
 
 void HostLink::send_remote(mpilite::Message* m) {
-  const mpilite::Envelope e = mpilite::envelope_of(*m);
+  mpilite::Envelope e = mpilite::envelope_of(*m);
   const int to = map_->host_of(m->dst);
   check_promise(to, m->ts, "a message", m->src, m->dst);
-  sync_->send(to, FrameKind::Data, protocols::encode(e), {mpilite::payload_of(*m), e.bytes});
+  if (m->path) { // the payload, then the path (MPISIM_CRITICAL_PATH)
+    const std::byte* payload = mpilite::payload_of(*m);
+    std::vector<std::byte> tail(payload, payload + e.bytes);
+    m->path->encode(tail);
+    e.path_bytes = static_cast<std::uint32_t>(tail.size() - e.bytes);
+    sync_->send(to, FrameKind::Data, protocols::encode(e), tail);
+  } else {
+    sync_->send(to, FrameKind::Data, protocols::encode(e), {mpilite::payload_of(*m), e.bytes});
+  }
   world_->free_message(m);
   world_->scheduler().poll_soon();
 }
@@ -52,8 +60,9 @@ void HostLink::send_remote(mpilite::Message* m) {
 void HostLink::reply_remote(const mpilite::Reply& reply) {
   const int to = map_->host_of(reply.to);
   check_promise(to, reply.ts, "a reply", -1, reply.to);
-  sync_->send(to, FrameKind::Reply,
-              protocols::encode(protocols::ReplyFrame{reply.to, reply.request, reply.ts}));
+  protocols::ReplyFrame f{reply.to, reply.request, reply.ts, {}};
+  if (reply.path) reply.path->encode(f.path);
+  sync_->send(to, FrameKind::Reply, protocols::encode(f));
   world_->scheduler().poll_soon();
 }
 
@@ -88,7 +97,11 @@ void HostLink::on_data(int, std::span<const std::byte> body) {
 
 void HostLink::on_reply(int, std::span<const std::byte> body) {
   const protocols::ReplyFrame r = protocols::decode_reply(body);
-  mpilite::reply_from_host(*world_, {r.to, r.request, r.ts});
+  mpilite::Reply reply{r.to, r.request, r.ts, nullptr};
+  if (!r.path.empty())
+    reply.path = std::make_shared<const mpilite::CritPath>(
+        mpilite::CritPath::decode(r.path, "a reply from another host process"));
+  mpilite::reply_from_host(*world_, reply);
 }
 
 void HostLink::on_transfer(int, std::span<const std::byte> body) {

@@ -217,6 +217,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     link_->attach(config_, world, map, *network_);
     control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
     world.sample_sites.enabled = config_.sampling;
+    if (config_.critical_path)
+      for (const auto& r : world.ranks())
+        r->path = std::make_unique<mpilite::CritPath>();
     mpilite::set_auto_fold(config_.auto_shared_malloc);
     s.reason = world.run(main, argc, argv);
     mpilite::set_auto_fold(0);
@@ -246,6 +249,11 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
       // MPI_Finalize is owed for MPI_Init: a rank that used MPI through sessions alone owes none.
       const bool finalized = r->finalized || !r->initialized;
       s.ranks.push_back({r->id, r->clock, r->stats, r->exit_code, finalized, r->exited});
+      if (r->path) {
+        CriticalPath mine_end{r->id, r->clock, *r->path};
+        if (!s.critical_path || mine_end.later_than(*s.critical_path))
+          s.critical_path = std::move(mine_end);
+      }
       if (s.reason == mpilite::RunEnd::Finished && s.exit_code == 0 && r->exit_code != 0)
         s.exit_code = r->exit_code;
     }
@@ -342,6 +350,7 @@ void Simulation::gather_hosts(RunSummary& s, HostSummary mine) {
   merged.blocked.clear();
   merged.sampling.clear();
   merged.replay.reset();
+  merged.critical_path.reset();
   merged.peak_rss_kib = 0;
   merged.local_messages = merged.remote_messages = merged.context_switches = merged.idle_rounds = 0;
   for (const auto& bytes : all)

@@ -36,6 +36,17 @@ struct RankSummary {
   bool exited = false; ///< ended by exit() rather than by returning from main
 };
 
+/// MPISIM_CRITICAL_PATH: the path of the rank that finished last (on a tie, the lowest rank).
+struct CriticalPath {
+  int rank = 0;
+  SimTime clock = 0;
+  mpilite::CritPath path;
+  /// Whether it ends later than `o` (the run's ends where no other does).
+  bool later_than(const CriticalPath& o) const {
+    return clock != o.clock ? clock > o.clock : rank < o.rank;
+  }
+};
+
 /// One host process's share of the work and its protocol statistics.
 struct HostSummary {
   int host = 0;
@@ -74,9 +85,10 @@ struct RunSummary {
   /// and how it was chosen ("launch", "fixed" or "date").
   std::int64_t calendar_epoch_s = 0;
   std::string calendar;
-  std::vector<std::string> timeline;      ///< the report's ASCII timeline (up to 64 ranks)
-  std::vector<std::string> output_errors; ///< trace, matrix or record files not written
-  std::optional<ReplayChecks> replay;     ///< mpisim-replay: its outcomes against the record's
+  std::vector<std::string> timeline;         ///< the report's ASCII timeline (up to 64 ranks)
+  std::vector<std::string> output_errors;    ///< trace, matrix or record files not written
+  std::optional<ReplayChecks> replay;        ///< mpisim-replay: its outcomes against the record's
+  std::optional<CriticalPath> critical_path; ///< MPISIM_CRITICAL_PATH (over all hosts)
 };
 
 class Simulation final : public mpilite::TimeBounds, public mpilite::CallHooks {

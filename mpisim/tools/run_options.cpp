@@ -46,7 +46,7 @@ std::string cli11_names(const VariableInfo& v) {
 bool takes_value(std::string_view option) {
   const auto& vars = mpisim::variables();
   const bool in_table = std::any_of(vars.begin(), vars.end(), [option](const VariableInfo& v) {
-    return cli11_spelling(v.option) == option;
+    return !v.flag_value && cli11_spelling(v.option) == option;
   });
   const bool alias = std::any_of(std::begin(kAliases), std::end(kAliases),
                                  [option](const Alias& a) { return a.option == option; });
@@ -113,6 +113,10 @@ namespace {
 void VariableOptions::add_to(CLI::App& app) {
   for (const VariableInfo& v : mpisim::variables()) {
     values_.emplace_back();
+    if (v.flag_value) {
+      options_.push_back(app.add_flag(cli11_names(v), v.meaning));
+      continue;
+    }
     options_.push_back(app.add_option(cli11_names(v), values_.back(), v.meaning)
                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
   }
@@ -121,7 +125,8 @@ void VariableOptions::add_to(CLI::App& app) {
 void VariableOptions::export_given() const {
   const auto& vars = mpisim::variables();
   for (std::size_t i = 0; i < vars.size(); ++i)
-    if (options_[i]->count() > 0) setenv(vars[i].name, values_[i].c_str(), 1);
+    if (options_[i]->count() > 0)
+      setenv(vars[i].name, vars[i].flag_value ? vars[i].flag_value : values_[i].c_str(), 1);
 }
 
 } // namespace mpisim::tools

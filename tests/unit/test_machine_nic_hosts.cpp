@@ -118,7 +118,7 @@ TEST(NicHosts, RendezvousDataToAnotherHostLeavesOnceSent) {
   Queues q;
   Recorded ranks;
   // The clear-to-send reached rank 1 (this host) at 3 us; the data goes to rank 2.
-  const mpilite::DataTransfer d{1, 2, 11, 12, 0, kBytes, 3 * kLatency};
+  const mpilite::DataTransfer d{1, 2, 11, 12, 0, kBytes, 3 * kLatency, nullptr};
   const mpilite::Leg leg{LegKind::Data, 1, 2, kBytes, d.start, 0, nullptr, &d};
   const SimTime arrives = d.start + kLatency + kWork;
   ASSERT_TRUE(q.nic.carry(leg, {d.start, arrives - kLatency, arrives}));

@@ -2,6 +2,8 @@
 // with no byte of host layout on the wire, and a short or long frame is refused.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "frames.hpp"
 
 namespace {
@@ -25,8 +27,8 @@ TEST(Wire, DataFrameRoundTripsFieldByField) {
   auto body = encode(h);
   body.insert(body.end(), reinterpret_cast<const std::byte*>(payload),
               reinterpret_cast<const std::byte*>(payload) + 5);
-  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 + 1 bytes of header.
-  ASSERT_EQ(body.size(), 54u + 5u);
+  // Little-endian fields, no padding: 4 x 4 + 8 x 4 + 1 + 4 + 1 + 4 bytes of header.
+  ASSERT_EQ(body.size(), 58u + 5u);
   EXPECT_EQ(body[0], std::byte{3});
   EXPECT_EQ(body[12], std::byte{0xff});
   EXPECT_EQ(body[16], std::byte{0x08});
@@ -77,14 +79,17 @@ TEST(Wire, ProtocolFramesRoundTrip) {
   EXPECT_EQ(e.window, 77);
   EXPECT_EQ(e.arg, 3);
 
-  const ReplyFrame rep{5, 6, 7};
+  const ReplyFrame rep{5, 6, 7, {std::byte{1}, std::byte{2}}};
   const ReplyFrame q = decode_reply(encode(rep));
   EXPECT_EQ(q.to, 5);
   EXPECT_EQ(q.request, 6u);
   EXPECT_EQ(q.ts, 7);
+  EXPECT_EQ(q.path, rep.path); // a critical path's bytes, carried as they are
 
   // A rendezvous's data planned at the sender's host, still to be delivered by the receiver's.
-  const mpilite::Transfer t{{4, 9, 11, 12, 13, 1u << 20, 500}, false, true, 900};
+  const auto path = std::make_shared<mpilite::DataPath>(
+      mpilite::DataPath{{std::byte{3}, std::byte{4}, std::byte{5}}, 60, 70});
+  const mpilite::Transfer t{{4, 9, 11, 12, 13, 1u << 20, 500, path}, false, true, 900};
   const mpilite::Transfer u = decode_transfer(encode(t));
   EXPECT_EQ(u.data.src, 4);
   EXPECT_EQ(u.data.dst, 9);
@@ -96,6 +101,10 @@ TEST(Wire, ProtocolFramesRoundTrip) {
   EXPECT_FALSE(u.clear_to_send);
   EXPECT_TRUE(u.pending);
   EXPECT_EQ(u.ts, 900);
+  ASSERT_TRUE(u.data.path);
+  EXPECT_EQ(u.data.path->start, path->start);
+  EXPECT_EQ(u.data.path->latency, 60);
+  EXPECT_EQ(u.data.path->transfer, 70);
   EXPECT_TRUE(decode_transfer(encode(mpilite::Transfer{{}, true, false, 1})).clear_to_send);
 }
 

@@ -73,14 +73,14 @@ int check_file(ApiCall& c, MPI_File fh) {
 }
 
 void charge_access(ApiCall& c, std::size_t bytes) {
-  c.r.spend_comm(c.w.kernel().timing.file_access(c.r.id, bytes));
+  c.r.spend_comm(c.w.kernel().timing.file_access(c.r.id, bytes), PathPart::Transfer);
 }
 
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
   unsigned long long mine = bytes, all = 0;
   PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f.comm);
   const MessageTiming& k = c.w.kernel().timing;
-  c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)));
+  c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)), PathPart::Transfer);
 }
 
 /// Files by Fortran handle (MPI_File_c2f); slot 0 is MPI_FILE_NULL.

@@ -66,7 +66,8 @@ int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pA
   // mpisim-calibrate), charged once both are done.
   if (send.peer != MPI_PROC_NULL && recv.peer != MPI_PROC_NULL)
     c.r.spend_comm(exchange_extra(c.w, c.r, send.comm->peer_world(send.peer, c.r.id),
-                                  send.count * send.type->size, status_bytes(reqs[1]->status)));
+                                  send.count * send.type->size, status_bytes(reqs[1]->status)),
+                   PathPart::SendOverhead);
   store_status(status, reqs[1]->status);
   const int e = receive_error(c, *reqs[1]);
   c.w.free_request(reqs[0]);

@@ -77,6 +77,8 @@ void Schedule::start(Request& q) {
   if (comm_->inter()) tag_ |= 0x40000000;
   request_ = &q;
   q.post_time = time_ = owner_.clock;
+  if (owner_.path) path_ = std::make_unique<CritPath>(*owner_.path);
+  call_ = owner_.call.name;
   w_.defer(&Schedule::resume, this);
 }
 
@@ -115,13 +117,12 @@ void Schedule::issue() {
   pending_ = 1;
   for (Message& m : batch_) {
     if (m.send) {
-      m.request =
-          send_at(w_, owner_, time_, m.mode, m.buf, m.count, *m.type, m.peer, tag_, context_);
-      time_ += m.request->send_overhead;
-      busy_ += m.request->send_overhead;
+      m.request = send_at(w_, owner_, time_, m.mode, m.buf, m.count, *m.type, m.peer, tag_,
+                          context_, 0, path_.get());
+      spend(m.request->send_overhead, PathPart::SendOverhead);
     } else {
       m.request = receive_at(w_, owner_, time_, m.buf, m.count, *m.type, m.peer, tag_, context_,
-                             world_ranks());
+                             world_ranks(), 0, path_.get());
     }
     if (!m.request->complete) {
       ++pending_;
@@ -150,13 +151,13 @@ void Schedule::collect() {
   std::size_t sent_bytes = 0, received_bytes = 0;
   for (Message& m : batch_) {
     Request& q = *m.request;
+    if (path_ && q.ready_time > time_) path_->reach(q.ready_time, q.path.get(), owner_.id, call_);
     time_ = std::max(time_, q.ready_time);
     if (m.send) {
       dest = m.peer;
       sent_bytes = m.count * m.type->size;
     } else {
-      time_ += q.recv_overhead;
-      busy_ += q.recv_overhead;
+      spend(q.recv_overhead, PathPart::RecvOverhead);
       received_bytes = q.message_bytes;
       received = true;
       note_error(q.status.MPI_ERROR);
@@ -165,11 +166,15 @@ void Schedule::collect() {
   }
   // As MPI_Sendrecv, only with both a send and a receive (neither to MPI_PROC_NULL).
   if (std::exchange(exchange_, false) && dest >= 0 && received) {
-    const SimTime extra = exchange_extra(w_, owner_, dest, sent_bytes, received_bytes);
-    time_ += extra;
-    busy_ += extra;
+    spend(exchange_extra(w_, owner_, dest, sent_bytes, received_bytes), PathPart::SendOverhead);
   }
   batch_.clear();
+}
+
+void Schedule::spend(SimTime dt, PathPart part) {
+  time_ += dt;
+  busy_ += dt;
+  if (path_) path_->add(part, dt, owner_.id, call_);
 }
 
 void Schedule::finish() {
@@ -179,6 +184,7 @@ void Schedule::finish() {
   q.status.MPI_TAG = MPI_ANY_TAG;
   q.status.MPI_ERROR = error_;
   q.busy = busy_;
+  q.path = std::move(path_);
   mark_complete(q, time_);
   w_.scheduler().wake(owner_.task);
 }

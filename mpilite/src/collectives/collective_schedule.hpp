@@ -193,6 +193,8 @@ private:
   void issue();
   void collect();
   void finish();
+  /// Overheads of the schedule's own, of `part`.
+  void spend(SimTime dt, PathPart part);
   void note_error(int code) {
     if (error_ == MPI_SUCCESS) error_ = code;
   }
@@ -213,7 +215,11 @@ private:
   int pending_ = 0;                 ///< messages of that batch not yet complete
   SimTime time_ = 0;                ///< simulated time the schedule has reached
   SimTime busy_ = 0;                ///< overheads spent on the way
-  bool exchange_ = false;           ///< the batch in flight is an MPI_Sendrecv's
+  /// The critical path that set time_ (MPISIM_CRITICAL_PATH; null when off), and the call it is
+  /// named after (the collective's).
+  std::unique_ptr<CritPath> path_;
+  const char* call_ = nullptr;
+  bool exchange_ = false; ///< the batch in flight is an MPI_Sendrecv's
   int error_ = MPI_SUCCESS;
 };
 

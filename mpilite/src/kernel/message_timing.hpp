@@ -52,6 +52,11 @@ struct LegPlan {
   /// (the last byte leaves once the sender's NIC has sent what came before): it calls
   /// Arrivals::sent then, and `sent` here is a lower bound.
   bool sent_later = false;
+  /// How `arrives - leaves` divides (the critical path, docs/observing.md): the leg's latency
+  /// (the time of a leg of no bytes alone on the network) and its transfer (what its bytes add
+  /// to that); whatever the arrival is later than `leaves + latency + transfer` is contention.
+  SimTime latency = 0;
+  SimTime transfer = 0;
 };
 
 class MessageTiming {

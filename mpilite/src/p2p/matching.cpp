@@ -85,6 +85,7 @@ void probe_found(World& w, Rank& r, Request& q, Message& m) {
     r.unexpected.erase(&m);
     q.message.reset(&m);
   }
+  q.path = arrival_path(m.path.get(), m.ts);
   mark_complete(q, std::max(q.post_time, m.ts));
   w.scheduler().wake(r.task);
 }
@@ -109,12 +110,18 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   ++r.stats.msgs_received;
   r.stats.bytes_received += m.bytes;
   q.undecided = false;
+  // The critical path at the match: the message's arrival, or the receive's post if later.
+  std::unique_ptr<CritPath> at_match =
+      q.post_time > m.ts ? std::move(q.path) : arrival_path(m.path.get(), m.ts);
   const SendProtocol protocol = m.protocol;
   if (protocol == SendProtocol::Eager || protocol == SendProtocol::EagerSync) {
     q.ready_time = m.ts;
+    q.path = arrival_path(m.path.get(), m.ts);
     if (protocol == SendProtocol::EagerSync) {
       const LegPlan ack = k.timing.plan({LegKind::Ack, r.id, m.src, 0, t_match});
-      complete_reply(w, {m.src, m.reply_to, ack.arrives});
+      complete_reply(w,
+                     {m.src, m.reply_to, ack.arrives,
+                      at_match ? leg_path(*at_match, ack, t_match, r.id, r.call.name) : nullptr});
     }
     w.free_message(&m);
     mark_complete(q, q.ready_time);
@@ -124,7 +131,11 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   // Rendezvous (and buffered, whose reply frees the attached-buffer space, bsend.hpp): a
   // clear-to-send goes back, then the data comes.
   const LegPlan cts = k.timing.plan({LegKind::ClearToSend, r.id, m.src, 0, t_match});
-  const DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives};
+  DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives, nullptr};
+  if (at_match) {
+    data.path = std::make_shared<DataPath>();
+    leg_path(*at_match, cts, t_match, r.id, r.call.name)->encode(data.path->start);
+  }
   w.free_message(&m);
   if (!w.local(data.src) && k.timing.data_at_sender()) {
     // The sender's host plans the data; this rank waits for it to come from there.
@@ -138,6 +149,10 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
 void plan_data(World& w, const DataTransfer& d) {
   const LegPlan plan =
       w.kernel().timing.plan({LegKind::Data, d.src, d.dst, d.bytes, d.start, d.seq, nullptr, &d});
+  if (d.path) { // how the leg divides, for its arrival and its sender's end
+    d.path->latency = plan.latency;
+    d.path->transfer = plan.transfer;
+  }
   if (!plan.later) finish_data(w, d, plan.arrives, plan.sent); // else the network calls it
 }
 
@@ -213,12 +228,19 @@ void complete_reply(World& w, const Reply& reply) {
   }
   Request* s = w.request_by_id(reply.request);
   if (!s) return; // the send was freed (MPI_Request_free) before its reply came
+  s->path = arrival_path(reply.path ? reply.path.get() : s->path.get(), reply.ts);
   mark_complete(*s, reply.ts);
   w.scheduler().wake(s->owner->task);
 }
 
 void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent) {
-  if (d.reply_to) complete_reply(w, {d.src, d.reply_to, sent});
+  // The data's path at its start, then its transfer (the sender is done when its last byte has
+  // left) and its latency (the receiver has it then).
+  std::unique_ptr<CritPath> path;
+  if (d.path) path = std::make_unique<CritPath>(CritPath::decode(d.path->start, "rendezvous data"));
+  if (path) path->extend(PathPart::Transfer, d.path->transfer);
+  if (d.reply_to) complete_reply(w, {d.src, d.reply_to, sent, arrival_path(path.get(), sent)});
+  if (path) path->extend(PathPart::Latency, d.path->latency);
   if (!w.local(d.dst)) { // planned at the sender's host: the receiver's completes it
     DataTransfer done = d;
     done.reply_to = 0;
@@ -227,6 +249,7 @@ void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent)
   }
   Request* q = w.request_by_id(d.recv_request);
   if (!q) return; // freed with MPI_Request_free before its data came
+  q->path = arrival_path(path.get(), arrival);
   mark_complete(*q, arrival);
   w.scheduler().wake(q->owner->task);
 }

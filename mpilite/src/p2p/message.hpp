@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "critical_path.hpp"
 #include "message_timing.hpp"
 #include "sim_time.hpp"
 #include "zeroed_blocks.hpp"
@@ -54,6 +55,10 @@ struct Message {
   const void* user_buf = nullptr;
   std::size_t user_count = 0;
   const Datatype* user_type = nullptr;
+  /// MPISIM_CRITICAL_PATH: the path of the sender's clock when the message left, plus the
+  /// leg's latency and transfer (null: off, or unknown). What the arrival `ts` exceeds it by is
+  /// contention.
+  std::unique_ptr<CritPath> path;
 };
 
 /// Room for `bytes` packed bytes of payload, small ones inside the message itself.
@@ -70,6 +75,8 @@ struct Reply {
   int to = 0;                ///< world rank of the sender
   std::uint64_t request = 0; ///< its request id
   SimTime ts = 0;            ///< when the send completes
+  /// The critical path of `ts` (MPISIM_CRITICAL_PATH; null: off, or the sender's own part).
+  std::shared_ptr<const CritPath> path;
 };
 
 /// Intrusive FIFO of messages in arrival order.

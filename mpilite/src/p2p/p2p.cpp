@@ -23,10 +23,8 @@ SendProtocol protocol_for(SendMode mode, std::size_t bytes, std::size_t eager_li
 } // namespace
 
 void charge(Rank& r, const Request& q) {
-  if (q.kind == RequestKind::Collective && q.ready_time > r.clock)
-    r.spend_comm(std::min(q.ready_time - r.clock, q.busy));
-  r.wait_until(q.ready_time);
-  if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead);
+  r.wait_until(q.ready_time, q.path.get(), q.kind == RequestKind::Collective ? q.busy : 0);
+  if (q.kind == RequestKind::Recv) r.spend_comm(q.recv_overhead, PathPart::RecvOverhead);
 }
 
 void charge_in_time_order(Rank& r, Request* const* reqs, std::size_t n) {
@@ -66,13 +64,15 @@ void await_decision(World& w, Rank& r, SimTime t) {
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context, int partitions) {
-  Request* q = send_at(w, r, r.clock, mode, buf, count, type, dest, tag, context, partitions);
-  r.spend_comm(q->send_overhead);
+  Request* q =
+      send_at(w, r, r.clock, mode, buf, count, type, dest, tag, context, partitions, r.path.get());
+  r.spend_comm(q->send_overhead, PathPart::SendOverhead);
   return q;
 }
 
 Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
-                 const Datatype& type, int dest, int tag, int context, int partitions) {
+                 const Datatype& type, int dest, int tag, int context, int partitions,
+                 const CritPath* from) {
   Kernel& k = w.kernel();
   const std::size_t bytes = count * type.size;
   const SendProtocol protocol = protocol_for(mode, bytes, k.timing.eager_limit());
@@ -105,6 +105,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->ts = plan.arrives;
   m->pending = plan.later;
   q->send_overhead = plan.leaves - at;
+  if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
   if (eager_data || m->protocol == SendProtocol::Buffered || !w.local(dest)) {
     pack(buf, count, type, allocate_payload(*m, bytes));
   } else {
@@ -122,6 +123,12 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     q->complete = true;
     q->ready_time = plan.sent;
   }
+  // The send's own part, for a completion later than its overhead (a reply may say more); a
+  // send that is done with its overhead needs none.
+  if (from && (!q->complete || q->ready_time > plan.leaves)) {
+    q->path = sender_path(*from, plan, at, r.id, r.call.name);
+    if (q->complete) q->path = arrival_path(q->path.get(), q->ready_time);
+  }
   if (m->reply_to && !w.local(dest)) ++r.remote_replies;
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
@@ -133,12 +140,13 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
 
 Request* start_receive(World& w, Rank& r, void* buf, std::size_t count, const Datatype& type,
                        int source, int tag, int context, const Comm& comm, int partitions) {
-  return receive_at(w, r, r.clock, buf, count, type, source, tag, context, comm, partitions);
+  return receive_at(w, r, r.clock, buf, count, type, source, tag, context, comm, partitions,
+                    r.path.get());
 }
 
 Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
                     const Datatype& type, int source, int tag, int context, const Comm& comm,
-                    int partitions) {
+                    int partitions, const CritPath* from) {
   Request* q = w.new_request(r, RequestKind::Recv);
   q->partitions = partitions;
   q->buf = buf;
@@ -150,6 +158,7 @@ Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
   q->source = source;
   q->tag = tag;
   q->post_time = at;
+  q->path = copy_path(from); // the path of the post, until a message sets a later one
   post_receive(w, r, q);
   return q;
 }
@@ -209,7 +218,7 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       if (!reqs[i]) continue;
       const ByClock d = by_clock(r, *reqs[i]);
       if (d == ByClock::No) {
-        r.spend_comm(w.kernel().timing.poll_overhead());
+        r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
         return false;
       }
       if (d == ByClock::Unknown) unknown = true;

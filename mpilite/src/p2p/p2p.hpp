@@ -22,14 +22,17 @@ Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size
 
 /// Sends at simulated time `at` without touching the sender's clock: for operations that
 /// progress on their own (non-blocking collectives), the send overhead is part of the request's
-/// completion time instead.
+/// completion time instead. `from`: the critical path of the clock that sends at `at` (null:
+/// off, or none; the message then carries none).
 Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, std::size_t count,
-                 const Datatype& type, int dest, int tag, int context, int partitions = 0);
+                 const Datatype& type, int dest, int tag, int context, int partitions = 0,
+                 const CritPath* from = nullptr);
 
-/// Posts a receive as if posted at simulated time `at` (see send_at).
+/// Posts a receive as if posted at simulated time `at` (see send_at); `from` is the critical
+/// path of `at`.
 Request* receive_at(World& w, Rank& r, SimTime at, void* buf, std::size_t count,
                     const Datatype& type, int source, int tag, int context, const Comm& comm,
-                    int partitions = 0);
+                    int partitions = 0, const CritPath* from = nullptr);
 
 /// Posts a receive from world rank `source` (or MPI_ANY_SOURCE) and returns its request.
 /// `partitions`: a partitioned receive's partition count; a message with another count

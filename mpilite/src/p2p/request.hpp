@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "critical_path.hpp"
 #include "message.hpp"
 #include "mpi.h"
 #include "sim_time.hpp"
@@ -75,6 +76,8 @@ struct Request {
   /// Collectives: of the time up to ready_time, how much the schedule spent in send and receive
   /// overheads (charged as communication when waited for, the rest as waiting).
   SimTime busy = 0;
+  /// The critical path that set ready_time (MPISIM_CRITICAL_PATH; null: none known, or off).
+  std::unique_ptr<CritPath> path;
   /// What the request keeps alive until it is freed (a collective's schedule).
   std::shared_ptr<void> owned;
 };

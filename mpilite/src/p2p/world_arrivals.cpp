@@ -22,7 +22,7 @@ void WorldArrivals::data_arrived(const DataTransfer& d, SimTime at, SimTime sent
 }
 
 void WorldArrivals::sent(int rank, std::uint64_t request, SimTime at) {
-  complete_reply(w_, {rank, request, at});
+  complete_reply(w_, {rank, request, at, nullptr});
 }
 
 bool WorldArrivals::raise(const LaterArrival* bounds, std::size_t n) {

@@ -94,7 +94,7 @@ Envelope envelope_of(const Message& m) {
   return {m.src,        m.dst,      m.context,
           m.tag,        m.seq,      m.ts,
           m.bytes,      m.reply_to, static_cast<std::uint8_t>(m.protocol),
-          m.partitions, m.pending};
+          m.partitions, m.pending,  0};
 }
 
 const std::byte* payload_of(const Message& m) {
@@ -116,6 +116,9 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
   m->pending = e.pending;
   std::byte* data = allocate_payload(*m, e.bytes);
   if (e.bytes) std::memcpy(data, payload.data(), e.bytes);
+  if (e.path_bytes)
+    m->path = std::make_unique<CritPath>(
+        CritPath::decode(payload.subspan(e.bytes), "a message from another host process"));
   // Until the network decides its arrival, the message's time is the lower bound it gives.
   if (m->pending)
     m->ts = w.kernel().timing.received_from_host(

@@ -1,13 +1,16 @@
 // One LP: a target rank's fiber, clock, matching queues and statistics.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "comm_local.hpp"
+#include "critical_path.hpp"
 #include "match_queues.hpp"
 #include "message.hpp"
 #include "mpi.h"
@@ -78,6 +81,9 @@ struct Rank {
   SimTime region_start_clock = 0;
   double region_start_carried_ps = 0;
   RankStats stats;
+  /// The critical path that set the clock (MPISIM_CRITICAL_PATH; null when off): its total is
+  /// the clock at all times.
+  std::unique_ptr<CritPath> path;
 
   PrivateSegment globals; ///< this rank's copy of the program's privatized variables
   /// Handlers the rank registered with atexit(), oldest first: they run in the rank when it
@@ -111,20 +117,26 @@ struct Rank {
   /// MPI_T_pvar_session_create's sessions, by handle - 1: whether each is still open.
   std::vector<bool> tool_sessions;
 
-  /// Advances the clock to `t` (if later), accounting the gap as waiting.
-  void wait_until(SimTime t) {
-    if (t > clock) {
-      stats.wait += t - clock;
-      clock = t;
-    }
+  /// Advances the clock to `t` (if later), accounting the gap as waiting, except for the first
+  /// `busy` of it, spent in overheads (a collective's). `cause`: the critical path that set `t`.
+  void wait_until(SimTime t, const CritPath* cause = nullptr, SimTime busy = 0) {
+    if (t <= clock) return;
+    const SimTime comm = std::min(busy, t - clock);
+    stats.comm += comm;
+    stats.wait += t - clock - comm;
+    if (path) path->reach(t, cause, id, call.name);
+    clock = t;
   }
-  void spend_comm(SimTime dt) {
+  /// Overheads of the rank's own: `part` says which (PathPart::Transfer for file accesses).
+  void spend_comm(SimTime dt, PathPart part) {
     clock += dt;
     stats.comm += dt;
+    if (path) path->add(part, dt, id, call.name);
   }
   void spend_compute(SimTime dt) {
     clock += dt;
     stats.compute += dt;
+    if (path) path->add(PathPart::Compute, dt, id, call.name);
   }
 };
 

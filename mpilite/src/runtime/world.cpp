@@ -230,6 +230,7 @@ void World::free_request(Request* r) {
   free_requests_.push_back(static_cast<std::uint32_t>(r->handle) & kIndexMask);
   r->owned.reset();
   r->persistent.reset();
+  r->path.reset();
 }
 
 Message* World::new_message() {
@@ -247,6 +248,7 @@ void World::free_message(Message* m) {
   m->user_type = nullptr;
   m->reply_to = 0;
   m->partitions = 0;
+  m->path.reset();
   free_messages_.push_back(m);
 }
 

@@ -253,6 +253,15 @@ const std::vector<Variable>& table() {
             "write messages and bytes per (source, destination) rank pair as CSV to this file", "",
             "a file path"},
            [](Config& c, const VariableInfo&, const std::string& s) { c.comm_matrix_path = s; }},
+          {{"MPISIM_CRITICAL_PATH", "--critical-path",
+            "find the chain of compute and messages that sets the predicted time, split into "
+            "compute, overheads, latency, transfer, contention and waiting, with the ranks and "
+            "calls that carry most of it, in the report (docs/observing.md); the option takes "
+            "no value",
+            "0", "0, 1", "1"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.critical_path = pick(v, s, {false, true});
+           }},
           {{"MPISIM_RECORD", "--record",
             "record each rank's MPI operations and compute times in this directory, for "
             "mpisim-replay",

@@ -31,6 +31,8 @@ struct VariableInfo {
   const char* meaning;       ///< one line
   const char* default_value; ///< as shown to users
   const char* allowed;       ///< allowed values or value syntax
+  /// Non-null: the mpisimrun option is a flag, given without a value, that sets this one.
+  const char* flag_value = nullptr;
 };
 
 /// Every variable mpisim knows, in documentation order.
@@ -75,6 +77,7 @@ struct Config {
   std::size_t auto_shared_malloc = 0;
   bool sampling = true;            ///< MPISIM_SAMPLING: skip sampled bodies once they have enough
   bool sampling_report = false;    ///< MPISIM_SAMPLING_REPORT: list the sampled sites in the report
+  bool critical_path = false;      ///< MPISIM_CRITICAL_PATH: the critical path in the report
   bool fresh_heap = true;          ///< MPISIM_FRESH_HEAP: malloc'd memory reads as zero
   bool simulated_libc_time = true; ///< MPISIM_LIBC_TIME: sleep and clocks of libc simulated
   CalendarEpoch epoch = CalendarEpoch::Auto; ///< MPISIM_EPOCH

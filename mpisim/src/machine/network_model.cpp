@@ -23,13 +23,17 @@ LegPlan NetworkModel::alone(const Leg& leg) const {
   // clear-to-send are the MPI library's progress, not its call.
   const bool first = leg.kind == LegKind::Eager || leg.kind == LegKind::RequestToSend;
   const SimTime leaves = leg.start + (first ? costs_.send_overhead() : 0);
-  const SimTime arrives =
-      mpilite::saturating_add(leaves, costs_.transfer(leg.from, leg.to, leg.bytes));
+  const SimTime whole = costs_.transfer(leg.from, leg.to, leg.bytes);
+  // A size segment may have a latency of its own: the latency is never more than the whole.
+  const SimTime latency = std::min(whole, costs_.transfer(leg.from, leg.to, 0));
+  const SimTime arrives = mpilite::saturating_add(leaves, whole);
   // Data after a clear-to-send is done at the sender when its last byte has left, a header's
   // latency before it arrives; every other leg is done at the sender once it leaves.
-  const SimTime sent =
-      leg.kind == LegKind::Data ? arrives - costs_.transfer(leg.from, leg.to, 0) : leaves;
-  return {leaves, sent, arrives};
+  const SimTime sent = leg.kind == LegKind::Data ? arrives - latency : leaves;
+  LegPlan p{leaves, sent, arrives};
+  p.latency = latency;
+  p.transfer = whole - latency;
+  return p;
 }
 
 SimTime NetworkModel::receive_overhead(int from, int to, std::size_t) const {

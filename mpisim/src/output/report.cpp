@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ascii_timeline.hpp"
+#include "critical_path_report.hpp"
 #include "network_model.hpp"
 #include "units.hpp"
 
@@ -210,6 +211,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"hosts", hosts_json(run)},
           {"sampling", sampling_json(run)},
           {"replay", run.replay ? replay_json(*run.replay) : json(nullptr)},
+          {"critical_path", critical_path_json(run.critical_path)},
           {"messages",
            {{"count", messages},
             {"bytes", bytes},
@@ -442,6 +444,7 @@ std::string render_report(const json& r) {
   render_sampling(out, r);
   render_openmp(out, r);
   render_replay(out, r);
+  render_critical_path(out, r);
   std::uint64_t by_profile = 0;
   for (const json& h : r["hosts"])
     by_profile += h["det_profile_receives"].get<std::uint64_t>();

@@ -139,6 +139,27 @@ void get_replay(WireReader& r, std::optional<ReplayChecks>& into) {
   into->merge(x);
 }
 
+void put(WireWriter& w, const std::optional<CriticalPath>& x) {
+  w.boolean(x.has_value());
+  if (!x) return;
+  w.i32(x->rank);
+  w.i64(x->clock);
+  std::vector<std::byte> path;
+  x->path.encode(path);
+  w.u64(path.size());
+  w.bytes(path.data(), path.size());
+}
+
+/// Keeps the host's path in `into` if it ends later than the one there.
+void get_critical_path(WireReader& r, std::optional<CriticalPath>& into) {
+  if (!r.boolean()) return;
+  CriticalPath x;
+  x.rank = r.i32();
+  x.clock = r.i64();
+  x.path = mpilite::CritPath::decode(r.bytes(r.u64()), "a run summary");
+  if (!into || x.later_than(*into)) into = std::move(x);
+}
+
 } // namespace
 
 std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& host) {
@@ -166,6 +187,7 @@ std::vector<std::byte> encode_host_part(const RunSummary& s, const HostSummary& 
     w.text(line);
   w.u64(s.remote_messages);
   put(w, s.replay);
+  put(w, s.critical_path);
   return out;
 }
 
@@ -200,6 +222,7 @@ void decode_host_part(const std::vector<std::byte>& bytes, RunSummary& into) {
     into.blocked.push_back(r.text());
   into.remote_messages += r.u64();
   get_replay(r, into.replay);
+  get_critical_path(r, into.critical_path);
   r.finish();
 }
 

@@ -100,6 +100,8 @@ std::vector<std::byte> encode(const ReplyFrame& f) {
   w.i32(f.to);
   w.u64(f.request);
   w.i64(f.ts);
+  w.u32(static_cast<std::uint32_t>(f.path.size()));
+  w.bytes(f.path.data(), f.path.size());
   return out;
 }
 
@@ -109,6 +111,8 @@ ReplyFrame decode_reply(std::span<const std::byte> body) {
   f.to = r.i32();
   f.request = r.u64();
   f.ts = r.i64();
+  const std::span<const std::byte> path = r.bytes(r.u32());
+  f.path.assign(path.begin(), path.end());
   r.finish();
   return f;
 }
@@ -126,6 +130,13 @@ std::vector<std::byte> encode(const mpilite::Transfer& f) {
   w.i64(d.start);
   w.u8(static_cast<std::uint8_t>((f.clear_to_send ? 1 : 0) | (f.pending ? 2 : 0)));
   w.i64(f.ts);
+  w.boolean(d.path != nullptr);
+  if (d.path) {
+    w.u32(static_cast<std::uint32_t>(d.path->start.size()));
+    w.bytes(d.path->start.data(), d.path->start.size());
+    w.i64(d.path->latency);
+    w.i64(d.path->transfer);
+  }
   return out;
 }
 
@@ -144,6 +155,13 @@ mpilite::Transfer decode_transfer(std::span<const std::byte> body) {
   f.clear_to_send = (flags & 1) != 0;
   f.pending = (flags & 2) != 0;
   f.ts = r.i64();
+  if (r.boolean()) {
+    d.path = std::make_shared<mpilite::DataPath>();
+    const std::span<const std::byte> start = r.bytes(r.u32());
+    d.path->start.assign(start.begin(), start.end());
+    d.path->latency = r.i64();
+    d.path->transfer = r.i64();
+  }
   r.finish();
   return f;
 }
@@ -163,6 +181,7 @@ std::vector<std::byte> encode(const DataHeader& h) {
   w.u8(h.protocol);
   w.i32(h.partitions);
   w.u8(h.pending ? 1 : 0);
+  w.u32(h.path_bytes);
   return out;
 }
 
@@ -180,7 +199,10 @@ DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byt
   h.protocol = r.u8();
   h.partitions = r.i32();
   h.pending = r.u8() != 0;
+  h.path_bytes = r.u32();
   payload = r.bytes(h.bytes);
+  // The critical path follows the payload: the span holds both.
+  if (h.path_bytes) payload = {payload.data(), h.bytes + r.bytes(h.path_bytes).size()};
   r.finish();
   return h;
 }

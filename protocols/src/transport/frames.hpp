@@ -78,6 +78,7 @@ struct ReplyFrame {
   std::int32_t to = 0;
   std::uint64_t request = 0;
   SimTime ts = 0;
+  std::vector<std::byte> path; ///< the critical path of ts (MPISIM_CRITICAL_PATH), or empty
 };
 
 std::vector<std::byte> encode(const NullFrame& f);
@@ -95,7 +96,8 @@ ReportFrame decode_report(std::span<const std::byte> body, int hosts);
 Decision decode_decision(std::span<const std::byte> body);
 ReplyFrame decode_reply(std::span<const std::byte> body);
 mpilite::Transfer decode_transfer(std::span<const std::byte> body);
-/// The header of a data frame, and its payload (in place, h.bytes long).
+/// The header of a data frame, and its payload (in place, h.bytes long, followed by the
+/// h.path_bytes of the sender's critical path).
 DataHeader decode_data(std::span<const std::byte> body, std::span<const std::byte>& payload);
 
 } // namespace mpisim::protocols
