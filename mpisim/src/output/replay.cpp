@@ -1,6 +1,7 @@
 #include "replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <climits>
@@ -10,6 +11,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,8 +37,8 @@ namespace mpisim {
 namespace {
 
 /// The format of meta.json and rank-*.ops that observer.cpp writes; this replay also reads the
-/// first, which has no outcome lines.
-constexpr int kRecordVersion = 2;
+/// older ones (1 has no outcome lines, 2 none of the operations 3 added): each is a subset.
+constexpr int kRecordVersion = mpilite::kRecordFormat;
 constexpr int kOldestRecordVersion = 1;
 
 /// Thrown for a line replay cannot understand; the rank reports it and aborts the run.
@@ -45,6 +47,33 @@ struct BadRecord : std::runtime_error {
 };
 
 void user_op_noop(void*, void*, int*, MPI_Datatype*) {}
+
+/// The collectives a record names, blocking; "i" before the name is the non-blocking one.
+bool is_collective(std::string_view op) {
+  static constexpr std::string_view kCollectives[] = {"barrier",
+                                                      "bcast",
+                                                      "reduce",
+                                                      "allreduce",
+                                                      "scan",
+                                                      "exscan",
+                                                      "gather",
+                                                      "gatherv",
+                                                      "scatter",
+                                                      "scatterv",
+                                                      "allgather",
+                                                      "allgatherv",
+                                                      "alltoall",
+                                                      "alltoallv",
+                                                      "alltoallw",
+                                                      "reduce_scatter",
+                                                      "reduce_scatter_block",
+                                                      "neighbor_allgather",
+                                                      "neighbor_allgatherv",
+                                                      "neighbor_alltoall",
+                                                      "neighbor_alltoallv",
+                                                      "neighbor_alltoallw"};
+  return std::find(std::begin(kCollectives), std::end(kCollectives), op) != std::end(kCollectives);
+}
 
 std::string ordinal(long long n) {
   const long long tens = n % 100, ones = n % 10;
@@ -75,10 +104,10 @@ std::string peer_text(std::string_view op_line) {
   }
   // Where the source is on the line (the tag follows it): recv BYTES SOURCE TAG, probe SOURCE
   // TAG, sendrecv SBYTES DEST STAG RBYTES SOURCE TAG.
-  const std::size_t at = words[0] == "recv"                            ? 2
-                         : words[0] == "probe" || words[0] == "iprobe" ? 1
-                         : words[0] == "sendrecv"                      ? 5
-                                                                       : 0;
+  const std::size_t at = words[0] == "recv"            ? 2
+                         : words[0].ends_with("probe") ? 1
+                         : words[0] == "sendrecv"      ? 5
+                                                       : 0;
   if (at == 0 || at + 1 >= words.size()) return "";
   int source = 0, tag = 0;
   std::from_chars(words[at].data(), words[at].data() + words[at].size(), source);
@@ -105,9 +134,10 @@ std::string difference(std::string_view op, const mpilite::Outcome& replayed,
                        const mpilite::Outcome& recorded) {
   std::string what, in_replay, in_record;
   if (replayed.flag != recorded.flag) {
-    const auto flag = [probe = op == "iprobe"](bool f) {
-      return probe ? (f ? "found a message" : "found none")
-                   : (f ? "completed" : "did not complete");
+    const auto flag = [op](bool f) {
+      return op.ends_with("probe") ? (f ? "found a message" : "found none")
+             : op == "cancel"      ? (f ? "cancelled it" : "did not cancel it")
+                                   : (f ? "completed" : "did not complete");
     };
     in_replay = flag(replayed.flag);
     in_record = flag(recorded.flag);
@@ -284,6 +314,22 @@ private:
       throw BadRecord(fmt::format("{} counts for a communicator of {} ranks", counts.size(), p));
     counts.resize(p, 0);
   }
+  /// Byte displacements of blocks of counts[i] elements of types[i], one after another (the
+  /// collectives with a datatype per block); their total.
+  template <class Displacement>
+  static std::size_t byte_displacements(const std::vector<int>& counts,
+                                        const std::vector<MPI_Datatype>& types,
+                                        std::vector<Displacement>& displs) {
+    displs.assign(counts.size(), 0);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      if (at > static_cast<std::size_t>(std::numeric_limits<Displacement>::max()))
+        throw BadRecord("the blocks add up to more bytes than a displacement holds");
+      displs[i] = static_cast<Displacement>(at);
+      at += bytes_of(counts[i], types[i]);
+    }
+    return at;
+  }
   static std::vector<int> displacements(const std::vector<int>& counts) {
     std::vector<int> d(counts.size());
     for (std::size_t i = 1; i < counts.size(); ++i)
@@ -303,6 +349,13 @@ private:
     return i < 0 ? null_request_ : requests_[static_cast<std::size_t>(i)];
   }
   MPI_Request* request_slot() { return &request_at(request_index()); }
+  /// The message (of a matched probe) named next on the line; -1 is a probe that found none.
+  MPI_Message* message_slot() {
+    const long long i = index();
+    if (i < 0) return &no_message_;
+    if (messages_.size() <= static_cast<std::size_t>(i)) messages_.resize(i + 1, MPI_MESSAGE_NULL);
+    return &messages_[static_cast<std::size_t>(i)];
+  }
   /// The slot of a request the line starts: a record names each request once, so a slot still
   /// holding an active one (whose buffer a new operation would free) is damage.
   MPI_Request* new_request_slot() {
@@ -312,12 +365,20 @@ private:
       throw BadRecord(fmt::format("request {} is started again while still active", i));
     return &q;
   }
-  /// A buffer for `bytes` that lives as long as the request at `slot` (non-blocking operations).
-  void* buffer_for(long long slot, std::size_t bytes) {
-    Buffer& b = pending_[slot];
+  /// A buffer for `bytes` that lives as long as the request at `slot` (non-blocking operations;
+  /// a collective's send buffer is `which` 0, its receive buffer 1).
+  void* buffer_for(long long slot, std::size_t bytes, int which = 0) {
+    Buffer& b = pending_[slot][static_cast<std::size_t>(which)];
     b = allocate(bytes ? bytes : 1);
     return b.data.get();
   }
+  /// The buffer `which` of the collective being replayed: the request's when it is non-blocking.
+  void* data(int which, std::size_t bytes) {
+    return nonblocking_ >= 0 ? buffer_for(nonblocking_, bytes, which) : scratch(which, bytes);
+  }
+  /// The request slot of the collective being replayed (named after its communicator), or null
+  /// when it is blocking.
+  MPI_Request* started() { return nonblocking_ >= 0 ? new_request_slot() : nullptr; }
   /// Scratch for blocking operations: nothing refers to it once they return.
   void* scratch(int which, std::size_t bytes) {
     Buffer& b = scratch_[which];
@@ -333,6 +394,18 @@ private:
         __builtin_mul_overflow(bytes, static_cast<std::size_t>(copies > 0 ? copies : 1), &bytes))
       throw BadRecord("the buffer's size overflows");
     return bytes;
+  }
+  static int cart_dims(MPI_Comm c) {
+    int n = 0;
+    MPI_Cartdim_get(c, &n);
+    return n;
+  }
+  /// Datatypes recorded as a count and each (TypesArg).
+  std::vector<MPI_Datatype> types() {
+    std::vector<MPI_Datatype> v(items());
+    for (MPI_Datatype& t : v)
+      t = type();
+    return v;
   }
   static int comm_size(MPI_Comm c) {
     int n = 0;
@@ -369,36 +442,60 @@ private:
     return s;
   }
 
-  void send(std::string_view mode, bool nonblocking) {
+  /// How a recorded send starts: blocking ("send"), non-blocking ("isend") or persistent
+  /// ("send_init").
+  enum class Start { Blocking, Nonblocking, Persistent };
+  void send(std::string_view mode, Start how) {
+    using Blocking = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
+    using WithRequest = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+    struct Calls {
+      std::string_view mode;
+      Blocking blocking;
+      WithRequest nonblocking, persistent;
+    };
+    static constexpr Calls kModes[] = {{"standard", MPI_Send, MPI_Isend, MPI_Send_init},
+                                       {"synchronous", MPI_Ssend, MPI_Issend, MPI_Ssend_init},
+                                       {"ready", MPI_Rsend, MPI_Irsend, MPI_Rsend_init},
+                                       {"buffered", MPI_Bsend, MPI_Ibsend, MPI_Bsend_init}};
+    const Calls* calls = nullptr;
+    for (const Calls& k : kModes)
+      calls = k.mode == mode ? &k : calls;
+    if (!calls) throw BadRecord(fmt::format("send mode {} is not replayed", mode));
     const long long bytes = count();
     const int dest = integer(), tag = integer();
     const MPI_Comm c = comm();
-    if (!nonblocking) {
-      void* buf = scratch(0, static_cast<std::size_t>(bytes));
-      const int n = static_cast<int>(bytes);
-      if (mode == "standard")
-        MPI_Send(buf, n, MPI_BYTE, dest, tag, c);
-      else if (mode == "synchronous")
-        MPI_Ssend(buf, n, MPI_BYTE, dest, tag, c);
-      else if (mode == "ready")
-        MPI_Rsend(buf, n, MPI_BYTE, dest, tag, c);
-      else
-        throw BadRecord(fmt::format("send mode {} is not replayed", mode));
+    const int n = static_cast<int>(bytes);
+    if (how == Start::Blocking) {
+      calls->blocking(scratch(0, static_cast<std::size_t>(bytes)), n, MPI_BYTE, dest, tag, c);
       return;
     }
     const long long index = num_at(next_);
     MPI_Request* q = new_request_slot();
     void* buf = buffer_for(index, static_cast<std::size_t>(bytes));
-    const int n = static_cast<int>(bytes);
-    if (mode == "standard")
-      MPI_Isend(buf, n, MPI_BYTE, dest, tag, c, q);
-    else if (mode == "synchronous")
-      MPI_Issend(buf, n, MPI_BYTE, dest, tag, c, q);
-    else if (mode == "ready")
-      MPI_Irsend(buf, n, MPI_BYTE, dest, tag, c, q);
-    else
-      throw BadRecord(fmt::format("send mode {} is not replayed", mode));
+    (how == Start::Nonblocking ? calls->nonblocking : calls->persistent)(buf, n, MPI_BYTE, dest,
+                                                                         tag, c, q);
   }
+  /// A receive that starts a request: non-blocking ("irecv") or persistent ("recv_init").
+  void receive_request(bool persistent) {
+    const long long bytes = count();
+    const int source = integer(), tag = integer();
+    const MPI_Comm c = comm();
+    const long long index = num_at(next_);
+    MPI_Request* q = new_request_slot();
+    void* buf = buffer_for(index, static_cast<std::size_t>(bytes));
+    (persistent ? MPI_Recv_init : MPI_Irecv)(buf, static_cast<int>(bytes), MPI_BYTE, source, tag, c,
+                                             q);
+    mark_wildcard(index, mpilite::wildcard(source, tag));
+  }
+  /// Integers recorded as a count and the values (IntsArg).
+  std::vector<int> ints() {
+    std::vector<int> v(items());
+    for (int& x : v)
+      x = integer();
+    return v;
+  }
+  /// The communicators made from topologies and groups, re-created from what was recorded.
+  bool made_comm(std::string_view op);
   /// A time in picoseconds, from 0 to the limit of simulated time.
   long long time() {
     const long long v = num();
@@ -417,6 +514,30 @@ private:
 
   void run(std::string_view op);
   void collective(std::string_view op);
+  /// The neighbourhood collectives ("neighbor_" and `kind`), blocking or not.
+  void neighbor(std::string_view kind);
+  /// MPI_Alltoallv, or MPI_Neighbor_alltoallv (`neighbors`), blocking or not.
+  void alltoallv(bool neighbors, bool in_place);
+  /// Per-neighbour counts recorded for the sources (`in`) or destinations of `c`: as many as it
+  /// has, or MPI would read past them.
+  static void fit_neighbors(const std::vector<int>& counts, MPI_Comm c, bool in) {
+    int sources = 0, destinations = 0, kind = MPI_UNDEFINED, me = 0;
+    MPI_Topo_test(c, &kind);
+    MPI_Comm_rank(c, &me);
+    if (kind == MPI_CART) {
+      sources = destinations = 2 * cart_dims(c);
+    } else if (kind == MPI_GRAPH) {
+      MPI_Graph_neighbors_count(c, me, &sources);
+      destinations = sources;
+    } else if (kind == MPI_DIST_GRAPH) {
+      int weighted = 0;
+      MPI_Dist_graph_neighbors_count(c, &sources, &destinations, &weighted);
+    }
+    const std::size_t want = static_cast<std::size_t>(in ? sources : destinations);
+    if (counts.size() != want)
+      throw BadRecord(fmt::format("{} counts for the {} {} of this communicator", counts.size(),
+                                  want, in ? "sources" : "destinations"));
+  }
 
   /// Replay buffers hold no recorded contents, but reductions read them: they are zeroed, by
   /// calloc, so that large ones still cost address space, not memory, until written.
@@ -485,9 +606,13 @@ private:
   std::vector<MPI_Comm> comms_{MPI_COMM_WORLD, MPI_COMM_SELF};
   std::vector<MPI_Request> requests_;
   MPI_Request null_request_ = MPI_REQUEST_NULL;
+  std::vector<MPI_Message> messages_; ///< per message index: what a matched probe set aside
+  MPI_Message no_message_ = MPI_MESSAGE_NULL;
   std::map<std::string, MPI_Datatype> types_;
   MPI_Op user_ops_[2] = {MPI_OP_NULL, MPI_OP_NULL};
-  std::unordered_map<long long, Buffer> pending_;
+  std::unordered_map<long long, std::array<Buffer, 2>> pending_;
+  long long nonblocking_ = -1; ///< the request index of the collective being replayed, if any
+  Buffer bsend_;               ///< the buffer attached for buffered sends
   Buffer scratch_[2];
 };
 
@@ -505,8 +630,11 @@ void RankReplay::run(std::string_view op) {
     MPI_Init(nullptr, nullptr);
   } else if (op == "finalize") {
     MPI_Finalize();
-  } else if (op == "send" || op == "isend") {
-    send(word(), op == "isend");
+  } else if (op == "send" || op == "isend" || op == "send_init") {
+    const std::string_view mode = word();
+    send(mode, op == "send"    ? Start::Blocking
+               : op == "isend" ? Start::Nonblocking
+                               : Start::Persistent);
   } else if (op == "recv") {
     const long long bytes = count();
     const int source = integer(), tag = integer();
@@ -514,15 +642,38 @@ void RankReplay::run(std::string_view op) {
     MPI_Recv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE, source,
              tag, comm(), &st);
     if (mpilite::wildcard(source, tag)) expect(mpilite::Outcome::matched(st));
-  } else if (op == "irecv") {
-    const long long bytes = count();
-    const int source = integer(), tag = integer();
-    const MPI_Comm c = comm();
-    const long long index = num_at(next_);
-    MPI_Request* q = new_request_slot();
-    MPI_Irecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
-              source, tag, c, q);
-    mark_wildcard(index, mpilite::wildcard(source, tag));
+  } else if (op == "irecv" || op == "recv_init") {
+    receive_request(op == "recv_init");
+  } else if (op == "start") {
+    MPI_Start(request_slot());
+  } else if (op == "startall") {
+    Slots s = slots(items());
+    MPI_Startall(static_cast<int>(s.handles.size()), s.handles.data());
+    put_back(s);
+  } else if (op == "request_free") {
+    MPI_Request_free(request_slot());
+  } else if (op == "cancel") {
+    MPI_Request* q = request_slot();
+    MPI_Cancel(q);
+    // A cancelled operation completes at once: its status says so.
+    int done = 0, cancelled = 0;
+    MPI_Status st;
+    MPI_Request_get_status(*q, &done, &st);
+    if (done) MPI_Test_cancelled(&st, &cancelled);
+    expect(mpilite::Outcome{cancelled != 0, {}, {}});
+  } else if (op == "request_get_status") {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Request_get_status(*request_slot(), &flag, &st);
+    expect(mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "buffer_attach") {
+    const long long size = count();
+    bsend_ = allocate(static_cast<std::size_t>(size));
+    MPI_Buffer_attach(bsend_.data.get(), static_cast<int>(size));
+  } else if (op == "buffer_detach") {
+    void* attached = nullptr;
+    int size = 0;
+    MPI_Buffer_detach(&attached, &size);
   } else if (op == "sendrecv") {
     const long long sbytes = count();
     const int dest = integer(), stag = integer();
@@ -548,6 +699,31 @@ void RankReplay::run(std::string_view op) {
     const bool matched = flag && mpilite::wildcard(source, tag);
     if (op == "iprobe" || matched)
       expect(matched ? mpilite::Outcome::matched(st) : mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "mprobe" || op == "improbe") {
+    const int source = integer(), tag = integer();
+    const MPI_Comm c = comm();
+    MPI_Message* m = message_slot();
+    int flag = 1;
+    MPI_Status st;
+    if (op == "mprobe")
+      MPI_Mprobe(source, tag, c, m, &st);
+    else
+      MPI_Improbe(source, tag, c, &flag, m, &st);
+    const bool matched = flag && mpilite::wildcard(source, tag);
+    if (op == "improbe" || matched)
+      expect(matched ? mpilite::Outcome::matched(st) : mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "mrecv") {
+    const long long bytes = count();
+    MPI_Status st;
+    MPI_Mrecv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
+              message_slot(), &st);
+  } else if (op == "imrecv") {
+    const long long bytes = count();
+    MPI_Message* m = message_slot();
+    const long long index = num_at(next_);
+    MPI_Request* q = new_request_slot();
+    MPI_Imrecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes),
+               MPI_BYTE, m, q);
   } else if (op == "split") {
     const MPI_Comm c = comm();
     const int color = integer(), key = integer();
@@ -563,16 +739,81 @@ void RankReplay::run(std::string_view op) {
     MPI_Comm c = comm();
     MPI_Comm_free(&c);
     comms_[static_cast<std::size_t>(i)] = MPI_COMM_NULL;
-  } else if (op == "barrier") {
-    MPI_Barrier(comm());
-  } else if (op == "bcast") {
-    const long long n = count();
-    const MPI_Datatype t = type();
-    const int root = integer();
-    MPI_Bcast(scratch(0, bytes_of(n, t)), static_cast<int>(n), t, root, comm());
-  } else {
-    collective(op);
+  } else if (!made_comm(op)) {
+    // A non-blocking collective is its blocking form's line with an "i" and the request last.
+    const bool nonblocking = op.size() > 1 && op[0] == 'i' && is_collective(op.substr(1));
+    nonblocking_ = nonblocking ? num_at(words_.size() - 1) : -1;
+    collective(nonblocking ? op.substr(1) : op);
+    nonblocking_ = -1;
   }
+}
+
+bool RankReplay::made_comm(std::string_view op) {
+  if (op == "cart_create") {
+    const MPI_Comm c = comm();
+    std::vector<int> dims = ints(), periods = ints();
+    if (dims.size() != periods.size())
+      throw BadRecord(fmt::format("{} dimensions, {} periods", dims.size(), periods.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Cart_create(c, static_cast<int>(dims.size()), dims.data(), periods.data(), 0, &made);
+    new_comm(made);
+  } else if (op == "cart_sub") {
+    const MPI_Comm c = comm();
+    std::vector<int> remain = ints();
+    MPI_Comm made = MPI_COMM_NULL;
+    if (remain.size() != static_cast<std::size_t>(cart_dims(c)))
+      throw BadRecord(fmt::format("{} dimensions to keep or drop, the grid has {}", remain.size(),
+                                  cart_dims(c)));
+    MPI_Cart_sub(c, remain.data(), &made);
+    new_comm(made);
+  } else if (op == "graph_create") {
+    const MPI_Comm c = comm();
+    std::vector<int> index = ints(), edges = ints();
+    if (!index.empty() && static_cast<std::size_t>(index.back()) != edges.size())
+      throw BadRecord(
+          fmt::format("the index ends at {}, {} edges follow", index.back(), edges.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Graph_create(c, static_cast<int>(index.size()), index.data(), edges.data(), 0, &made);
+    new_comm(made);
+  } else if (op == "dist_graph_adjacent") {
+    const MPI_Comm c = comm();
+    std::vector<int> sources = ints(), destinations = ints();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Dist_graph_create_adjacent(c, static_cast<int>(sources.size()), sources.data(),
+                                   MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
+                                   destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
+    new_comm(made);
+  } else if (op == "dist_graph") {
+    const MPI_Comm c = comm();
+    std::vector<int> sources = ints(), degrees = ints(), destinations = ints();
+    if (sources.size() != degrees.size() ||
+        sum(degrees) != static_cast<long long>(destinations.size()))
+      throw BadRecord(fmt::format("{} sources, {} degrees adding up to {}, {} destinations",
+                                  sources.size(), degrees.size(), sum(degrees),
+                                  destinations.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Dist_graph_create(c, static_cast<int>(sources.size()), sources.data(), degrees.data(),
+                          destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
+    new_comm(made);
+  } else if (op == "comm_create" || op == "comm_create_group") {
+    const MPI_Comm c = comm();
+    const int tag = op == "comm_create_group" ? integer() : 0;
+    const std::vector<int> ranks = ints();
+    MPI_Group all = MPI_GROUP_NULL, members = MPI_GROUP_NULL;
+    MPI_Comm_group(c, &all);
+    MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &members);
+    MPI_Comm made = MPI_COMM_NULL;
+    if (op == "comm_create")
+      MPI_Comm_create(c, members, &made);
+    else
+      MPI_Comm_create_group(c, members, tag, &made);
+    MPI_Group_free(&members);
+    MPI_Group_free(&all);
+    new_comm(made);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 /// The wait and test calls, on one request ("wait", "test") or several.
@@ -663,6 +904,24 @@ std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcom
 }
 
 void RankReplay::collective(std::string_view op) {
+  if (op == "barrier") {
+    const MPI_Comm c = comm();
+    MPI_Request* q = started();
+    q ? MPI_Ibarrier(c, q) : MPI_Barrier(c);
+    return;
+  }
+  if (op == "bcast") {
+    const long long n = count();
+    const MPI_Datatype t = type();
+    const int root = integer();
+    const MPI_Comm c = comm();
+    void* buf = data(0, bytes_of(n, t));
+    MPI_Request* q = started();
+    const int k = static_cast<int>(n);
+    q ? MPI_Ibcast(buf, k, t, root, c, q) : MPI_Bcast(buf, k, t, root, c);
+    return;
+  }
+  if (op.starts_with("neighbor_")) return neighbor(op.substr(9));
   const bool in_place = integer() != 0;
   if (op == "reduce" || op == "allreduce" || op == "scan" || op == "exscan" ||
       op == "reduce_scatter_block") {
@@ -672,19 +931,33 @@ void RankReplay::collective(std::string_view op) {
     const int root = op == "reduce" ? integer() : 0;
     const MPI_Comm c = comm();
     const long long copies = op == "reduce_scatter_block" ? comm_size(c) : 1;
-    const void* in = in_place ? MPI_IN_PLACE : scratch(0, bytes_of(n, t, copies));
-    void* out = scratch(1, bytes_of(n, t, copies));
+    const void* in = in_place ? MPI_IN_PLACE : data(0, bytes_of(n, t, copies));
+    void* out = data(1, bytes_of(n, t, copies));
+    MPI_Request* q = started();
     const int k = static_cast<int>(n);
     if (op == "reduce")
-      MPI_Reduce(in, out, k, t, o, root, c);
+      q ? MPI_Ireduce(in, out, k, t, o, root, c, q) : MPI_Reduce(in, out, k, t, o, root, c);
     else if (op == "allreduce")
-      MPI_Allreduce(in, out, k, t, o, c);
+      q ? MPI_Iallreduce(in, out, k, t, o, c, q) : MPI_Allreduce(in, out, k, t, o, c);
     else if (op == "scan")
-      MPI_Scan(in, out, k, t, o, c);
+      q ? MPI_Iscan(in, out, k, t, o, c, q) : MPI_Scan(in, out, k, t, o, c);
     else if (op == "exscan")
-      MPI_Exscan(in, out, k, t, o, c);
+      q ? MPI_Iexscan(in, out, k, t, o, c, q) : MPI_Exscan(in, out, k, t, o, c);
     else
-      MPI_Reduce_scatter_block(in, out, k, t, o, c);
+      q ? MPI_Ireduce_scatter_block(in, out, k, t, o, c, q)
+        : MPI_Reduce_scatter_block(in, out, k, t, o, c);
+  } else if (op == "reduce_scatter") {
+    std::vector<int> counts_of = counts();
+    const MPI_Datatype t = type();
+    const MPI_Op o = reduce_op();
+    const MPI_Comm c = comm();
+    fit(counts_of, c);
+    const std::size_t bytes = bytes_of(sum(counts_of), t);
+    const void* in = in_place ? MPI_IN_PLACE : data(0, bytes);
+    void* out = data(1, bytes);
+    MPI_Request* q = started();
+    q ? MPI_Ireduce_scatter(in, out, counts_of.data(), t, o, c, q)
+      : MPI_Reduce_scatter(in, out, counts_of.data(), t, o, c);
   } else if (op == "gather" || op == "scatter" || op == "allgather" || op == "alltoall") {
     const long long scount = count();
     const MPI_Datatype stype = type();
@@ -694,16 +967,26 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Comm c = comm();
     const long long p = comm_size(c);
     const int sn = static_cast<int>(scount), rn = static_cast<int>(rcount);
-    void* sbuf = scratch(0, bytes_of(scount, stype, p));
-    void* rbuf = scratch(1, bytes_of(rcount, rtype, p));
-    if (op == "gather")
-      MPI_Gather(in_place ? MPI_IN_PLACE : sbuf, sn, stype, rbuf, rn, rtype, root, c);
-    else if (op == "scatter")
-      MPI_Scatter(sbuf, sn, stype, in_place ? MPI_IN_PLACE : rbuf, rn, rtype, root, c);
-    else if (op == "allgather")
-      MPI_Allgather(in_place ? MPI_IN_PLACE : sbuf, sn, stype, rbuf, rn, rtype, c);
-    else
-      MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, sn, stype, rbuf, rn, rtype, c);
+    void* sbuf = data(0, bytes_of(scount, stype, p));
+    void* rbuf = data(1, bytes_of(rcount, rtype, p));
+    MPI_Request* q = started();
+    if (op == "gather") {
+      const void* in = in_place ? MPI_IN_PLACE : sbuf;
+      q ? MPI_Igather(in, sn, stype, rbuf, rn, rtype, root, c, q)
+        : MPI_Gather(in, sn, stype, rbuf, rn, rtype, root, c);
+    } else if (op == "scatter") {
+      void* out = in_place ? MPI_IN_PLACE : rbuf;
+      q ? MPI_Iscatter(sbuf, sn, stype, out, rn, rtype, root, c, q)
+        : MPI_Scatter(sbuf, sn, stype, out, rn, rtype, root, c);
+    } else if (op == "allgather") {
+      const void* in = in_place ? MPI_IN_PLACE : sbuf;
+      q ? MPI_Iallgather(in, sn, stype, rbuf, rn, rtype, c, q)
+        : MPI_Allgather(in, sn, stype, rbuf, rn, rtype, c);
+    } else {
+      const void* in = in_place ? MPI_IN_PLACE : sbuf;
+      q ? MPI_Ialltoall(in, sn, stype, rbuf, rn, rtype, c, q)
+        : MPI_Alltoall(in, sn, stype, rbuf, rn, rtype, c);
+    }
   } else if (op == "gatherv" || op == "allgatherv") {
     const long long scount = count();
     const MPI_Datatype stype = type();
@@ -713,14 +996,16 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Comm c = comm();
     fit(rcounts, c);
     const std::vector<int> displs = displacements(rcounts);
-    void* sbuf = in_place ? MPI_IN_PLACE : scratch(0, bytes_of(scount, stype));
-    void* rbuf = scratch(1, bytes_of(sum(rcounts), rtype));
+    void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(scount, stype));
+    void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
+    MPI_Request* q = started();
+    const int sn = static_cast<int>(scount);
     if (op == "gatherv")
-      MPI_Gatherv(sbuf, static_cast<int>(scount), stype, rbuf, rcounts.data(), displs.data(), rtype,
-                  root, c);
+      q ? MPI_Igatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, root, c, q)
+        : MPI_Gatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, root, c);
     else
-      MPI_Allgatherv(sbuf, static_cast<int>(scount), stype, rbuf, rcounts.data(), displs.data(),
-                     rtype, c);
+      q ? MPI_Iallgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c, q)
+        : MPI_Allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c);
   } else if (op == "scatterv") {
     std::vector<int> scounts = counts();
     const MPI_Datatype stype = type();
@@ -730,23 +1015,123 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Comm c = comm();
     fit(scounts, c);
     const std::vector<int> displs = displacements(scounts);
-    MPI_Scatterv(scratch(0, bytes_of(sum(scounts), stype)), scounts.data(), displs.data(), stype,
-                 in_place ? MPI_IN_PLACE : scratch(1, bytes_of(rcount, rtype)),
-                 static_cast<int>(rcount), rtype, root, c);
+    void* sbuf = data(0, bytes_of(sum(scounts), stype));
+    void* rbuf = in_place ? MPI_IN_PLACE : data(1, bytes_of(rcount, rtype));
+    MPI_Request* q = started();
+    const int rn = static_cast<int>(rcount);
+    q ? MPI_Iscatterv(sbuf, scounts.data(), displs.data(), stype, rbuf, rn, rtype, root, c, q)
+      : MPI_Scatterv(sbuf, scounts.data(), displs.data(), stype, rbuf, rn, rtype, root, c);
   } else if (op == "alltoallv") {
+    alltoallv(false, in_place);
+  } else if (op == "alltoallw") {
     std::vector<int> scounts = counts();
-    const MPI_Datatype stype = type();
+    std::vector<MPI_Datatype> stypes = types();
     std::vector<int> rcounts = counts();
-    const MPI_Datatype rtype = type();
+    std::vector<MPI_Datatype> rtypes = types();
     const MPI_Comm c = comm();
     fit(scounts, c);
     fit(rcounts, c);
-    const std::vector<int> sdispls = displacements(scounts), rdispls = displacements(rcounts);
-    MPI_Alltoallv(in_place ? MPI_IN_PLACE : scratch(0, bytes_of(sum(scounts), stype)),
-                  scounts.data(), sdispls.data(), stype, scratch(1, bytes_of(sum(rcounts), rtype)),
-                  rcounts.data(), rdispls.data(), rtype, c);
+    stypes.resize(scounts.size(), MPI_BYTE);
+    rtypes.resize(rcounts.size(), MPI_BYTE);
+    std::vector<int> sdispls, rdispls;
+    const std::size_t sbytes = byte_displacements(scounts, stypes, sdispls);
+    const std::size_t rbytes = byte_displacements(rcounts, rtypes, rdispls);
+    void* sbuf = in_place ? MPI_IN_PLACE : data(0, sbytes);
+    void* rbuf = data(1, rbytes);
+    MPI_Request* q = started();
+    q ? MPI_Ialltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf, rcounts.data(),
+                       rdispls.data(), rtypes.data(), c, q)
+      : MPI_Alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf, rcounts.data(),
+                      rdispls.data(), rtypes.data(), c);
   } else {
     throw BadRecord(fmt::format("unknown operation {}", op));
+  }
+}
+
+void RankReplay::alltoallv(bool neighbors, bool in_place) {
+  std::vector<int> scounts = counts();
+  const MPI_Datatype stype = type();
+  std::vector<int> rcounts = counts();
+  const MPI_Datatype rtype = type();
+  const MPI_Comm c = comm();
+  if (neighbors) {
+    fit_neighbors(scounts, c, false);
+    fit_neighbors(rcounts, c, true);
+  } else {
+    fit(scounts, c);
+    fit(rcounts, c);
+  }
+  const std::vector<int> sdispls = displacements(scounts), rdispls = displacements(rcounts);
+  void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(sum(scounts), stype));
+  void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
+  MPI_Request* q = started();
+  // The neighbourhood form takes the same arguments, per neighbour instead of per rank.
+  if (q)
+    (neighbors ? MPI_Ineighbor_alltoallv : MPI_Ialltoallv)(sbuf, scounts.data(), sdispls.data(),
+                                                           stype, rbuf, rcounts.data(),
+                                                           rdispls.data(), rtype, c, q);
+  else
+    (neighbors ? MPI_Neighbor_alltoallv : MPI_Alltoallv)(sbuf, scounts.data(), sdispls.data(),
+                                                         stype, rbuf, rcounts.data(),
+                                                         rdispls.data(), rtype, c);
+}
+
+void RankReplay::neighbor(std::string_view kind) {
+  if (kind == "allgather" || kind == "alltoall") {
+    const long long in = count(), out = count();
+    const long long scount = count();
+    const MPI_Datatype stype = type();
+    const long long rcount = count();
+    const MPI_Datatype rtype = type();
+    const MPI_Comm c = comm();
+    fit_neighbors(std::vector<int>(static_cast<std::size_t>(in)), c, true);
+    fit_neighbors(std::vector<int>(static_cast<std::size_t>(out)), c, false);
+    void* sbuf = data(0, bytes_of(scount, stype, kind == "alltoall" ? out : 1));
+    void* rbuf = data(1, bytes_of(rcount, rtype, in));
+    MPI_Request* q = started();
+    const int sn = static_cast<int>(scount), rn = static_cast<int>(rcount);
+    if (kind == "allgather")
+      q ? MPI_Ineighbor_allgather(sbuf, sn, stype, rbuf, rn, rtype, c, q)
+        : MPI_Neighbor_allgather(sbuf, sn, stype, rbuf, rn, rtype, c);
+    else
+      q ? MPI_Ineighbor_alltoall(sbuf, sn, stype, rbuf, rn, rtype, c, q)
+        : MPI_Neighbor_alltoall(sbuf, sn, stype, rbuf, rn, rtype, c);
+  } else if (kind == "allgatherv") {
+    const long long scount = count();
+    const MPI_Datatype stype = type();
+    const std::vector<int> rcounts = counts();
+    const MPI_Datatype rtype = type();
+    const MPI_Comm c = comm();
+    fit_neighbors(rcounts, c, true);
+    const std::vector<int> displs = displacements(rcounts);
+    void* sbuf = data(0, bytes_of(scount, stype));
+    void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
+    MPI_Request* q = started();
+    const int sn = static_cast<int>(scount);
+    q ? MPI_Ineighbor_allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c, q)
+      : MPI_Neighbor_allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c);
+  } else if (kind == "alltoallv") {
+    alltoallv(true, false);
+  } else if (kind == "alltoallw") {
+    const std::vector<int> scounts = counts();
+    const std::vector<MPI_Datatype> stypes = types();
+    const std::vector<int> rcounts = counts();
+    const std::vector<MPI_Datatype> rtypes = types();
+    const MPI_Comm c = comm();
+    fit_neighbors(scounts, c, false);
+    fit_neighbors(rcounts, c, true);
+    if (stypes.size() != scounts.size() || rtypes.size() != rcounts.size())
+      throw BadRecord("a count and a datatype per neighbour");
+    std::vector<MPI_Aint> sdispls, rdispls;
+    void* sbuf = data(0, byte_displacements(scounts, stypes, sdispls));
+    void* rbuf = data(1, byte_displacements(rcounts, rtypes, rdispls));
+    MPI_Request* q = started();
+    q ? MPI_Ineighbor_alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf,
+                                rcounts.data(), rdispls.data(), rtypes.data(), c, q)
+      : MPI_Neighbor_alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf,
+                               rcounts.data(), rdispls.data(), rtypes.data(), c);
+  } else {
+    throw BadRecord(fmt::format("unknown operation neighbor_{}", kind));
   }
 }
 
