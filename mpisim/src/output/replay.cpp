@@ -668,12 +668,16 @@ void RankReplay::run(std::string_view op) {
     expect(mpilite::Outcome{flag != 0, {}, {}});
   } else if (op == "buffer_attach") {
     const long long size = count();
+    // MPI refuses a second buffer, but the first must not be freed while attached.
+    if (bsend_.data)
+      throw BadRecord("a buffer is attached while one is (no buffer_detach between)");
     bsend_ = allocate(static_cast<std::size_t>(size));
     MPI_Buffer_attach(bsend_.data.get(), static_cast<int>(size));
   } else if (op == "buffer_detach") {
     void* attached = nullptr;
     int size = 0;
     MPI_Buffer_detach(&attached, &size);
+    bsend_ = {};
   } else if (op == "sendrecv") {
     const long long sbytes = count();
     const int dest = integer(), stag = integer();

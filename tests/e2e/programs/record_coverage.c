@@ -12,6 +12,9 @@
 
 static int rank, size, steps = 4;
 
+/* Statuses for MPI_Waitall (GCC takes MPI_STATUSES_IGNORE for an array of none and warns). */
+static MPI_Status statuses[32];
+
 enum { BIG = 1 << 15 }; /* a buffered send above the eager limit */
 
 struct pattern {
@@ -42,7 +45,7 @@ static void cart_halo(void) {
       MPI_Request q[2];
       MPI_Irecv(halo[2], 32, MPI_DOUBLE, up, 10 + d, grid, &q[0]);
       MPI_Isend(halo[3], 32, MPI_DOUBLE, down, 10 + d, grid, &q[1]);
-      MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+      MPI_Waitall(2, q, statuses);
     }
     residual = rank + s;
     MPI_Allreduce(MPI_IN_PLACE, &residual, 1, MPI_DOUBLE, MPI_SUM, grid);
@@ -114,7 +117,7 @@ static void persistent(void) {
     MPI_Start(&q[5]);
     MPI_Start(&q[4]);
     work(s + 1);
-    MPI_Waitall(6, q, MPI_STATUSES_IGNORE);
+    MPI_Waitall(6, q, statuses);
   }
   for (int i = 0; i < 6; ++i)
     MPI_Request_free(&q[i]);
@@ -218,7 +221,7 @@ static void nonblocking(void) {
 #undef OUT
     work(s + 2);
     MPI_Wait(&q[0], MPI_STATUS_IGNORE);
-    MPI_Waitall(CALLS - 1, q + 1, MPI_STATUSES_IGNORE);
+    MPI_Waitall(CALLS - 1, q + 1, statuses);
   }
   if (rank == 0) printf("nonblocking: done\n");
   free(a);
