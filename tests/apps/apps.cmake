@@ -25,6 +25,10 @@ foreach(case ${APPS_CASES})
   add_test(NAME apps.${case}.mpich COMMAND ${APPS_RUN} reference ${case} ${APPS_WORK})
   set_tests_properties(apps.${case}.mpich PROPERTIES LABELS apps SKIP_RETURN_CODE 77
     TIMEOUT 900 FIXTURES_REQUIRED apps_${app}_mpich FIXTURES_SETUP apps_${case}_answer)
+  # Recorded with MPISIM_RECORD and replayed by mpisim-replay: the same prediction, exactly.
+  add_test(NAME apps.${case}.replay COMMAND ${APPS_RUN} replay ${case} ${APPS_WORK})
+  set_tests_properties(apps.${case}.replay PROPERTIES LABELS apps SKIP_RETURN_CODE 77
+    TIMEOUT 900 FIXTURES_REQUIRED apps_${app}_mpisim)
   foreach(hosts 1 2)
     add_test(NAME apps.${case}.hosts${hosts}
       COMMAND ${APPS_RUN} check ${case} --hosts ${hosts} ${APPS_WORK})

@@ -11,6 +11,8 @@ say, with only the compilers changed; nothing of it enters the repository.
   apps.py reference CASE --work DIR            MPICH's run: writes CASE's answer
   apps.py check CASE --hosts H --bin BIN --work DIR [--machine M]
                                                mpisim's run, compared with MPICH's answer
+  apps.py replay CASE --bin BIN --work DIR     records CASE (--cpu off) and replays the record
+                                               on 1 and 2 host processes: every clock as live
   apps.py list                                 the applications and cases
 
 Exit 77 (CTest's skip) when the corpus is absent. A case's answer is what the application itself
@@ -320,6 +322,45 @@ def check(case, work, bin_dir, hosts, options):
           + "\n  ".join(got))
 
 
+def prediction(report_file):
+    """The predicted time and every rank's final clock (ps) of a JSON report."""
+    r = json.load(open(report_file))
+    return r["predicted_time_ps"], [x["time_ps"] for x in sorted(r["ranks"], key=lambda x: x["rank"])]
+
+
+def replay_ranks(case):
+    """The ranks a case is recorded on: NPB's class S at 16 (every benchmark but DT, whose graph
+    fixes its count, runs there), the others at their own count."""
+    return 16 if case.app == "npb" and case.name != "npb.dt" else case.ranks
+
+
+def replay(case, work, bin_dir):
+    """Records the case with --cpu off and replays the record on 1 and 2 host processes: each
+    replay must predict every rank's final clock exactly as the live run did, and find every
+    wildcard match and test outcome as recorded."""
+    cwd = run_dir(work, case, "replay")
+    record, live_report = os.path.join(cwd, "record"), os.path.join(cwd, "live.json")
+    ranks = replay_ranks(case)
+    cmd = [f"{bin_dir}/mpisimrun", "-np", str(ranks), "--cpu", "off", "--record", record,
+           "--report", live_report, program_path(work, case, "mpisim"), *case.args]
+    sh(cmd, cwd, env=RUN_ENV, timeout=900)
+    live = prediction(live_report)
+    for hosts in (1, 2):
+        report = os.path.join(cwd, f"replay{hosts}.json")
+        p = subprocess.run([f"{bin_dir}/mpisim-replay", record, "-hosts", str(hosts), "--strict",
+                            "--report", report], cwd=cwd, capture_output=True, text=True,
+                           timeout=900)
+        if p.returncode:
+            sys.exit(f"apps: the replay of {case.name} on {hosts} host process(es) failed "
+                     f"({p.returncode}):\n{p.stderr[-3000:]}")
+        got = prediction(report)
+        if got != live:
+            sys.exit(f"apps: {case.name} replayed on {hosts} host process(es) predicts {got[0]} ps, "
+                     f"the live run {live[0]} ps (clocks {got[1]} != {live[1]})")
+    print(f"{case.name}: recorded and replayed on 1 and 2 host processes, each {live[0]} ps "
+          f"({ranks} ranks, every clock equal)")
+
+
 def build(name, work, flavour, bin_dir):
     app = APPS[name]
     log = os.path.join(work, f"{app.name}-{flavour}.log")
@@ -329,7 +370,7 @@ def build(name, work, flavour, bin_dir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("what", choices=["build", "reference", "check", "list"])
+    ap.add_argument("what", choices=["build", "reference", "check", "replay", "list"])
     ap.add_argument("name", nargs="?")
     ap.add_argument("--flavour", choices=["mpisim", "mpich"], default="mpisim")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
@@ -348,6 +389,8 @@ def main():
         print(f"built {a.name} with {a.flavour}'s compilers in {tree}")
     elif a.what == "reference":
         reference(CASES[a.name], a.work)
+    elif a.what == "replay":
+        replay(CASES[a.name], a.work, a.bin)
     else:
         check(CASES[a.name], a.work, a.bin, a.hosts, ["--machine", a.machine] if a.machine else [])
 

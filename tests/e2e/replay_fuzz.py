@@ -4,7 +4,9 @@ that a few chosen damages give their exact file:line error, then replays COUNT m
 fixed seed: each must end within a timeout with exit 0 or a clean error exit (1 or 2), never by a
 signal, never by a hang, and never with a sanitizer's report (a leak report also exits 1).
 
-usage: replay_fuzz.py MPISIMRUN MPISIM-REPLAY PROGRAM COUNT
+usage: replay_fuzz.py MPISIMRUN MPISIM-REPLAY PROGRAM COUNT [MORE_PROGRAM PATTERN...]
+MORE_PROGRAM's patterns add records with the operations of later record formats (topologies,
+persistent requests, non-blocking collectives, ...), mutated like the others.
 """
 import concurrent.futures
 import json
@@ -127,12 +129,13 @@ def damage_first(d, op, field, value):
 
 def main():
     mpisimrun, tool, program, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    runs = [(program, p) for p in PATTERNS] + [(sys.argv[5], p) for p in sys.argv[6:]]
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory() as tmp:
         records = []
-        for pattern in PATTERNS:
-            d = os.path.join(tmp, pattern)
-            subprocess.run([mpisimrun, "-np", str(RANKS), "--record", d, program, pattern],
+        for n, (prog, pattern) in enumerate(runs):
+            d = os.path.join(tmp, f"{n}-{pattern}")
+            subprocess.run([mpisimrun, "-np", str(RANKS), "--record", d, prog, pattern],
                            check=True, capture_output=True, timeout=120,
                            env=dict(os.environ, MPISIM_CPU="off"))
             records.append(d)
@@ -141,8 +144,8 @@ def main():
         if code != 0:
             sys.exit(f"FAIL: the undamaged record does not replay ({code}):\n{out[-2000:]}")
 
-        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 3), 2,
-                    "format version 3 (this mpisim-replay reads versions 1 to 2)")
+        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 4), 2,
+                    "format version 4 (this mpisim-replay reads versions 1 to 3)")
         # An outcome other than the replay's (MPI_Waitany completing another request) is warned
         # about, not an error; one after an operation that has none is an error of the record.
         check_exact(tool, records[1], lambda d: damage_first(d, "outcome", 3, "2"), 0,

@@ -127,7 +127,9 @@ MPISIM_WEAK_ALIAS(Barrier)
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ibarrier", comm, request);
-  return barrier_call(k);
+  const int e = barrier_call(k);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "barrier", CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ibarrier)
 
@@ -141,7 +143,9 @@ MPISIM_WEAK_ALIAS(Bcast)
 int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request* request) {
   CollectiveCall k("MPI_Ibcast", comm, request);
-  return bcast_call(k, buffer, count, datatype, root);
+  const int e = bcast_call(k, buffer, count, datatype, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "bcast", count, TypeArg{datatype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ibcast)
 
@@ -157,7 +161,10 @@ MPISIM_WEAK_ALIAS(Reduce)
 int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  int root, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce", comm, request);
-  return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+  const int e = reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
+                            TypeArg{datatype}, OpArg{op}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ireduce)
 
@@ -173,7 +180,10 @@ MPISIM_WEAK_ALIAS(Allreduce)
 int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallreduce", comm, request);
-  return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
+  const int e = all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allreduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
+                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iallreduce)
 
@@ -189,7 +199,10 @@ MPISIM_WEAK_ALIAS(Scan)
 int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iscan", comm, request);
-  return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
+  const int e = all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scan", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
+                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iscan)
 
@@ -205,21 +218,32 @@ MPISIM_WEAK_ALIAS(Exscan)
 int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iexscan", comm, request);
-  return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
+  const int e = all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "exscan", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
+                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iexscan)
 
 int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce_scatter", comm);
-  return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+  const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                     CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter)
 
 int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce_scatter", comm, request);
-  return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+  const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                            CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op},
+                            CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ireduce_scatter)
 
@@ -236,7 +260,10 @@ int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce_scatter_block", comm, request);
-  return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+  const int e = reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter_block", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                            recvcount, TypeArg{datatype}, OpArg{op}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ireduce_scatter_block)
 

@@ -114,6 +114,15 @@ private:
   std::shared_ptr<Schedule> schedule_; ///< owned by its request once started
 };
 
+/// Records a non-blocking collective that started (`e` MPI_SUCCESS) as its blocking form's line,
+/// its name after an `i` and its request after the arguments: once started, so that the request
+/// is known.
+#define MPISIM_RECORD_ICOLLECTIVE(k, e, request, op, ...)                                          \
+  do {                                                                                             \
+    if ((e) == MPI_SUCCESS)                                                                        \
+      MPISIM_RECORD_OP((k).c, "i" op, __VA_ARGS__, NewRequestArg{*(request)});                     \
+  } while (0)
+
 /// How a persistent collective starts: its collective's checks and schedule, with the arguments
 /// of its init call, on the frame it is given.
 using CollectiveStart = std::function<int(CollectiveCall&)>;

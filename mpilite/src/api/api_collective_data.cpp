@@ -301,7 +301,10 @@ int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
   CollectiveCall k("MPI_Igather", comm, request);
-  return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  const int e = gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Igather)
 
@@ -322,7 +325,13 @@ int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Igatherv", comm, request);
-  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  const int e =
+      gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype},
+                            CountsArg{comm, k.rank() == root ? recvcounts : nullptr},
+                            TypeArg{recvtype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Igatherv)
 
@@ -339,7 +348,10 @@ int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request* request) {
   CollectiveCall k("MPI_Iscatter", comm, request);
-  return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  const int e = scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iscatter)
 
@@ -360,8 +372,12 @@ int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iscatterv", comm, request);
-  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                       root);
+  const int e =
+      scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
+                            CountsArg{comm, k.rank() == root ? sendcounts : nullptr},
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iscatterv)
 
@@ -377,7 +393,10 @@ MPISIM_WEAK_ALIAS(Allgather)
 int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallgather", comm, request);
-  return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iallgather)
 
@@ -397,7 +416,12 @@ int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallgatherv", comm, request);
-  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  const int e =
+      allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype}, CountsArg{comm, recvcounts}, TypeArg{recvtype},
+                            CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Iallgatherv)
 
@@ -413,7 +437,10 @@ MPISIM_WEAK_ALIAS(Alltoall)
 int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoall", comm, request);
-  return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ialltoall)
 
@@ -435,8 +462,12 @@ int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoallv", comm, request);
-  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype);
+  const int e = alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                            CountsArg{comm, sendcounts}, TypeArg{sendtype},
+                            CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ialltoallv)
 
@@ -444,8 +475,14 @@ int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoallw", comm);
-  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes);
+  const int e = alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "alltoallw", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                     CountsArg{comm, sendbuf == MPI_IN_PLACE ? nullptr : sendcounts},
+                     TypesArg{sendbuf == MPI_IN_PLACE ? 0 : k.blocks(), sendtypes},
+                     CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Alltoallw)
 
@@ -454,8 +491,14 @@ int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoallw", comm, request);
-  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes);
+  const int e = alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoallw", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                            CountsArg{comm, sendbuf == MPI_IN_PLACE ? nullptr : sendcounts},
+                            TypesArg{sendbuf == MPI_IN_PLACE ? 0 : k.blocks(), sendtypes},
+                            CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes},
+                            CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ialltoallw)
 

@@ -104,7 +104,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
                    "invalid split type {} (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
   c.collective(comm);
   const int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : node_of(c.r.id);
-  return split_comm(c, *cm, color, key, nullptr, newcomm);
+  const int e = split_comm(c, *cm, color, key, nullptr, newcomm);
+  // Recorded as the split it made: the replay keeps the recorded groups on any machine.
+  MPISIM_RECORD_OP(c, "split", CommArg{comm}, color, key, NewCommArg{*newcomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Comm_split_type)
 
@@ -122,7 +125,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
                      i, g->world(i), cm->inter() ? "the local group of " : "", cm->label());
   c.collective(comm);
   if (cm->inter()) return create_from_intercomm(c, *cm, *g, newcomm);
-  return create_comm(c, *cm, g, nullptr, newcomm);
+  const int e = create_comm(c, *cm, g, nullptr, newcomm);
+  MPISIM_RECORD_OP(c, "comm_create", CommArg{comm}, GroupArg{comm, g.get()}, NewCommArg{*newcomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Comm_create)
 
@@ -141,11 +146,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* ne
   c.collective(comm);
   // As in MPICH, a caller outside the group gets MPI_COMM_NULL and takes part in nothing.
   // Concurrent calls with overlapping groups are told apart by `tag`.
-  if (g->rank(c.r.id) == MPI_UNDEFINED) {
-    *newcomm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
-  }
-  return create_comm_of_group(c, *cm, g, tag, newcomm);
+  const int e = g->rank(c.r.id) == MPI_UNDEFINED ? (*newcomm = MPI_COMM_NULL, MPI_SUCCESS)
+                                                 : create_comm_of_group(c, *cm, g, tag, newcomm);
+  MPISIM_RECORD_OP(c, "comm_create_group", CommArg{comm}, tag, GroupArg{comm, g.get()},
+                   NewCommArg{*newcomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Comm_create_group)
 

@@ -247,6 +247,7 @@ int PMPI_Request_free(MPI_Request* request) {
   if (int e = check_out(c, request, "request")) return e;
   if (int e = lookup_one(c, *request, q)) return e;
   if (int e = check_not_active(c, *q)) return e;
+  MPISIM_RECORD_OP(c, "request_free", RequestArg{*request});
   if (q->persistent) {
     if (q->started) release_when_complete(c.w, *q->started);
     c.w.free_request(q);
@@ -271,7 +272,11 @@ int PMPI_Cancel(MPI_Request* request) {
                    static_cast<unsigned>(*request));
   if (const GeneralizedCallbacks* g = generalized(*op))
     return g->cancel ? g->cancel(g->extra_state, op->complete ? 1 : 0) : MPI_SUCCESS;
-  if (!cancel(c.w, c.r, *op))
+  MPISIM_RECORD_OP(c, "cancel", RequestArg{*request});
+  const bool supported = cancel(c.w, c.r, *op);
+  // Whether it was cancelled depends on timing (whether the peer had matched it): the outcome.
+  MPISIM_RECORD_OUTCOME(c, Outcome{(op->status.count_hi_and_cancelled & 1) != 0, {}, {}});
+  if (!supported)
     c.w.stop(RunEnd::FatalError, 1,
              fmt::format("rank {}: MPI_Cancel of a pending send to rank {}, which runs in another "
                          "host process, is not supported by mpisim: run with fewer host processes "
@@ -299,12 +304,15 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
     if (int e = lookup_one(c, request, q)) return e;
     op = q->persistent ? q->started : q;
   }
+  MPISIM_RECORD_OP(c, "request_get_status", RequestArg{request});
   if (!op) {
     *flag = 1;
     store_status(status, empty_status());
+    MPISIM_RECORD_OUTCOME(c, Outcome{});
     return MPI_SUCCESS;
   }
   *flag = completed_by_clock(c.w, c.r, *op);
+  MPISIM_RECORD_OUTCOME(c, Outcome{*flag != 0, {}, {}});
   if (!*flag) return MPI_SUCCESS;
   MPI_Status s = op->status;
   if (op->kind == RequestKind::Send) s.MPI_ERROR = MPI_SUCCESS;

@@ -168,7 +168,11 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
   edges->weighted = sourceweights != MPI_UNWEIGHTED;
   edges->source_weights = weights_of(indegree, sourceweights);
   edges->destination_weights = weights_of(outdegree, destweights);
-  return make_dist_graph(c, *cm, std::move(edges), comm_dist_graph);
+  const int e = make_dist_graph(c, *cm, std::move(edges), comm_dist_graph);
+  // Weights change no time: the replay makes the graph unweighted.
+  MPISIM_RECORD_OP(c, "dist_graph_adjacent", CommArg{comm_old}, IntsArg{indegree, sources},
+                   IntsArg{outdegree, destinations}, NewCommArg{*comm_dist_graph});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Dist_graph_create_adjacent)
 
@@ -199,7 +203,12 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
   edges->weighted = weights != MPI_UNWEIGHTED;
   if (int e = gather_edges(c, *cm, n, sources, degrees, destinations, weights, *edges))
     return c.error(comm_old, e, "the exchange of the graph's edges failed");
-  return make_dist_graph(c, *cm, std::move(edges), comm_dist_graph);
+  const int e = make_dist_graph(c, *cm, std::move(edges), comm_dist_graph);
+  // The exchange sends (peer, weight) pairs weighted or not: the replay's unweighted graph
+  // costs the same.
+  MPISIM_RECORD_OP(c, "dist_graph", CommArg{comm_old}, IntsArg{n, sources}, IntsArg{n, degrees},
+                   IntsArg{edges_given, destinations}, NewCommArg{*comm_dist_graph});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Dist_graph_create)
 

@@ -189,7 +189,11 @@ int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_allgather", comm);
   NeighborCall x(k);
-  return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "neighbor_allgather", x.in(), x.out(), sendcount, TypeArg{sendtype},
+                     recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgather)
 
@@ -198,7 +202,10 @@ int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_allgather", comm, request);
   NeighborCall x(k);
-  return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_allgather", x.in(), x.out(), sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgather)
 
@@ -207,7 +214,12 @@ int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_allgatherv", comm);
   NeighborCall x(k);
-  return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  const int e =
+      allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
+                     IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgatherv)
 
@@ -216,7 +228,11 @@ int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_allgatherv", comm, request);
   NeighborCall x(k);
-  return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  const int e =
+      allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
+                            IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgatherv)
 
@@ -224,7 +240,11 @@ int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoall", comm);
   NeighborCall x(k);
-  return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "neighbor_alltoall", x.in(), x.out(), sendcount, TypeArg{sendtype},
+                     recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoall)
 
@@ -233,7 +253,10 @@ int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoall", comm, request);
   NeighborCall x(k);
-  return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  const int e = alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoall", x.in(), x.out(), sendcount,
+                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoall)
 
@@ -242,8 +265,12 @@ int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoallv", comm);
   NeighborCall x(k);
-  return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype);
+  const int e = alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "neighbor_alltoallv", IntsArg{x.out(), sendcounts}, TypeArg{sendtype},
+                     IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallv)
 
@@ -253,8 +280,12 @@ int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
                              MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoallv", comm, request);
   NeighborCall x(k);
-  return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype);
+  const int e = alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                               rdispls, recvtype);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoallv", IntsArg{x.out(), sendcounts},
+                            TypeArg{sendtype}, IntsArg{x.in(), recvcounts}, TypeArg{recvtype},
+                            CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoallv)
 
@@ -264,8 +295,13 @@ int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoallw", comm);
   NeighborCall x(k);
-  return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes);
+  const int e = alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(k.c, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
+                     TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
+                     TypesArg{x.in(), recvtypes}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallw)
 
@@ -275,8 +311,12 @@ int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoallw", comm, request);
   NeighborCall x(k);
-  return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes);
+  const int e = alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes);
+  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
+                            TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
+                            TypesArg{x.in(), recvtypes}, CommArg{comm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoallw)
 

@@ -43,6 +43,20 @@ int check_receive(ApiCall& c, void* buf, int count, MPI_Datatype datatype, int s
   return MPI_SUCCESS;
 }
 
+const char* mode_name(SendMode mode) {
+  switch (mode) {
+  case SendMode::Standard:
+    return "standard";
+  case SendMode::Buffered:
+    return "buffered";
+  case SendMode::Synchronous:
+    return "synchronous";
+  case SendMode::Ready:
+    return "ready";
+  }
+  return "?";
+}
+
 int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out) {
   if (a.peer == MPI_PROC_NULL) {
     out = completed_request(c.w, c.r, RequestKind::Send);

@@ -53,6 +53,9 @@ int check_send_receive(ApiCall& c, const void* sendbuf, int sendcount, MPI_Datat
 /// MPI_Sendrecv_replace's receive overwrites the buffer.
 void send_packed(P2pArgs& send, std::vector<std::byte>& packed);
 
+/// The name a record gives send mode `mode` ("standard", "buffered", ...).
+const char* mode_name(SendMode mode);
+
 /// Starts a checked send; a buffered one needs room in the attached buffer (MPI_ERR_BUFFER).
 int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out);
 /// Posts a checked receive.

@@ -45,7 +45,11 @@ int init_send(const char* name, SendMode mode, const void* buf, int count, MPI_D
   ApiCall c(name);
   auto op = std::make_shared<PersistentP2p>(RequestKind::Send, mode);
   if (int e = check_send(c, buf, count, datatype, dest, tag, comm, op->args)) return e;
-  return make_p2p(c, std::move(op), comm, request);
+  const std::size_t bytes = op->args.count * op->args.type->size;
+  if (int e = make_p2p(c, std::move(op), comm, request)) return e;
+  MPISIM_RECORD_OP(c, "send_init", mode_name(mode), bytes, dest, tag, CommArg{comm},
+                   NewRequestArg{*request});
+  return MPI_SUCCESS;
 }
 
 int start(ApiCall& c, MPI_Request handle) {
@@ -116,13 +120,17 @@ int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int 
   ApiCall c("MPI_Recv_init");
   auto op = std::make_shared<PersistentP2p>(RequestKind::Recv, SendMode::Standard);
   if (int e = check_receive(c, buf, count, datatype, source, tag, comm, op->args)) return e;
-  return make_p2p(c, std::move(op), comm, request);
+  const std::size_t bytes = op->args.count * op->args.type->size;
+  if (int e = make_p2p(c, std::move(op), comm, request)) return e;
+  MPISIM_RECORD_OP(c, "recv_init", bytes, source, tag, CommArg{comm}, NewRequestArg{*request});
+  return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Recv_init)
 
 int PMPI_Start(MPI_Request* request) {
   ApiCall c("MPI_Start");
   if (!request) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null request pointer");
+  MPISIM_RECORD_OP(c, "start", RequestArg{*request});
   return start(c, *request);
 }
 MPISIM_WEAK_ALIAS(Start)
@@ -134,6 +142,7 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
                    count);
   if (count > 0 && !array_of_requests)
     return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null array of {} requests", count);
+  MPISIM_RECORD_OP(c, "startall", RequestsArg{count, array_of_requests});
   for (int i = 0; i < count; ++i)
     if (int e = start(c, array_of_requests[i])) return e;
   return MPI_SUCCESS;

@@ -8,20 +8,6 @@ using namespace mpilite;
 
 namespace {
 
-const char* mode_name(SendMode mode) {
-  switch (mode) {
-  case SendMode::Standard:
-    return "standard";
-  case SendMode::Buffered:
-    return "buffered";
-  case SendMode::Synchronous:
-    return "synchronous";
-  case SendMode::Ready:
-    return "ready";
-  }
-  return "?";
-}
-
 int blocking_send(const char* name, SendMode mode, const void* buf, int count,
                   MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   ApiCall c(name);
@@ -211,6 +197,7 @@ int PMPI_Buffer_attach(void* buffer, int size) {
   if (size < 0) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size {}", size);
   if (!buffer && size > 0)
     return c.error(MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer of {} bytes", size);
+  MPISIM_RECORD_OP(c, "buffer_attach", size);
   c.r.bsend_buffer = buffer;
   c.r.bsend_capacity = static_cast<std::size_t>(size);
   return MPI_SUCCESS;
@@ -222,6 +209,7 @@ int PMPI_Buffer_detach(void* buffer_addr, int* size) {
   if (int e = c.check_init()) return e;
   if (!buffer_addr || !size)
     return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null buffer address or size pointer");
+  MPISIM_RECORD_OP(c, "buffer_detach");
   // The buffered messages must have left before the program may reuse the buffer.
   drain_bsend(c.w, c.r);
   *static_cast<void**>(buffer_addr) = c.r.bsend_buffer;

@@ -39,22 +39,24 @@ int blocking_probe(const char* name, Request::Probe how, int source, int tag, MP
   Comm* cm;
   int world_source;
   if (int e = check_probe(c, source, tag, comm, cm, world_source)) return e;
-  MPISIM_RECORD_OP(c, "probe", source, tag, CommArg{comm});
-  if (how == Request::Probe::Take)
+  const bool take = how == Request::Probe::Take;
+  if (!take) MPISIM_RECORD_OP(c, "probe", source, tag, CommArg{comm});
+  if (take)
     if (int e = check_out(c, comm, message, "message")) return e;
   if (world_source == MPI_PROC_NULL) {
     store_status(status, null_status());
     if (message) *message = MPI_MESSAGE_NO_PROC;
+    if (take) MPISIM_RECORD_OP(c, "mprobe", source, tag, CommArg{comm}, NewMessageArg{*message});
     return MPI_SUCCESS;
   }
   Request* q = start_probe(c.w, c.r, how, world_source, tag, cm->context, *cm);
   wait_all(c.w, c.r, &q, 1);
+  // A matched probe is recorded once its message is known: the receive names it.
+  if (take) *message = message_handle(*q);
+  if (take) MPISIM_RECORD_OP(c, "mprobe", source, tag, CommArg{comm}, NewMessageArg{*message});
   if (wildcard(source, tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(q->status));
   store_status(status, q->status);
-  if (how == Request::Probe::Take)
-    *message = message_handle(*q);
-  else
-    c.w.free_request(q);
+  if (!take) c.w.free_request(q);
   return MPI_SUCCESS;
 }
 
@@ -65,29 +67,36 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
   Comm* cm;
   int world_source;
   if (int e = check_probe(c, source, tag, comm, cm, world_source)) return e;
-  MPISIM_RECORD_OP(c, "iprobe", source, tag, CommArg{comm});
+  if (!take) MPISIM_RECORD_OP(c, "iprobe", source, tag, CommArg{comm});
   if (int e = check_out(c, comm, flag, "flag")) return e;
   if (take)
     if (int e = check_out(c, comm, message, "message")) return e;
+  // A matched probe is recorded once its message is known (MPI_MESSAGE_NULL: none found).
+  const auto record_take = [&] {
+    if (take) MPISIM_RECORD_OP(c, "improbe", source, tag, CommArg{comm}, NewMessageArg{*message});
+  };
   if (world_source == MPI_PROC_NULL) {
     *flag = 1;
+    if (take) *message = MPI_MESSAGE_NO_PROC;
+    record_take();
     MPISIM_RECORD_OUTCOME(c, Outcome{});
     store_status(status, null_status());
-    if (take) *message = MPI_MESSAGE_NO_PROC;
     return MPI_SUCCESS;
   }
   Message* m = probe_now(c.w, c.r, world_source, tag, cm->context, *cm);
   *flag = m != nullptr;
   if (!m) {
-    MPISIM_RECORD_OUTCOME(c, Outcome{false, {}, {}});
     if (take) *message = MPI_MESSAGE_NULL;
+    record_take();
+    MPISIM_RECORD_OUTCOME(c, Outcome{false, {}, {}});
     return MPI_SUCCESS;
   }
   MPI_Status s;
   describe_message(s, *cm, *m);
+  if (take) *message = message_handle(*take_probed(c.w, c.r, *m, *cm));
+  record_take();
   MPISIM_RECORD_OUTCOME(c, wildcard(source, tag) ? Outcome::matched(s) : Outcome{});
   store_status(status, s);
-  if (take) *message = message_handle(*take_probed(c.w, c.r, *m, *cm));
   return MPI_SUCCESS;
 }
 
@@ -115,6 +124,13 @@ int matched_receive(ApiCall& c, void* buf, int count, MPI_Datatype datatype, MPI
   out = receive_probed(c.w, c.r, *probe, buf, static_cast<std::size_t>(count), *type);
   *message = MPI_MESSAGE_NULL;
   return MPI_SUCCESS;
+}
+
+/// The bytes `count` elements of `datatype` hold (0 for a type MPI_MESSAGE_NO_PROC left
+/// unchecked).
+long bytes_of(ApiCall& c, int count, MPI_Datatype datatype) {
+  const Datatype* t = c.w.datatype(datatype);
+  return t ? static_cast<long>(count) * static_cast<long>(t->size) : 0;
 }
 
 } // namespace
@@ -145,8 +161,10 @@ MPISIM_WEAK_ALIAS(Improbe)
 int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
                MPI_Status* status) {
   ApiCall c("MPI_Mrecv");
+  const MPI_Message m = message ? *message : MPI_MESSAGE_NULL;
   Request* q = nullptr;
   if (int e = matched_receive(c, buf, count, datatype, message, q)) return e;
+  MPISIM_RECORD_OP(c, "mrecv", bytes_of(c, count, datatype), MessageArg{m});
   wait_all(c.w, c.r, &q, 1);
   store_status(status, q->status);
   const int e = receive_error(c, *q);
@@ -159,9 +177,12 @@ int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* messag
                 MPI_Request* request) {
   ApiCall c("MPI_Imrecv");
   if (int e = check_out(c, MPI_COMM_WORLD, request, "request")) return e;
+  const MPI_Message m = message ? *message : MPI_MESSAGE_NULL;
   Request* q = nullptr;
   if (int e = matched_receive(c, buf, count, datatype, message, q)) return e;
   *request = q->handle;
+  MPISIM_RECORD_OP(c, "imrecv", bytes_of(c, count, datatype), MessageArg{m},
+                   NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Imrecv)

@@ -112,7 +112,10 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
   topo->dims.assign(dims, dims + ndims);
   for (int i = 0; i < ndims; ++i)
     topo->periods.push_back(periods[i] != 0);
-  return create_comm(c, *cm, first_members(*cm, c.r, nodes), std::move(topo), comm_cart);
+  const int e = create_comm(c, *cm, first_members(*cm, c.r, nodes), std::move(topo), comm_cart);
+  MPISIM_RECORD_OP(c, "cart_create", CommArg{comm_old}, IntsArg{ndims, dims},
+                   IntsArg{ndims, periods}, NewCommArg{*comm_cart});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Cart_create)
 
@@ -142,7 +145,10 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   // No dimension remains: a grid of one point, which (as MPI_Cart_create with ndims 0 makes it)
   // is rank 0's; the others get MPI_COMM_NULL. MPICH does the same.
   if (sub->dims.empty()) color = my_rank(c, *cm) == 0 ? 0 : MPI_UNDEFINED;
-  return split_comm(c, *cm, color, my_rank(c, *cm), std::move(sub), newcomm);
+  const int ndims = t->ndims(); // making the new communicator may move the table `t` is in
+  const int e = split_comm(c, *cm, color, my_rank(c, *cm), std::move(sub), newcomm);
+  MPISIM_RECORD_OP(c, "cart_sub", CommArg{comm}, IntsArg{ndims, remain_dims}, NewCommArg{*newcomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Cart_sub)
 
@@ -263,15 +269,20 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
   if (int e = check_graph(c, comm_old, *cm, nnodes, index, edges)) return e;
   if (!comm_graph) return arg_error(c, comm_old, "null comm_graph");
   c.collective(comm_old);
+  const int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
+  int e = MPI_SUCCESS;
   if (nnodes == 0) { // every rank knows that no one is a member: nothing to agree on
     *comm_graph = MPI_COMM_NULL;
-    return MPI_SUCCESS;
+  } else {
+    auto topo = std::make_shared<Topology>();
+    topo->kind = MPI_GRAPH;
+    topo->index.assign(index, index + nnodes);
+    topo->edges.assign(edges, edges + nedges);
+    e = create_comm(c, *cm, first_members(*cm, c.r, nnodes), std::move(topo), comm_graph);
   }
-  auto topo = std::make_shared<Topology>();
-  topo->kind = MPI_GRAPH;
-  topo->index.assign(index, index + nnodes);
-  topo->edges.assign(edges, edges + index[nnodes - 1]);
-  return create_comm(c, *cm, first_members(*cm, c.r, nnodes), std::move(topo), comm_graph);
+  MPISIM_RECORD_OP(c, "graph_create", CommArg{comm_old}, IntsArg{nnodes, index},
+                   IntsArg{nedges, edges}, NewCommArg{*comm_graph});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Graph_create)
 

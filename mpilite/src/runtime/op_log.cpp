@@ -6,6 +6,7 @@
 #include "api_call.hpp"
 #include "datatype.hpp"
 #include "op.hpp"
+#include "rank_list.hpp"
 
 namespace mpilite {
 namespace {
@@ -23,78 +24,56 @@ constexpr std::array kRecorded = {
     "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Probe", "MPI_Iprobe", "MPI_Barrier",
     "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan", "MPI_Gather",
     "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
-    "MPI_Alltoallv", "MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_free"};
+    "MPI_Alltoallv", "MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_free",
+    // Format 3: topologies and communicators from groups (re-created as recorded), persistent
+    // and buffered point-to-point, non-blocking collectives.
+    "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create", "MPI_Dist_graph_create",
+    "MPI_Dist_graph_create_adjacent", "MPI_Comm_split_type", "MPI_Comm_create",
+    "MPI_Comm_create_group", "MPI_Send_init", "MPI_Bsend_init", "MPI_Ssend_init", "MPI_Rsend_init",
+    "MPI_Recv_init", "MPI_Start", "MPI_Startall", "MPI_Request_free", "MPI_Request_get_status",
+    "MPI_Buffer_attach", "MPI_Buffer_detach", "MPI_Bsend", "MPI_Ibsend", "MPI_Reduce_scatter",
+    "MPI_Alltoallw", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Iscan",
+    "MPI_Iexscan", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block", "MPI_Igather",
+    "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv",
+    "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Mprobe", "MPI_Improbe", "MPI_Mrecv",
+    "MPI_Imrecv", "MPI_Cancel", "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv",
+    "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
+    "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall",
+    "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).
-constexpr std::array kLocal = {"MPI_Initialized",
-                               "MPI_Finalized",
-                               "MPI_Wtime",
-                               "MPISIM_Clock_ps",
-                               "MPISIM_Sample", // a skipped body is recorded as MPISIM_Compute
-                               "MPI_Comm_rank",
-                               "MPI_Comm_size",
-                               "MPI_Get_count",
-                               "MPI_Get_elements",
-                               "MPI_Get_elements_x",
-                               "MPI_Get_processor_name",
-                               "MPI_Query_thread",
-                               "MPI_Is_thread_main",
-                               "MPI_Error_string",
-                               "MPI_Error_class",
-                               "MPI_Alloc_mem",
-                               "MPI_Free_mem",
-                               "MPI_Abort",
-                               "MPI_Type_size",
-                               "MPI_Type_size_x",
-                               "MPI_Type_get_extent",
-                               "MPI_Type_get_extent_x",
-                               "MPI_Type_get_true_extent",
-                               "MPI_Type_contiguous",
-                               "MPI_Type_vector",
-                               "MPI_Type_hvector",
-                               "MPI_Type_create_hvector",
-                               "MPI_Type_indexed",
-                               "MPI_Type_hindexed",
-                               "MPI_Type_create_hindexed",
-                               "MPI_Type_create_indexed_block",
-                               "MPI_Type_create_struct",
-                               "MPI_Type_struct",
-                               "MPI_Type_create_resized",
-                               "MPI_Type_create_subarray",
-                               "MPI_Type_dup",
-                               "MPI_Type_commit",
-                               "MPI_Type_free",
-                               "MPI_Type_get_name",
-                               "MPI_Type_set_name",
-                               "MPI_Op_create",
-                               "MPI_Op_create_c",
-                               "MPI_Op_free",
-                               "MPI_Op_commutative",
-                               "MPI_Comm_group",
-                               "MPI_Group_size",
-                               "MPI_Group_rank",
-                               "MPI_Group_free",
-                               "MPI_Group_translate_ranks",
-                               "MPI_Comm_compare",
-                               "MPI_Comm_get_name",
-                               "MPI_Comm_set_name",
-                               "MPI_Comm_test_inter",
-                               "MPI_Comm_set_errhandler",
-                               "MPI_Comm_get_errhandler",
-                               "MPI_Errhandler_free",
-                               "MPI_Comm_create_errhandler",
-                               "MPI_Status_set_elements",
-                               "MPI_Test_cancelled",
-                               "MPI_Pack_size",
-                               "MPI_Dims_create",
-                               "MPI_Get_address",
-                               "MPI_Address",
-                               "MPI_Type_extent",
-                               "MPI_Type_lb",
-                               "MPI_Type_ub",
-                               "MPI_Comm_get_attr",
-                               "MPI_Attr_get"};
+constexpr std::array kLocal = {
+    "MPI_Initialized", "MPI_Finalized", "MPI_Wtime", "MPISIM_Clock_ps",
+    "MPISIM_Sample", // a skipped body is recorded as MPISIM_Compute
+    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x",
+    "MPI_Get_processor_name", "MPI_Query_thread", "MPI_Is_thread_main", "MPI_Error_string",
+    "MPI_Error_class", "MPI_Alloc_mem", "MPI_Free_mem", "MPI_Abort", "MPI_Type_size",
+    "MPI_Type_size_x", "MPI_Type_get_extent", "MPI_Type_get_extent_x", "MPI_Type_get_true_extent",
+    "MPI_Type_contiguous", "MPI_Type_vector", "MPI_Type_hvector", "MPI_Type_create_hvector",
+    "MPI_Type_indexed", "MPI_Type_hindexed", "MPI_Type_create_hindexed",
+    "MPI_Type_create_indexed_block", "MPI_Type_create_struct", "MPI_Type_struct",
+    "MPI_Type_create_resized", "MPI_Type_create_subarray", "MPI_Type_dup", "MPI_Type_commit",
+    "MPI_Type_free", "MPI_Type_get_name", "MPI_Type_set_name", "MPI_Op_create", "MPI_Op_create_c",
+    "MPI_Op_free", "MPI_Op_commutative", "MPI_Comm_group", "MPI_Group_size", "MPI_Group_rank",
+    "MPI_Group_free", "MPI_Group_translate_ranks", "MPI_Comm_compare", "MPI_Comm_get_name",
+    "MPI_Comm_set_name", "MPI_Comm_test_inter", "MPI_Comm_set_errhandler",
+    "MPI_Comm_get_errhandler", "MPI_Errhandler_free", "MPI_Comm_create_errhandler",
+    "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Pack_size", "MPI_Dims_create",
+    "MPI_Get_address", "MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub",
+    "MPI_Comm_get_attr", "MPI_Attr_get",
+    // Groups and topologies are recorded by the communicators made of
+    // them; their queries are local.
+    "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
+    "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference", "MPI_Group_compare",
+    "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cart_shift", "MPI_Cart_get", "MPI_Cartdim_get",
+    "MPI_Cart_map", "MPI_Graph_map", "MPI_Topo_test", "MPI_Graphdims_get", "MPI_Graph_get",
+    "MPI_Graph_neighbors_count", "MPI_Graph_neighbors", "MPI_Dist_graph_neighbors_count",
+    "MPI_Dist_graph_neighbors", "MPI_Info_create", "MPI_Info_set", "MPI_Info_get", "MPI_Info_free",
+    "MPI_Info_dup", "MPI_Info_delete", "MPI_Info_get_nkeys", "MPI_Info_get_nthkey",
+    "MPI_Info_get_valuelen", "MPI_Wtick", "MPI_Get_version", "MPI_Get_library_version",
+    "MPI_Reduce_local", // the host's work, charged as compute
+    "MPI_Pack", "MPI_Unpack"};
 
 template <std::size_t N>
 bool contains(const std::array<const char*, N>& names, std::string_view name) {
@@ -199,6 +178,17 @@ void OpLog::put(RankLog& l, NewRequestArg a) {
   put(l, l.next_request++);
 }
 
+void OpLog::put(RankLog& l, MessageArg a) {
+  const auto it = l.messages.find(a.h);
+  put(l, it == l.messages.end() ? -1L : it->second);
+}
+
+void OpLog::put(RankLog& l, NewMessageArg a) {
+  if (a.h == MPI_MESSAGE_NULL) return put(l, -1L);
+  l.messages[a.h] = l.next_message;
+  put(l, l.next_message++);
+}
+
 void OpLog::put(RankLog& l, RequestsArg a) {
   put(l, a.count);
   for (int i = 0; i < a.count; ++i)
@@ -226,6 +216,28 @@ void OpLog::put(RankLog& l, CountsArg a) {
   put(l, n);
   for (int i = 0; i < n; ++i)
     put(l, a.counts[i]);
+}
+
+void OpLog::put(RankLog& l, IntsArg a) {
+  const int n = a.v ? a.n : 0;
+  put(l, n);
+  for (int i = 0; i < n; ++i)
+    put(l, a.v[i]);
+}
+
+void OpLog::put(RankLog& l, GroupArg a) {
+  const Comm* comm = World::get().comm(a.comm);
+  const int n = comm ? a.members->size() : 0;
+  put(l, n);
+  for (int i = 0; i < n; ++i)
+    put(l, comm->rank_of(a.members->world(i)));
+}
+
+void OpLog::put(RankLog& l, TypesArg a) {
+  const int n = a.h ? a.n : 0;
+  put(l, n);
+  for (int i = 0; i < n; ++i)
+    put(l, TypeArg{a.h[i]});
 }
 
 } // namespace mpilite

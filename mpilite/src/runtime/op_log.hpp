@@ -21,6 +21,11 @@
 namespace mpilite {
 
 class ApiCall;
+class RankList;
+
+/// The version of the record format (meta.json's `mpisim_record`): raised whenever operations
+/// are added, so that an older mpisim-replay refuses a record it cannot read by name.
+inline constexpr int kRecordFormat = 3;
 
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.
@@ -36,6 +41,14 @@ struct RequestArg {
 struct NewRequestArg {
   MPI_Request h;
 };
+/// A message of MPI_Mprobe or MPI_Improbe: `NewMessage` assigns the next index (none, -1, for
+/// MPI_MESSAGE_NULL: the probe found nothing); `Message` names one for MPI_Mrecv or MPI_Imrecv.
+struct MessageArg {
+  MPI_Message h;
+};
+struct NewMessageArg {
+  MPI_Message h;
+};
 struct RequestsArg {
   int count;
   const MPI_Request* h;
@@ -45,6 +58,21 @@ struct TypeArg {
 };
 struct OpArg {
   MPI_Op h;
+};
+/// `n` integers (ranks, dimensions, per-neighbour counts): written as n, then each.
+struct IntsArg {
+  int n;
+  const int* v;
+};
+/// One datatype per entry (`n` of them), as TypeArg writes each.
+struct TypesArg {
+  int n;
+  const MPI_Datatype* h;
+};
+/// The members of a group that is part of `comm`, written as their ranks in `comm`.
+struct GroupArg {
+  MPI_Comm comm;
+  const RankList* members;
 };
 /// One count per rank of `comm` (null where the array is not significant: written as 0).
 struct CountsArg {
@@ -134,6 +162,8 @@ private:
     long next_comm = 2; ///< 0 is MPI_COMM_WORLD, 1 MPI_COMM_SELF
     std::unordered_map<MPI_Request, long> requests;
     long next_request = 0;
+    std::unordered_map<MPI_Message, long> messages;
+    long next_message = 0;
   };
   RankLog& of(int rank);
   void begin_line(int rank, RankLog& log, const char* op);
@@ -149,9 +179,14 @@ private:
   void put(RankLog& l, RequestArg a);
   void put(RankLog& l, NewRequestArg a);
   void put(RankLog& l, RequestsArg a);
+  void put(RankLog& l, MessageArg a);
+  void put(RankLog& l, NewMessageArg a);
   void put(RankLog& l, TypeArg a);
   void put(RankLog& l, OpArg a);
   void put(RankLog& l, CountsArg a);
+  void put(RankLog& l, IntsArg a);
+  void put(RankLog& l, GroupArg a);
+  void put(RankLog& l, TypesArg a);
 
   int current_rank(ApiCall& c) const;
   bool outermost(ApiCall& c) const;

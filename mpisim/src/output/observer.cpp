@@ -137,7 +137,7 @@ void Observer::received(const mpilite::Message& m, int dst, SimTime t_match) {
 void Observer::write_record_meta(const std::string& outcome, int hosts, int widest_team) const {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  const nlohmann::json meta = {{"mpisim_record", 2},
+  const nlohmann::json meta = {{"mpisim_record", mpilite::kRecordFormat},
                                {"hosts", hosts},
                                {"peak_memory_kib", usage.ru_maxrss},
                                {"ranks", config_.ranks},

@@ -1,0 +1,390 @@
+#include "rank_replay.hpp"
+
+namespace mpisim::replaying {
+namespace {
+
+std::string ordinal(long long n) {
+  const long long tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : ones == 1              ? "st"
+                       : ones == 2              ? "nd"
+                       : ones == 3              ? "rd"
+                                                : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+/// The MPI function a recorded operation ("waitany") stands for ("MPI_Waitany").
+std::string mpi_name(std::string_view op) {
+  std::string name = fmt::format("MPI_{}", op);
+  if (name.size() > 4)
+    name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
+  return name;
+}
+
+/// " from MPI_ANY_SOURCE", " from rank 2 with MPI_ANY_TAG": what a recorded receive or probe
+/// asked for ("" for other operations).
+std::string peer_text(std::string_view op_line) {
+  std::vector<std::string_view> words;
+  for (std::size_t at = 0; at <= op_line.size();) {
+    const std::size_t end = std::min(op_line.find(' ', at), op_line.size());
+    words.push_back(op_line.substr(at, end - at));
+    at = end + 1;
+  }
+  // Where the source is on the line (the tag follows it): recv BYTES SOURCE TAG, probe SOURCE
+  // TAG, sendrecv SBYTES DEST STAG RBYTES SOURCE TAG.
+  const std::size_t at = words[0] == "recv"            ? 2
+                         : words[0].ends_with("probe") ? 1
+                         : words[0] == "sendrecv"      ? 5
+                                                       : 0;
+  if (at == 0 || at + 1 >= words.size()) return "";
+  int source = 0, tag = 0;
+  std::from_chars(words[at].data(), words[at].data() + words[at].size(), source);
+  std::from_chars(words[at + 1].data(), words[at + 1].data() + words[at + 1].size(), tag);
+  std::string text =
+      source == MPI_ANY_SOURCE ? " from MPI_ANY_SOURCE" : fmt::format(" from rank {}", source);
+  if (tag == MPI_ANY_TAG) text += " with MPI_ANY_TAG";
+  return text;
+}
+
+std::string matches_text(const std::vector<mpilite::Outcome::Match>& matches, bool with_tags) {
+  if (matches.empty()) return "nothing";
+  std::string text;
+  for (const mpilite::Outcome::Match& m : matches) {
+    text += fmt::format("{}rank {}", text.empty() ? "" : ", ", m.source);
+    if (with_tags) text += fmt::format(" with tag {}", m.tag);
+  }
+  return text;
+}
+
+/// How the replay's outcome of `op` differs from the recorded one: "matched rank 1 in the
+/// replay, rank 2 in the recorded run".
+std::string difference(std::string_view op, const mpilite::Outcome& replayed,
+                       const mpilite::Outcome& recorded) {
+  std::string what, in_replay, in_record;
+  if (replayed.flag != recorded.flag) {
+    const auto flag = [op](bool f) {
+      return op.ends_with("probe") ? (f ? "found a message" : "found none")
+             : op == "cancel"      ? (f ? "cancelled it" : "did not cancel it")
+                                   : (f ? "completed" : "did not complete");
+    };
+    in_replay = flag(replayed.flag);
+    in_record = flag(recorded.flag);
+  } else if (replayed.indices != recorded.indices) {
+    const auto which = [](const std::vector<int>& indices) {
+      return indices.empty() ? std::string("none") : fmt::format("{}", fmt::join(indices, ", "));
+    };
+    what = "completed request(s) ";
+    in_replay = which(replayed.indices);
+    in_record = which(recorded.indices);
+  } else {
+    // A difference of tags alone is told by tags; one of sources by sources.
+    const auto sources = [](const mpilite::Outcome& o) {
+      std::vector<int> v;
+      for (const auto& m : o.matches)
+        v.push_back(m.source);
+      return v;
+    };
+    const bool with_tags = sources(replayed) == sources(recorded);
+    what = "matched ";
+    in_replay = matches_text(replayed.matches, with_tags);
+    in_record = matches_text(recorded.matches, with_tags);
+  }
+  return fmt::format("{}{} in the replay, {} in the recorded run", what, in_replay, in_record);
+}
+
+} // namespace
+
+void RankReplay::run(std::string_view op) {
+  if (op == "compute") {
+    const long long measured = time(), declared = time();
+    mpilite::SimTime charged = 0;
+    try {
+      charged = replayed_compute(measured, declared, scale_);
+    } catch (const BadComputeRecord& e) {
+      throw BadRecord(e.what());
+    }
+    // The ideal balance: the mean of every rank's stretch at this step instead of its own.
+    if (balanced_) charged = (*balanced_)[step_++];
+    mpilite::charge_compute(charged);
+  } else if (op == "init") {
+    MPI_Init(nullptr, nullptr);
+  } else if (op == "finalize") {
+    MPI_Finalize();
+  } else if (op == "send" || op == "isend" || op == "send_init") {
+    const std::string_view mode = word();
+    send(mode, op == "send"    ? Start::Blocking
+               : op == "isend" ? Start::Nonblocking
+                               : Start::Persistent);
+  } else if (op == "recv") {
+    const long long bytes = count();
+    const int source = integer(), tag = integer();
+    MPI_Status st;
+    MPI_Recv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE, source,
+             tag, comm(), &st);
+    if (mpilite::wildcard(source, tag)) expect(mpilite::Outcome::matched(st));
+  } else if (op == "irecv" || op == "recv_init") {
+    receive_request(op == "recv_init");
+  } else if (op == "start") {
+    MPI_Start(request_slot());
+  } else if (op == "startall") {
+    Slots s = slots(items());
+    MPI_Startall(static_cast<int>(s.handles.size()), s.handles.data());
+    put_back(s);
+  } else if (op == "request_free") {
+    MPI_Request_free(request_slot());
+  } else if (op == "cancel") {
+    MPI_Request* q = request_slot();
+    MPI_Cancel(q);
+    // A cancelled operation completes at once: its status says so.
+    int done = 0, cancelled = 0;
+    MPI_Status st;
+    MPI_Request_get_status(*q, &done, &st);
+    if (done) MPI_Test_cancelled(&st, &cancelled);
+    expect(mpilite::Outcome{cancelled != 0, {}, {}});
+  } else if (op == "request_get_status") {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Request_get_status(*request_slot(), &flag, &st);
+    expect(mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "buffer_attach") {
+    const long long size = count();
+    // MPI refuses a second buffer, but the first must not be freed while attached.
+    if (bsend_.data)
+      throw BadRecord("a buffer is attached while one is (no buffer_detach between)");
+    bsend_ = allocate(static_cast<std::size_t>(size));
+    MPI_Buffer_attach(bsend_.data.get(), static_cast<int>(size));
+  } else if (op == "buffer_detach") {
+    void* attached = nullptr;
+    int size = 0;
+    MPI_Buffer_detach(&attached, &size);
+    bsend_ = {};
+  } else if (op == "sendrecv") {
+    const long long sbytes = count();
+    const int dest = integer(), stag = integer();
+    const long long rbytes = count();
+    const int source = integer(), rtag = integer();
+    MPI_Status st;
+    MPI_Sendrecv(scratch(0, static_cast<std::size_t>(sbytes)), static_cast<int>(sbytes), MPI_BYTE,
+                 dest, stag, scratch(1, static_cast<std::size_t>(rbytes)), static_cast<int>(rbytes),
+                 MPI_BYTE, source, rtag, comm(), &st);
+    if (mpilite::wildcard(source, rtag)) expect(mpilite::Outcome::matched(st));
+  } else if (op == "wait" || op == "test" || op == "waitall" || op == "testall" ||
+             op == "waitany" || op == "testany" || op == "waitsome" || op == "testsome") {
+    completion(op);
+  } else if (op == "probe" || op == "iprobe") {
+    const int source = integer(), tag = integer();
+    const MPI_Comm c = comm();
+    int flag = 1;
+    MPI_Status st;
+    if (op == "probe")
+      MPI_Probe(source, tag, c, &st);
+    else
+      MPI_Iprobe(source, tag, c, &flag, &st);
+    const bool matched = flag && mpilite::wildcard(source, tag);
+    if (op == "iprobe" || matched)
+      expect(matched ? mpilite::Outcome::matched(st) : mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "mprobe" || op == "improbe") {
+    const int source = integer(), tag = integer();
+    const MPI_Comm c = comm();
+    MPI_Message* m = message_slot();
+    int flag = 1;
+    MPI_Status st;
+    if (op == "mprobe")
+      MPI_Mprobe(source, tag, c, m, &st);
+    else
+      MPI_Improbe(source, tag, c, &flag, m, &st);
+    const bool matched = flag && mpilite::wildcard(source, tag);
+    if (op == "improbe" || matched)
+      expect(matched ? mpilite::Outcome::matched(st) : mpilite::Outcome{flag != 0, {}, {}});
+  } else if (op == "mrecv") {
+    const long long bytes = count();
+    MPI_Status st;
+    MPI_Mrecv(scratch(1, static_cast<std::size_t>(bytes)), static_cast<int>(bytes), MPI_BYTE,
+              message_slot(), &st);
+  } else if (op == "imrecv") {
+    const long long bytes = count();
+    MPI_Message* m = message_slot();
+    const long long index = num_at(next_);
+    MPI_Request* q = new_request_slot();
+    MPI_Imrecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes),
+               MPI_BYTE, m, q);
+  } else if (op == "split") {
+    const MPI_Comm c = comm();
+    const int color = integer(), key = integer();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Comm_split(c, color, key, &made);
+    new_comm(made);
+  } else if (op == "dup") {
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Comm_dup(comm(), &made);
+    new_comm(made);
+  } else if (op == "free") {
+    const long long i = num_at(next_);
+    MPI_Comm c = comm();
+    MPI_Comm_free(&c);
+    comms_[static_cast<std::size_t>(i)] = MPI_COMM_NULL;
+  } else if (!made_comm(op)) {
+    // A non-blocking collective is its blocking form's line with an "i" and the request last.
+    const bool nonblocking = op.size() > 1 && op[0] == 'i' && is_collective(op.substr(1));
+    nonblocking_ = nonblocking ? num_at(words_.size() - 1) : -1;
+    collective(nonblocking ? op.substr(1) : op);
+    nonblocking_ = -1;
+  }
+}
+
+bool RankReplay::made_comm(std::string_view op) {
+  if (op == "cart_create") {
+    const MPI_Comm c = comm();
+    std::vector<int> dims = ints(), periods = ints();
+    if (dims.size() != periods.size())
+      throw BadRecord(fmt::format("{} dimensions, {} periods", dims.size(), periods.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Cart_create(c, static_cast<int>(dims.size()), dims.data(), periods.data(), 0, &made);
+    new_comm(made);
+  } else if (op == "cart_sub") {
+    const MPI_Comm c = comm();
+    std::vector<int> remain = ints();
+    MPI_Comm made = MPI_COMM_NULL;
+    if (remain.size() != static_cast<std::size_t>(cart_dims(c)))
+      throw BadRecord(fmt::format("{} dimensions to keep or drop, the grid has {}", remain.size(),
+                                  cart_dims(c)));
+    MPI_Cart_sub(c, remain.data(), &made);
+    new_comm(made);
+  } else if (op == "graph_create") {
+    const MPI_Comm c = comm();
+    std::vector<int> index = ints(), edges = ints();
+    if (!index.empty() && static_cast<std::size_t>(index.back()) != edges.size())
+      throw BadRecord(
+          fmt::format("the index ends at {}, {} edges follow", index.back(), edges.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Graph_create(c, static_cast<int>(index.size()), index.data(), edges.data(), 0, &made);
+    new_comm(made);
+  } else if (op == "dist_graph_adjacent") {
+    const MPI_Comm c = comm();
+    std::vector<int> sources = ints(), destinations = ints();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Dist_graph_create_adjacent(c, static_cast<int>(sources.size()), sources.data(),
+                                   MPI_UNWEIGHTED, static_cast<int>(destinations.size()),
+                                   destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
+    new_comm(made);
+  } else if (op == "dist_graph") {
+    const MPI_Comm c = comm();
+    std::vector<int> sources = ints(), degrees = ints(), destinations = ints();
+    if (sources.size() != degrees.size() ||
+        sum(degrees) != static_cast<long long>(destinations.size()))
+      throw BadRecord(fmt::format("{} sources, {} degrees adding up to {}, {} destinations",
+                                  sources.size(), degrees.size(), sum(degrees),
+                                  destinations.size()));
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Dist_graph_create(c, static_cast<int>(sources.size()), sources.data(), degrees.data(),
+                          destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
+    new_comm(made);
+  } else if (op == "comm_create" || op == "comm_create_group") {
+    const MPI_Comm c = comm();
+    const int tag = op == "comm_create_group" ? integer() : 0;
+    const std::vector<int> ranks = ints();
+    MPI_Group all = MPI_GROUP_NULL, members = MPI_GROUP_NULL;
+    MPI_Comm_group(c, &all);
+    MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &members);
+    MPI_Comm made = MPI_COMM_NULL;
+    if (op == "comm_create")
+      MPI_Comm_create(c, members, &made);
+    else
+      MPI_Comm_create_group(c, members, tag, &made);
+    MPI_Group_free(&members);
+    MPI_Group_free(&all);
+    new_comm(made);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// The wait and test calls, on one request ("wait", "test") or several.
+void RankReplay::completion(std::string_view op) {
+  Slots s = slots(op == "wait" || op == "test" ? 1 : items());
+  int flag = 1;
+  std::vector<MPI_Status> statuses(std::max<std::size_t>(s.handles.size(), 1));
+  const std::vector<std::size_t> done = complete(op, s, flag, statuses.data());
+  put_back(s);
+  const mpilite::Recorded what = op == "wait" || op == "waitall"   ? mpilite::Recorded::Matches
+                                 : op == "test" || op == "testall" ? mpilite::Recorded::Flag
+                                                                   : mpilite::Recorded::Which;
+  expect(mpilite::completion_outcome(what, flag != 0, done, [&](std::size_t k) {
+    return s.wildcard[done[k]] ? &statuses[k] : nullptr;
+  }));
+}
+
+std::vector<std::size_t> RankReplay::complete(std::string_view op, Slots& s, int& flag,
+                                              MPI_Status* statuses) {
+  const int n = static_cast<int>(s.handles.size());
+  MPI_Request* h = s.handles.data();
+  std::vector<std::size_t> done;
+  if (op == "wait" || op == "waitall" || op == "test" || op == "testall") {
+    if (op == "wait")
+      MPI_Wait(h, statuses);
+    else if (op == "test")
+      MPI_Test(h, &flag, statuses);
+    else if (op == "waitall")
+      MPI_Waitall(n, h, statuses);
+    else
+      MPI_Testall(n, h, &flag, statuses);
+    for (std::size_t i = 0; flag && i < s.handles.size(); ++i)
+      done.push_back(i);
+  } else if (op == "waitany" || op == "testany") {
+    int index = MPI_UNDEFINED;
+    if (op == "waitany")
+      MPI_Waitany(n, h, &index, statuses);
+    else
+      MPI_Testany(n, h, &index, &flag, statuses);
+    if (index != MPI_UNDEFINED) done.push_back(static_cast<std::size_t>(index));
+  } else {
+    int outcount = 0;
+    std::vector<int> indices(s.handles.size());
+    if (op == "waitsome")
+      MPI_Waitsome(n, h, &outcount, indices.data(), statuses);
+    else
+      MPI_Testsome(n, h, &outcount, indices.data(), statuses);
+    for (int k = 0; k < outcount; ++k) // MPI_UNDEFINED (no active request) is negative
+      done.push_back(static_cast<std::size_t>(indices[static_cast<std::size_t>(k)]));
+  }
+  return done;
+}
+
+void RankReplay::check_outcome() {
+  if (!expected_) throw BadRecord("an outcome line follows no operation that has one");
+  mpilite::Outcome recorded;
+  recorded.flag = integer() != 0;
+  recorded.indices.resize(items());
+  for (int& i : recorded.indices)
+    i = integer();
+  recorded.matches.resize(items());
+  for (mpilite::Outcome::Match& m : recorded.matches) {
+    m.source = integer();
+    m.tag = integer();
+  }
+  const Pending replayed = std::move(*expected_);
+  expected_.reset();
+  ++checks_.checked;
+  if (recorded == replayed.found) return;
+  checks_.differ(rank_, mpilite::World::get().self().clock,
+                 [&] { return describe(replayed.line, replayed.found, recorded); });
+}
+
+std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcome& replayed,
+                                 const mpilite::Outcome& recorded) const {
+  const std::string_view op = op_line.substr(0, op_line.find(' '));
+  const auto offset = static_cast<std::size_t>(op_line.data() - file_.data());
+  long long line_no = 1, nth = 0;
+  for (std::size_t at = 0; at <= offset;) {
+    const std::size_t end = std::min(file_.find('\n', at), file_.size());
+    const std::string_view line = file_.substr(at, end - at);
+    nth += line.substr(0, line.find(' ')) == op ? 1 : 0;
+    line_no += at < offset ? 1 : 0;
+    at = end + 1;
+  }
+  return fmt::format("rank {}'s {} {}{} (rank-{}.ops:{}) {}", rank_, ordinal(nth), mpi_name(op),
+                     peer_text(op_line), rank_, line_no, difference(op, replayed, recorded));
+}
+
+} // namespace mpisim::replaying

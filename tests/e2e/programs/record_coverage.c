@@ -1,0 +1,315 @@
+/* The calls MPISIM_RECORD records since record format 3, one pattern each, as real codes use
+ * them: a 2-D halo on a Cartesian communicator (MPI_Cart_create, MPI_Cart_shift, MPI_Cart_sub),
+ * graph topologies, persistent requests, communicators made from groups with MPI_Reduce_scatter
+ * and MPI_Alltoallw, non-blocking collectives, buffered sends, matched probes and MPI_Cancel. Each
+ * rank computes (declared with MPISIM_Compute, so that --cpu off has time to replay) between its
+ * calls, by rank, so that messages wait on one another. Usage: record_coverage PATTERN [STEPS]. */
+#include <mpi.h>
+#include <mpisim.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, steps = 4;
+
+/* Statuses for MPI_Waitall (GCC takes MPI_STATUSES_IGNORE for an array of none and warns). */
+static MPI_Status statuses[32];
+
+enum { BIG = 1 << 15 }; /* a buffered send above the eager limit */
+
+struct pattern {
+  const char* name;
+  void (*run)(void);
+};
+
+static void work(int i) {
+  MPISIM_Compute(1e-6 * (1 + (rank * 7 + i * 3) % 5));
+}
+
+/* Halo exchange on a periodic 2-D grid: a Sendrecv per direction, then the same with
+ * Isend/Irecv and Waitall, and a residual agreed along rows and over the grid. */
+static void cart_halo(void) {
+  int dims[2] = {0, 0}, periods[2] = {1, 0}, keep_row[2] = {0, 1};
+  MPI_Dims_create(size, 2, dims);
+  MPI_Comm grid, row;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &grid);
+  MPI_Cart_sub(grid, keep_row, &row);
+  double halo[4][64] = {{0}}, residual = 0, row_sum = 0;
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    for (int d = 0; d < 2; ++d) {
+      int down, up;
+      MPI_Cart_shift(grid, d, 1, &down, &up);
+      MPI_Sendrecv(halo[0], 64, MPI_DOUBLE, up, d, halo[1], 64, MPI_DOUBLE, down, d, grid,
+                   MPI_STATUS_IGNORE);
+      MPI_Request q[2];
+      MPI_Irecv(halo[2], 32, MPI_DOUBLE, up, 10 + d, grid, &q[0]);
+      MPI_Isend(halo[3], 32, MPI_DOUBLE, down, 10 + d, grid, &q[1]);
+      MPI_Waitall(2, q, statuses);
+    }
+    residual = rank + s;
+    MPI_Allreduce(MPI_IN_PLACE, &residual, 1, MPI_DOUBLE, MPI_SUM, grid);
+    MPI_Allreduce(&residual, &row_sum, 1, MPI_DOUBLE, MPI_MAX, row);
+  }
+  if (rank == 0) printf("cart_halo: residual %g\n", residual);
+  MPI_Comm_free(&row);
+  MPI_Comm_free(&grid);
+}
+
+/* A ring as a graph, the same ring as distributed graphs (adjacent and not): each rank sends
+ * to its neighbours on each. */
+static void topologies(void) {
+  int* index = malloc(sizeof(int) * size);
+  int* edges = malloc(sizeof(int) * 2 * size);
+  for (int i = 0; i < size; ++i) {
+    index[i] = 2 * (i + 1);
+    edges[2 * i] = (i + size - 1) % size;
+    edges[2 * i + 1] = (i + 1) % size;
+  }
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  int nbrs[2] = {prev, next}, degree = 2;
+  MPI_Comm graph, adjacent, dist;
+  MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &graph);
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nbrs, MPI_UNWEIGHTED, 2, nbrs, MPI_UNWEIGHTED,
+                                 MPI_INFO_NULL, 0, &adjacent);
+  MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, nbrs, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                        &dist);
+  MPI_Comm comms[3] = {graph, adjacent, dist};
+  int buf[8] = {0};
+  for (int s = 0; s < steps; ++s)
+    for (int k = 0; k < 3; ++k) {
+      work(s + k);
+      int got[2];
+      if (k == 0) {
+        MPI_Graph_neighbors(graph, rank, 2, got);
+      } else {
+        int w[2];
+        MPI_Dist_graph_neighbors(comms[k], 2, got, w, 2, got, w);
+      }
+      MPI_Sendrecv(buf, 4, MPI_INT, got[1], s, buf + 4, 4, MPI_INT, got[0], s, comms[k],
+                   MPI_STATUS_IGNORE);
+    }
+  if (rank == 0) printf("topologies: done\n");
+  for (int k = 0; k < 3; ++k)
+    MPI_Comm_free(&comms[k]);
+  free(index);
+  free(edges);
+}
+
+/* A ring of persistent sends and receives (standard, synchronous and buffered), started with
+ * MPI_Startall and MPI_Start, one receive from MPI_ANY_SOURCE; freed with MPI_Request_free. */
+static void persistent(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  static double a[512], b[512], c[8], d[8], e[4096], f[4096];
+  int attached = 6 * (4096 * 8 + MPI_BSEND_OVERHEAD);
+  void* space = malloc(attached);
+  MPI_Buffer_attach(space, attached);
+  MPI_Request q[6];
+  MPI_Send_init(a, 512, MPI_DOUBLE, next, 1, MPI_COMM_WORLD, &q[0]);
+  MPI_Recv_init(b, 512, MPI_DOUBLE, prev, 1, MPI_COMM_WORLD, &q[1]);
+  MPI_Ssend_init(c, 8, MPI_DOUBLE, next, 2, MPI_COMM_WORLD, &q[2]);
+  MPI_Recv_init(d, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &q[3]);
+  MPI_Bsend_init(e, 4096, MPI_DOUBLE, next, 3, MPI_COMM_WORLD, &q[4]);
+  MPI_Recv_init(f, 4096, MPI_DOUBLE, prev, 3, MPI_COMM_WORLD, &q[5]);
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Startall(4, q);
+    MPI_Start(&q[5]);
+    MPI_Start(&q[4]);
+    work(s + 1);
+    MPI_Waitall(6, q, statuses);
+  }
+  for (int i = 0; i < 6; ++i)
+    MPI_Request_free(&q[i]);
+  int size_back;
+  MPI_Buffer_detach(&space, &size_back);
+  free(space);
+  if (rank == 0) printf("persistent: done\n");
+}
+
+/* Communicators of groups: the even ranks (MPI_Comm_create), the first half
+ * (MPI_Comm_create_group), the node (MPI_Comm_split_type); MPI_Reduce_scatter and
+ * MPI_Alltoallw with a type per rank. */
+static void groups(void) {
+  MPI_Group world, evens, half;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int range[1][3] = {{0, size - 1, 2}};
+  MPI_Group_range_incl(world, 1, range, &evens);
+  int first[1][3] = {{0, size / 2 - 1, 1}};
+  MPI_Group_range_incl(world, 1, first, &half);
+  MPI_Comm even_comm, half_comm = MPI_COMM_NULL, node;
+  MPI_Comm_create(MPI_COMM_WORLD, evens, &even_comm);
+  if (rank < size / 2) MPI_Comm_create_group(MPI_COMM_WORLD, half, 7, &half_comm);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int* counts = malloc(sizeof(int) * size);
+  int* displs = malloc(sizeof(int) * size);
+  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * size);
+  double* in = calloc(64 * size, sizeof(double));
+  double* out = calloc(64 * size, sizeof(double));
+  for (int i = 0; i < size; ++i) {
+    /* Rank r sends rank i what i expects from r: both depend on r + i only. */
+    counts[i] = 1 + (i + rank) % 3;
+    displs[i] = 64 * 8 * i;
+    types[i] = (i + rank) % 2 ? MPI_DOUBLE : MPI_INT;
+  }
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    if (even_comm != MPI_COMM_NULL) MPI_Barrier(even_comm);
+    if (half_comm != MPI_COMM_NULL)
+      MPI_Allreduce(MPI_IN_PLACE, in, 8, MPI_DOUBLE, MPI_SUM, half_comm);
+    MPI_Allreduce(MPI_IN_PLACE, in, 4, MPI_DOUBLE, MPI_SUM, node);
+    int* same = malloc(sizeof(int) * size);
+    for (int i = 0; i < size; ++i)
+      same[i] = 1 + i % 4;
+    MPI_Reduce_scatter(in, out, same, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    free(same);
+    MPI_Alltoallw(in, counts, displs, types, out, counts, displs, types, MPI_COMM_WORLD);
+  }
+  if (rank == 0) printf("groups: done\n");
+  if (even_comm != MPI_COMM_NULL) MPI_Comm_free(&even_comm);
+  if (half_comm != MPI_COMM_NULL) MPI_Comm_free(&half_comm);
+  MPI_Comm_free(&node);
+  MPI_Group_free(&evens);
+  MPI_Group_free(&half);
+  MPI_Group_free(&world);
+  free(counts);
+  free(displs);
+  free(types);
+  free(in);
+  free(out);
+}
+
+/* Every non-blocking collective, all outstanding at once (each into its own part of the
+ * output), overlapped with compute and completed together. */
+static void nonblocking(void) {
+  enum { N = 16, CALLS = 17 };
+  double* a = calloc(N * size, sizeof(double));
+  double* b = calloc(N * size * CALLS, sizeof(double));
+  int* counts = malloc(sizeof(int) * size);
+  int* displs = malloc(sizeof(int) * size);
+  int* bytes = malloc(sizeof(int) * size);
+  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * size);
+  for (int i = 0; i < size; ++i) {
+    counts[i] = N;
+    displs[i] = N * i;
+    bytes[i] = N * 8 * i;
+    types[i] = MPI_DOUBLE;
+  }
+  const MPI_Comm w = MPI_COMM_WORLD;
+  for (int s = 0; s < steps; ++s) {
+    MPI_Request q[CALLS];
+#define OUT(k) (b + N * size * (k))
+    MPI_Ibarrier(w, &q[0]);
+    MPI_Ibcast(OUT(1), N, MPI_DOUBLE, s % size, w, &q[1]);
+    work(s);
+    MPI_Ireduce(a, OUT(2), N, MPI_DOUBLE, MPI_SUM, 0, w, &q[2]);
+    MPI_Iallreduce(a, OUT(3), N, MPI_DOUBLE, MPI_MAX, w, &q[3]);
+    MPI_Iscan(a, OUT(4), N, MPI_DOUBLE, MPI_SUM, w, &q[4]);
+    MPI_Iexscan(a, OUT(5), N, MPI_DOUBLE, MPI_SUM, w, &q[5]);
+    MPI_Igather(a, N, MPI_DOUBLE, OUT(6), N, MPI_DOUBLE, 0, w, &q[6]);
+    MPI_Igatherv(a, N, MPI_DOUBLE, OUT(7), counts, displs, MPI_DOUBLE, 1 % size, w, &q[7]);
+    MPI_Iscatter(a, N, MPI_DOUBLE, OUT(8), N, MPI_DOUBLE, 0, w, &q[8]);
+    MPI_Iscatterv(a, counts, displs, MPI_DOUBLE, OUT(9), N, MPI_DOUBLE, 0, w, &q[9]);
+    work(s + 1);
+    MPI_Iallgather(a, N, MPI_DOUBLE, OUT(10), N, MPI_DOUBLE, w, &q[10]);
+    MPI_Iallgatherv(a, N, MPI_DOUBLE, OUT(11), counts, displs, MPI_DOUBLE, w, &q[11]);
+    MPI_Ialltoall(a, N, MPI_DOUBLE, OUT(12), N, MPI_DOUBLE, w, &q[12]);
+    MPI_Ialltoallv(a, counts, displs, MPI_DOUBLE, OUT(13), counts, displs, MPI_DOUBLE, w, &q[13]);
+    MPI_Ialltoallw(a, counts, bytes, types, OUT(14), counts, bytes, types, w, &q[14]);
+    MPI_Ireduce_scatter_block(a, OUT(15), N, MPI_DOUBLE, MPI_SUM, w, &q[15]);
+    MPI_Ireduce_scatter(a, OUT(16), counts, MPI_DOUBLE, MPI_SUM, w, &q[16]);
+#undef OUT
+    work(s + 2);
+    MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+    MPI_Waitall(CALLS - 1, q + 1, statuses);
+  }
+  if (rank == 0) printf("nonblocking: done\n");
+  free(a);
+  free(b);
+  free(counts);
+  free(displs);
+  free(bytes);
+  free(types);
+}
+
+/* Buffered sends, small and above the eager limit, blocking and not, around a ring; the buffer
+ * is detached (which waits for them) at the end. */
+static void buffered(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  static char small[64], big[BIG], in[BIG];
+  int attached = 6 * (BIG + MPI_BSEND_OVERHEAD);
+  void* space = malloc(attached);
+  MPI_Buffer_attach(space, attached);
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Request q;
+    MPI_Bsend(small, 64, MPI_CHAR, next, 1, MPI_COMM_WORLD);
+    MPI_Ibsend(big, BIG, MPI_CHAR, next, 2, MPI_COMM_WORLD, &q);
+    MPI_Recv(in, 64, MPI_CHAR, prev, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int flag;
+    MPI_Request_get_status(q, &flag, MPI_STATUS_IGNORE);
+    MPI_Recv(in, BIG, MPI_CHAR, prev, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+  }
+  int size_back;
+  MPI_Buffer_detach(&space, &size_back);
+  free(space);
+  if (rank == 0) printf("buffered: done\n");
+}
+
+/* Matched probes around a ring: MPI_Mprobe from MPI_ANY_SOURCE then MPI_Mrecv of the size it
+ * found, MPI_Improbe then MPI_Imrecv, and a receive that no one sends to, cancelled. */
+static void probes(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  static char out[4096], in[4096];
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Message m;
+    MPI_Status st;
+    int n, flag = 0;
+    MPI_Send(out, 100 + s, MPI_CHAR, next, 1, MPI_COMM_WORLD);
+    MPI_Mprobe(MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &m, &st);
+    MPI_Get_count(&st, MPI_CHAR, &n);
+    MPI_Mrecv(in, n, MPI_CHAR, &m, MPI_STATUS_IGNORE);
+    MPI_Request q, r;
+    MPI_Isend(out, 2000, MPI_CHAR, prev, 2, MPI_COMM_WORLD, &q);
+    /* Probed first, so that MPI_Improbe finds it: a poll until it does would make the
+     * prediction depend on the count of host processes, live as replayed. */
+    MPI_Probe(next, 2, MPI_COMM_WORLD, &st);
+    MPI_Improbe(next, 2, MPI_COMM_WORLD, &flag, &m, &st);
+    MPI_Imrecv(in, 2000, MPI_CHAR, &m, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Irecv(in, 1, MPI_CHAR, prev, 99, MPI_COMM_WORLD, &r);
+    MPI_Cancel(&r);
+    MPI_Wait(&r, &st);
+    MPI_Test_cancelled(&st, &flag);
+    if (!flag) printf("probes: rank %d: the receive was not cancelled\n", rank);
+  }
+  if (rank == 0) printf("probes: done\n");
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* pattern = argc > 1 ? argv[1] : "";
+  if (argc > 2) steps = atoi(argv[2]);
+  static const struct pattern patterns[] = {
+      {"cart_halo", cart_halo}, {"topologies", topologies},   {"persistent", persistent},
+      {"groups", groups},       {"nonblocking", nonblocking}, {"buffered", buffered},
+      {"probes", probes}};
+  int found = 0;
+  for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; ++i)
+    if (strcmp(pattern, patterns[i].name) == 0) {
+      patterns[i].run();
+      found = 1;
+    }
+  if (!found && rank == 0)
+    fprintf(stderr,
+            "record_coverage: unknown pattern '%s' (cart_halo, topologies, persistent, "
+            "groups, nonblocking, buffered, probes)\n",
+            pattern);
+  MPI_Finalize();
+  return found ? 0 : 2;
+}
