@@ -63,7 +63,7 @@ def check_halo(tool, mpisimrun, halo, out):
 
 def check_divergence(tool, mpisimrun, first_come, out):
     slow = ["--bandwidth", "1200000000B/s"]
-    # --timeout: the ideal network (no lookahead) may not end on wildcard receives.
+    # --timeout: a wrong model that never ends must be a row, not a stuck test.
     rows, p = study(tool, os.path.join(out, "live"), ["-np", "3", "--vary", "bandwidth=0.1x",
                                                       "--cpu", "off", "--timeout", "8",
                                                       first_come])
