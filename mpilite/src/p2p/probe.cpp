@@ -63,6 +63,13 @@ Message* probe_now(World& w, Rank& r, int source, int tag, int context, const Co
   for (;;) {
     const SimTime c = r.clock;
     Message* m = visible_message(r, probe, c);
+    // An arrival the network decides later (m->ts is then only a lower bound) may be at or before
+    // the clock or after it: the answer waits for the decision, as matching does. The host
+    // settles the network before it raises bounds, so the rank wakes to a decided message.
+    if (m && m->pending && m->ts <= c) {
+      await_decision(w, r, c);
+      continue;
+    }
     // Without a pending receive that could want the same messages, the first matching message
     // of a named source is final, and a wildcard's candidate is once nothing can beat it.
     bool alone = true;
