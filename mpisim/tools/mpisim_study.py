@@ -34,7 +34,7 @@ def main(argv):
                 "repeat": args.repeat, "jobs": args.jobs, "timeout_s": args.timeout,
                 "program": args.program,
                 "run_options_given": [x for pair in args.run_options for x in pair if x],
-                "weak_scaling": any("{np}" in a for a in args.program),
+                "weak_scaling": cli.weak_scaling(args),
                 "critical_path": runner_tools.critical_path,
                 "environment": {k: v for k, v in os.environ.items() if k.startswith("MPISIM_")}}
     print(outputs.terminal_table(rows))

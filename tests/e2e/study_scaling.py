@@ -109,7 +109,7 @@ def check_repeat(tool, halo, out):
 
 
 def check_weak(tool, halo, out):
-    """{np} in the arguments: weak scaling, efficiency T(n0)/T(n), scaled speedup."""
+    """{np} in the arguments, or --weak: weak scaling, efficiency T(n0)/T(n), scaled speedup."""
     rows, p = study(tool, out, ["-np", "2,8", "--cpu", "off", halo, "{np}0", "10"])
     small, large = rows
     if not shlex.split(large["command"])[-2:] == ["80", "10"]:
@@ -119,6 +119,14 @@ def check_weak(tool, halo, out):
         fail(f"weak scaling: efficiency {large['efficiency']}, speedup {large['speedup']}")
     if not json.load(open(os.path.join(out, "results.json")))["settings"]["weak_scaling"]:
         fail("results.json does not say the study is weak scaling")
+    # --weak: a program whose arguments already fix each rank's share (jacobi1d's cells per rank).
+    rows, p = study(tool, out + "-flag", ["-np", "2,8", "--weak", "--cpu", "off", halo, "20", "10"])
+    small, large = rows
+    efficiency = small["predicted_time_ps"] / large["predicted_time_ps"]
+    if large["efficiency"] != efficiency or large["speedup"] != efficiency * 8 / 2:
+        fail(f"--weak: efficiency {large['efficiency']}, speedup {large['speedup']}")
+    if "--weak" in shlex.split(large["command"]):
+        fail(f"--weak was passed on to mpisimrun: {large['command']}")
 
 
 def main():

@@ -5,7 +5,9 @@ import shutil
 
 USAGE = """usage:
   mpisim-study scaling -np 16,64,256 [--machine cluster,sp2,file.machine] [study options]
-                       [mpisimrun options] -o DIR ./prog args...     ({np} in args: the rank count)
+                       [--weak] [mpisimrun options] -o DIR ./prog args...
+                       ({np} in args: the rank count; with it, or --weak, the work grows with the
+                       ranks: weak scaling)
   mpisim-study whatif  [--from RECORDING | -np N ./prog args...] --vary KEY=V1,V2 ...
                        [study options] [mpisimrun options] -o DIR
 study options: --jobs J (default: the host's cores), --timeout S (per run), --repeat N
@@ -15,6 +17,8 @@ value in the option's units), machine, topology, network, or any other mpisimrun
 
 # mpisimrun and mpisim-replay options that take no value; every other option takes one.
 RUN_FLAGS = {"--strict", "--critical-path", "--ideal-balance"}
+# The study's own options that take no value.
+STUDY_FLAGS = {"--weak"}
 STUDY_OPTIONS = {"-o", "--output", "--jobs", "--timeout", "--repeat", "-np", "-n", "--machine",
                  "--vary", "--from"}
 
@@ -36,6 +40,7 @@ class Arguments:
         self.record = None
         self.run_options = []  # [name, value or None] pairs for mpisimrun / mpisim-replay
         self.program = []
+        self.weak = False  # --weak: each rank's work stays the same as the ranks grow
 
 
 def positive_int(text, what):
@@ -102,6 +107,10 @@ def parse(argv):
             args.run_options.append([name, None])
             i += 1
             continue
+        if name in STUDY_FLAGS:
+            args.weak = True
+            i += 1
+            continue
         if value is None:
             if i + 1 >= len(argv):
                 raise UsageError(f"{name} needs a value")
@@ -114,6 +123,11 @@ def parse(argv):
             args.run_options.append([name, value])
     check(args)
     return args
+
+
+def weak_scaling(args):
+    """Whether the program's work grows with the ranks: {np} in its arguments, or --weak."""
+    return args.weak or any("{np}" in a for a in args.program)
 
 
 def check(args):

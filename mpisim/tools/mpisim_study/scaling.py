@@ -2,6 +2,7 @@
 efficiency against the smallest rank count of the same machine."""
 import os
 
+from . import cli
 from . import rows as rowlib
 from .runner import Config, run_all
 
@@ -72,5 +73,5 @@ def run(args, tools, out):
         tools.check_settings(options_of(args.run_options), "the mpisimrun options")
     cs = run_all(configs(args, tools, out), args.jobs, args.repeat, args.timeout, describe)
     rows = [rowlib.row_of(c, "scaling") for c in cs]
-    add_scaling(rows, weak=any("{np}" in a for a in args.program))
+    add_scaling(rows, weak=cli.weak_scaling(args))
     return rows
