@@ -226,17 +226,20 @@ TEST(Config, GivenRecordsSettingsInTableOrder) {
 }
 
 TEST(Config, TheDefaultStackIsANativeProcessesWhereAddressSpaceAllows) {
-  // 8 MiB up to 8 192 ranks per host process (64 GiB of stacks), then halved down to 256 KiB.
+  // 8 MiB while a host process's stacks reserve at most kStackReservation (64 GiB: 8 192 ranks;
+  // 512 MiB in the sanitized build: 64 ranks), then halved down to 256 KiB.
+  const long native = static_cast<long>(mpisim::kStackReservation / (8u << 20));
   EXPECT_EQ(mpisim::default_stack_size(1), 8u << 20);
-  EXPECT_EQ(mpisim::default_stack_size(8192), 8u << 20);
-  EXPECT_EQ(mpisim::default_stack_size(8193), 4u << 20);
-  EXPECT_EQ(mpisim::default_stack_size(100'000), 512u << 10);
-  EXPECT_EQ(mpisim::default_stack_size(1'000'000), 256u << 10);
+  EXPECT_EQ(mpisim::default_stack_size(native), 8u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(native + 1), 4u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(4 * native), 2u << 20);
+  EXPECT_EQ(mpisim::default_stack_size(1'000'000'000), 256u << 10);
   EXPECT_EQ(config_of({"MPISIM_RANKS=64"}).stack_size, 8u << 20);
   EXPECT_FALSE(config_of({"MPISIM_RANKS=64"}).stack_given);
-  // Per host process: 100 000 ranks on two are 50 000 each.
-  EXPECT_EQ(config_of({"MPISIM_RANKS=100000"}).stack_size, 512u << 10);
-  EXPECT_EQ(config_of({"MPISIM_RANKS=100000", "MPISIM_HOSTS=2"}).stack_size, 1u << 20);
+  // Per host process: twice as many ranks on two host processes keep the size of one.
+  const std::string twice = "MPISIM_RANKS=" + std::to_string(2 * native);
+  EXPECT_EQ(config_of({twice}).stack_size, 4u << 20);
+  EXPECT_EQ(config_of({twice, "MPISIM_HOSTS=2"}).stack_size, 8u << 20);
   // An explicit size wins at any count.
   EXPECT_EQ(config_of({"MPISIM_RANKS=100000", "MPISIM_STACK=64KiB"}).stack_size, 64u << 10);
   EXPECT_TRUE(config_of({"MPISIM_RANKS=64", "MPISIM_STACK=8MiB"}).stack_given);

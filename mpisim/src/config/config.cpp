@@ -507,10 +507,9 @@ Config Config::from_environment(char** envp) {
 
 std::size_t default_stack_size(long ranks_per_host) {
   constexpr std::size_t kNative = 8 << 20, kSmallest = 256 << 10;
-  constexpr std::size_t kAddressSpace = std::size_t{64} << 30;
   std::size_t size = kNative;
   while (size > kSmallest &&
-         size * static_cast<std::size_t>(std::max(ranks_per_host, 1L)) > kAddressSpace)
+         size * static_cast<std::size_t>(std::max(ranks_per_host, 1L)) > kStackReservation)
     size /= 2;
   return size;
 }

@@ -94,10 +94,19 @@ struct Config {
 /// for plain "auto" (which may not exist yet), "" for the other maps.
 std::string auto_map_matrix(const Config& c);
 
+/// How much a host process's stacks may reserve by default: 64 GiB of address space. Under
+/// AddressSanitizer a fiber's whole stack gets shadow memory once it runs (an eighth of its
+/// size, resident), so the sanitized build allows 512 MiB.
+#if defined(MPISIM_ASAN)
+inline constexpr std::size_t kStackReservation = std::size_t{512} << 20;
+#else
+inline constexpr std::size_t kStackReservation = std::size_t{64} << 30;
+#endif
+
 /// The stack a rank gets by default with `ranks_per_host` ranks on a host process: 8 MiB, what
 /// an MPICH process has (reserved, and committed only where touched), halved while the stacks of
-/// the host process would reserve more than 64 GiB of address space, down to 256 KiB. Beyond
-/// that, each rank's touched pages, and the page tables that map them, are what memory holds.
+/// the host process would reserve more than kStackReservation, down to 256 KiB. Beyond that,
+/// each rank's touched pages, and the page tables that map them, are what memory holds.
 std::size_t default_stack_size(long ranks_per_host);
 
 } // namespace mpisim

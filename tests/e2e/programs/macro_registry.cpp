@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
   std::printf("rank %d: suite %s, %zu benchmarks (%s first), total %.1f, calls %d\n", rank,
               Registry<Mpi1>::title(), Registry<Mpi1>::names->size(),
               Registry<Mpi1>::names->begin()->first.c_str(), total, calls_of(0));
+  Registry<Mpi1>::instance = nullptr;
+  delete Registry<Mpi1>::names;
   MPI_Finalize();
   return 0;
 }
