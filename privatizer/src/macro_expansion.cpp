@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include <clang/Lex/MacroInfo.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
+
+#include "quote.hpp"
+#include "words.hpp"
 
 namespace privatizer {
 
@@ -20,22 +25,30 @@ std::string source_text(const clang::SourceManager& sm, const clang::syntax::Tok
   return sm.getBufferData(file).substr(begin, end - begin).str();
 }
 
-/// What `#` makes of an argument: its text in quotes, white space runs as one space, quotes and
-/// backslashes escaped.
+/// What `#` makes of an argument: a string of its text, white space runs as one space.
 std::string stringized(const std::string& arg) {
-  std::string s = "\"";
+  std::string text;
   bool space = false;
   for (const char c : arg) {
     if (std::isspace(static_cast<unsigned char>(c))) {
-      space = s.size() > 1;
+      space = !text.empty();
       continue;
     }
-    if (space) s += ' ';
+    if (space) text += ' ';
     space = false;
-    if (c == '"' || c == '\\') s += '\\';
-    s += c;
+    text += c;
   }
-  return s + "\"";
+  return c_string(text);
+}
+
+/// The invocation of a macro that starts at `site` (its expansion location), if one does.
+std::optional<clang::syntax::TokenBuffer::Expansion>
+invocation_at(const clang::syntax::TokenBuffer& tokens, clang::SourceLocation site) {
+  const clang::syntax::Token* first = tokens.spelledTokenAt(site);
+  if (!first) return std::nullopt;
+  const auto expansion = tokens.expansionStartingAt(first);
+  if (!expansion || expansion->Spelled.empty()) return std::nullopt;
+  return *expansion;
 }
 
 /// The arguments of the invocation `spelled` (the macro's name, and its arguments in
@@ -114,10 +127,8 @@ write_out_invocations(clang::Preprocessor& pp, const clang::syntax::TokenBuffer&
   // Per file: (begin, end) offsets of the invocation and its text written out.
   std::map<clang::FileID, std::map<unsigned, std::pair<unsigned, std::string>>> edits;
   for (const clang::SourceLocation site : sites) {
-    const clang::syntax::Token* first = tokens.spelledTokenAt(site);
-    if (!first) return {};
-    const auto expansion = tokens.expansionStartingAt(first);
-    if (!expansion || expansion->Spelled.empty()) return {};
+    const auto expansion = invocation_at(tokens, site);
+    if (!expansion) return {};
     std::string text = written_out(pp, expansion->Spelled);
     if (text.empty()) return {};
     const auto [file, begin] = sm.getDecomposedLoc(expansion->Spelled.front().location());
@@ -136,7 +147,7 @@ write_out_invocations(clang::Preprocessor& pp, const clang::syntax::TokenBuffer&
       const auto& [end, text] = edit;
       out += original.substr(at, begin - at).str();
       out += text;
-      // The arguments' line breaks stay, after the expansion.
+      // The arguments' line breaks stay, after the text written out.
       const llvm::StringRef call = original.substr(begin, end - begin);
       out +=
           std::string(static_cast<std::size_t>(std::count(call.begin(), call.end(), '\n')), '\n');
@@ -151,40 +162,19 @@ write_out_invocations(clang::Preprocessor& pp, const clang::syntax::TokenBuffer&
   return files;
 }
 
-namespace {
-
-bool identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-/// Whether `name` occurs in `text` as a whole identifier.
-bool names(llvm::StringRef text, llvm::StringRef name) {
-  for (std::size_t at = text.find(name); at != llvm::StringRef::npos;
-       at = text.find(name, at + 1)) {
-    const std::size_t end = at + name.size();
-    if ((at == 0 || !identifier_char(text[at - 1])) &&
-        (end == text.size() || !identifier_char(text[end])))
-      return true;
-  }
-  return false;
-}
-
-} // namespace
-
 std::vector<clang::SourceLocation>
 stringizing_invocations(const clang::SourceManager& sm, const clang::syntax::TokenBuffer& tokens,
                         const std::vector<std::pair<clang::SourceLocation, std::string>>& uses) {
   std::vector<clang::SourceLocation> found;
   for (const auto& [site, name] : uses) {
-    const clang::syntax::Token* first = tokens.spelledTokenAt(site);
-    const auto expansion = first ? tokens.expansionStartingAt(first) : llvm::None;
+    const auto expansion = invocation_at(tokens, site);
     if (!expansion) continue;
     for (const clang::syntax::Token& t : expansion->Expanded) {
       // A string `#` made lives in the preprocessor's scratch space.
       if (!clang::tok::isStringLiteral(t.kind()) ||
           !sm.isWrittenInScratchSpace(sm.getSpellingLoc(t.location())))
         continue;
-      if (names(t.text(sm), name)) {
+      if (find_word(t.text(sm), name) != std::string_view::npos) {
         found.push_back(site);
         break;
       }

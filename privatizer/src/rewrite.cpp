@@ -4,12 +4,12 @@
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "emit.hpp"
 #include "openmp.hpp"
 #include "quote.hpp"
+#include "words.hpp"
 
 namespace privatizer {
 namespace {
@@ -539,17 +539,10 @@ private:
     const SourceLocation begin = sm_.getExpansionLoc(first->getBeginLoc());
     const std::string specifiers = text(
         clang::CharSourceRange::getCharRange(begin, sm_.getExpansionLoc(first->getLocation())));
-    const auto is_ident = [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    };
     bool found = false;
-    for (const std::string word : words)
-      for (std::size_t at = specifiers.find(word); at != std::string::npos;
-           at = specifiers.find(word, at + 1)) {
-        const bool whole =
-            (at == 0 || !is_ident(specifiers[at - 1])) &&
-            (at + word.size() >= specifiers.size() || !is_ident(specifiers[at + word.size()]));
-        if (!whole) continue;
+    for (const std::string_view word : words)
+      for (std::size_t at = find_word(specifiers, word); at != std::string_view::npos;
+           at = find_word(specifiers, word, at + 1)) {
         rw_.RemoveText(begin.getLocWithOffset(static_cast<int>(at)), word.size());
         found = true;
       }
