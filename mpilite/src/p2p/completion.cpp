@@ -58,7 +58,7 @@ long test_any(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       continue;
     }
     if (s.all_complete || r.eit > c) {
-      r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+      spend_poll(w, r);
       return -1;
     }
     await_decision(w, r, c);
@@ -83,7 +83,7 @@ std::vector<std::size_t> test_some(World& w, Rank& r, Request* const* reqs, std:
     const SimTime c = r.clock;
     if (scan(reqs, n).all_complete || r.eit > c) {
       std::vector<std::size_t> done = collect(r, reqs, n, c);
-      if (done.empty()) r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+      if (done.empty()) spend_poll(w, r);
       return done;
     }
     await_decision(w, r, c);
@@ -96,7 +96,7 @@ bool completed_by_clock(World& w, Rank& r, const Request& q) {
     case ByClock::Yes:
       return true;
     case ByClock::No:
-      r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+      spend_poll(w, r);
       return false;
     case ByClock::Unknown:
       await_decision(w, r, r.clock);

@@ -218,7 +218,7 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       if (!reqs[i]) continue;
       const ByClock d = by_clock(r, *reqs[i]);
       if (d == ByClock::No) {
-        r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+        spend_poll(w, r);
         return false;
       }
       if (d == ByClock::Unknown) unknown = true;
@@ -228,6 +228,10 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
   }
   wait_all(w, r, reqs, n);
   return true;
+}
+
+void spend_poll(World& w, Rank& r) {
+  r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
 }
 
 SimTime exchange_extra(World& w, const Rank& r, int dest, std::size_t sent, std::size_t received) {

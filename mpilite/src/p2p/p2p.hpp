@@ -73,6 +73,10 @@ ByClock by_clock(const Rank& r, const Request& q);
 /// time while it waits: it must not be later than the clock at which the caller may resume.
 void await_decision(World& w, Rank& r, SimTime t);
 
+/// Charges `r` the CPU time of a test or probe that found nothing (so that polling loops advance
+/// in simulated time), as receive overhead on its critical path.
+void spend_poll(World& w, Rank& r);
+
 /// What an exchange of `r` with world rank `dest` (MPI_Sendrecv, MPI_Isendrecv, or a collective's
 /// step taken as one) that sent `sent` and received `received` bytes costs it beyond its two
 /// messages, charged once both are done.
