@@ -91,7 +91,7 @@ foreach(program comm_create_group comm_free_loop logical_float type_get_name car
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
         big_count_families big_count_requests comm_split_many comm_many_held type_dup_copy_fails
-        rma_large_ops rma_linked_list)
+        rma_large_ops rma_linked_list rma_lock_own_window)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -326,6 +326,10 @@ conformance_vs_mpich(rma_large_ops 4 "reversed rank 3: sum 0, transpose 26449290
 
 # A linked list appended to by every rank through one-sided operations in one lock_all epoch.
 conformance_vs_mpich(rma_linked_list 4 "list of 200: 50 50 50 50" 200)
+
+# A lock on the caller's own window is held when MPI_Win_lock returns: another rank's operations
+# wait for its unlock (was: they went in at once, overwrote its stores and finished early).
+conformance_vs_mpich(rma_lock_own_window 8 "rank 0: 10 rounds, 0 stores overwritten while locked, 0 early done, checksum 154768419$")
 
 # MPI_Comm_create_group: concurrent calls of two disjoint groups, then one of all ranks.
 conformance_vs_mpich(comm_create_group 4 "comm_create_group: 4 ranks, 0 failed checks")

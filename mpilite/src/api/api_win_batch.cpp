@@ -68,8 +68,10 @@ Request* start_batch(ApiCall& c, Window& w, int target, bool unlock) {
                                     [&](const RmaOp& q) { return q.target != target; });
   std::move(mine, w.ops.end(), std::back_inserter(b->ops));
   w.ops.erase(mine, w.ops.end());
-  // A lock is only observable through operations: a batch that would do nothing is not sent.
-  if (b->ops.empty() && !(unlock && epoch.acquired)) return nullptr;
+  // On another rank's window a lock is only observable through operations: a batch that would
+  // do nothing is not sent. On the rank's own window loads and stores observe it.
+  if (b->ops.empty() && !(unlock && epoch.acquired) && !(epoch.own && !epoch.acquired))
+    return nullptr;
   b->header.lock = epoch.acquired ? 0 : epoch.type;
   b->header.unlock = unlock ? 1 : 0;
   std::size_t reply_bytes = sizeof(int);

@@ -56,8 +56,12 @@ int PMPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
                      "rank {} made the window with the info no_locks=true: it cannot be locked",
                      rank);
-  w->locks[rank] = LockEpoch{lock_type, false};
-  return MPI_SUCCESS;
+  const bool own = c.w.comm(w->comm)->rank_of(c.r.id) == rank;
+  w->locks[rank] = LockEpoch{lock_type, false, own};
+  if (!own) return MPI_SUCCESS;
+  const int e = flush_target(c, *w, rank, false);
+  if (e != MPI_SUCCESS) w->locks.erase(rank);
+  return e;
 }
 MPISIM_WEAK_ALIAS(Win_lock)
 

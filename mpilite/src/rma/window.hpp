@@ -47,10 +47,13 @@ struct WindowTarget {
 };
 
 /// A lock epoch this rank opened as an origin (MPI_Win_lock, or MPI_Win_lock_all for the
-/// targets it reached). The lock is acquired with the first batch the target serves.
+/// targets it reached). The lock is acquired with the first batch the target serves, except on
+/// the rank's own window: there plain loads and stores belong to the epoch, so MPI_Win_lock
+/// returns only once the lock is held.
 struct LockEpoch {
   int type = MPI_LOCK_SHARED;
   bool acquired = false;
+  bool own = false; ///< the target is the origin itself
 };
 
 class PassiveTarget;
