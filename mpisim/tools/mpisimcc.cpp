@@ -38,6 +38,43 @@ std::string mirrored(const std::string& root, const std::string& path) {
   return root + fs::absolute(path).lexically_normal().string();
 }
 
+/// The compiler's own system folders: given as -I they stay system folders (the compiler ignores
+/// the -I), so they are searched as given, never through a mirror.
+bool is_default_system_dir(const std::string& dir) {
+  const fs::path p = fs::absolute(dir).lexically_normal();
+  const std::string s = p.string();
+  return s == "/usr/include" || s == "/usr/include/" || s == "/usr/local/include" ||
+         s == "/usr/local/include/" ||
+         (p.parent_path() == "/usr/include" && p.filename().string().ends_with("-linux-gnu"));
+}
+
+/// The -I folders the compiler searches through their mirrors (the rewriter makes those
+/// complete: rewritten files and links to the others).
+std::vector<std::string> mirrored_search_dirs(const wrapper::Invocation& inv) {
+  std::vector<std::string> dirs;
+  for (const std::string& d : inv.search_dirs)
+    if (!is_default_system_dir(d)) dirs.push_back(d);
+  return dirs;
+}
+
+/// `flags` without the -I options of `dirs`.
+std::vector<std::string> without_search_dirs(const std::vector<std::string>& flags,
+                                             const std::vector<std::string>& dirs) {
+  const auto replaced = [&](const std::string& d) {
+    return std::find(dirs.begin(), dirs.end(), d) != dirs.end();
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == "-I" && i + 1 < flags.size() && replaced(flags[i + 1])) {
+      ++i;
+      continue;
+    }
+    if (flags[i].starts_with("-I") && flags[i].size() > 2 && replaced(flags[i].substr(2))) continue;
+    out.push_back(flags[i]);
+  }
+  return out;
+}
+
 std::string with_extension(const std::string& path, const std::string& ext) {
   return fs::path(path).filename().replace_extension(ext).string();
 }
@@ -78,19 +115,26 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
     Command cc = compiler(inv);
     cc.push_back("-I" MPISIM_INCLUDE_DIR);
     std::string root;
+    std::vector<std::string> flags = inv.compile_flags;
     if (inv.privatize) {
       root = tmp + "/src" + std::to_string(i);
-      Command pr{MPISIM_PRIVATIZER, "-o", root, src, "--"};
+      Command pr{MPISIM_PRIVATIZER, "-o", root};
+      const std::vector<std::string> searched = mirrored_search_dirs(inv);
+      for (const std::string& dir : searched)
+        pr.insert(pr.end(), {"--complete-mirror", dir});
+      pr.insert(pr.end(), {src, "--"});
+      flags = without_search_dirs(flags, searched);
       pr.insert(pr.end(), inv.preprocessor_flags.begin(), inv.preprocessor_flags.end());
       pr.push_back("-isystem" MPISIM_INCLUDE_DIR);
       if (inv.cxx) pr.insert(pr.end(), {"-x", "c++"});
       p.commands.push_back(pr);
       compiled = mirrored(root, src);
-      // Rewritten headers shadow the originals found through -I.
+      // Rewritten headers shadow the originals found through -I; the mirror of an -I folder
+      // replaces it (the folders of -iquote are searched after their mirrors).
       for (const std::string& dir : inv.include_dirs)
         cc.push_back("-I" + mirrored(root, dir));
     }
-    cc.insert(cc.end(), inv.compile_flags.begin(), inv.compile_flags.end());
+    cc.insert(cc.end(), flags.begin(), flags.end());
     // A frame larger than a page probes each page it allocates, so that it reaches the guard
     // page below the rank's stack instead of jumping over it into the neighbour's stack.
     cc.push_back("-fstack-clash-protection");

@@ -86,7 +86,11 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name) 
     if (a == "-MF") inv.dependency_files.push_back(value);
     if (starts_with(a, "-MF") && a.size() > 3) inv.dependency_files.push_back(a.substr(3));
     if (a == "-I" || a == "-iquote") inv.include_dirs.push_back(value);
-    if (starts_with(a, "-I") && a.size() > 2) inv.include_dirs.push_back(a.substr(2));
+    if (a == "-I") inv.search_dirs.push_back(value);
+    if (starts_with(a, "-I") && a.size() > 2) {
+      inv.include_dirs.push_back(a.substr(2));
+      inv.search_dirs.push_back(a.substr(2));
+    }
     if (starts_with(a, "-iquote") && a.size() > 7) inv.include_dirs.push_back(a.substr(7));
     // -fcommon decides whether same-named tentative definitions of C files are one variable;
     // -fopenmp makes the privatizer parse the OpenMP clauses that may name globals (and

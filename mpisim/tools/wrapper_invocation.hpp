@@ -30,7 +30,10 @@ struct Invocation {
   std::vector<std::string> compile_flags;
   /// The preprocessor's view (-I, -D, -U, -std, -include, ...), which the rewriter needs too.
   std::vector<std::string> preprocessor_flags;
-  std::vector<std::string> include_dirs;     ///< from -I and -iquote, to mirror
+  std::vector<std::string> include_dirs; ///< from -I and -iquote, to mirror
+  /// From -I only: the compiler searches their complete mirrors instead, so that a rewritten
+  /// header's #include_next continues past the header's own folder, not into its original.
+  std::vector<std::string> search_dirs;
   std::vector<std::string> dependency_files; ///< -MF targets to rewrite after compiling
   bool dependencies = false;                 ///< -MD / -MMD
 };

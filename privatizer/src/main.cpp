@@ -123,6 +123,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> compiler_args;
   app.add_option("-o,--out-dir", out_dir, "directory for the rewritten files")->required();
   app.add_option("source", source, "the C or C++ file to rewrite")->required();
+  std::vector<std::string> complete;
+  app.add_option("--complete-mirror", complete,
+                 "an include folder the compiler will search through its mirror (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("compiler-args", compiler_args, "compiler options after --");
   CLI11_PARSE(app, argc, argv);
 
@@ -142,7 +146,11 @@ int main(int argc, char** argv) {
     attempt.out_dir = out_dir;
     attempt.options = options;
     attempt.may_retry = n < kAttempts;
-    if (run(db, source, attempt, files)) return 0;
+    if (run(db, source, attempt, files)) {
+      for (const std::string& dir : complete)
+        if (!privatizer::complete_mirror(out_dir, dir)) return 1;
+      return 0;
+    }
     if (attempt.expanded.empty()) return 1;
     for (auto& [path, text] : attempt.expanded)
       files[path] = std::move(text);

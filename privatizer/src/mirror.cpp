@@ -1,5 +1,7 @@
 #include "mirror.hpp"
 
+#include <filesystem>
+
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
@@ -15,6 +17,40 @@ std::string mirror_path(const std::string& out_dir, const std::string& path) {
   llvm::SmallString<256> out(out_dir);
   llvm::sys::path::append(out, abs.str());
   return std::string(out.str());
+}
+
+namespace {
+
+bool link_missing(const std::filesystem::path& original, const std::filesystem::path& mirror) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(original, ec)) {
+    const fs::path there = mirror / e.path().filename();
+    if (fs::is_symlink(fs::symlink_status(there))) continue;
+    if (!fs::exists(there)) {
+      fs::create_symlink(e.path(), there, ec);
+      if (ec) {
+        llvm::errs() << "mpisim-privatize: cannot link " << there.string() << " to "
+                     << e.path().string() << ": " << ec.message() << "\n";
+        return false;
+      }
+    } else if (fs::is_directory(there) && e.is_directory() && !link_missing(e.path(), there)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool complete_mirror(const std::string& out_dir, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return true; // the compiler ignores it too
+  const fs::path original = fs::absolute(dir).lexically_normal();
+  const fs::path mirror = mirror_path(out_dir, original.string());
+  fs::create_directories(mirror, ec);
+  return link_missing(original, mirror);
 }
 
 bool write_mirror(const clang::SourceManager& sm, clang::Rewriter& rw, const Rewritten& done,
