@@ -242,7 +242,10 @@ Message* World::new_message() {
 
 void World::free_message(Message* m) {
   m->packed = nullptr;
-  m->heap.reset();
+  if (m->heap_capacity > kKeptPayload) {
+    m->heap.reset();
+    m->heap_capacity = 0;
+  }
   m->user_buf = nullptr;
   if (m->user_type) release_datatype(*m->user_type);
   m->user_type = nullptr;
