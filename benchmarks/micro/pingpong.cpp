@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   config.ranks = 2;
   config.cpu = mpisim::CpuMode::Off;
   config.machine = mpisim::machine_preset("cluster");
+  config.timeline = false; // no report is shown
   mpisim::Simulation sim(config);
 
   char name[] = "bench_pingpong";

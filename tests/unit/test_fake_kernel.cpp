@@ -125,3 +125,42 @@ TEST(FakeKernel, AnArrivalDecidedLaterIsTheOneTheReceiveGets) {
 }
 
 } // namespace
+
+namespace {
+
+/// Sets `r`'s time of an undecided receive (or of a test, with `test`) and tells its world.
+void set_time(mpilite::World& w, mpilite::Rank& r, SimTime t, bool test = false) {
+  (test ? r.decide_time : r.undecided_key) = t;
+  w.note_undecided(r);
+}
+
+} // namespace
+
+TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
+  FakeTiming timing;
+  mpilite::ExactMatching exact;
+  test::NoRemoteHosts delivery;
+  test::NoHooks hooks;
+  test::StaticLookahead bounds;
+  mpilite::World w({timing, delivery, bounds, hooks, exact}, 3, {0, 1, 2}, 64 * 1024);
+  mpilite::Rank &a = *w.ranks()[0], &b = *w.ranks()[1], &c = *w.ranks()[2];
+  constexpr SimTime kNone = mpilite::kTimeInfinity;
+  EXPECT_EQ(mpilite::earliest_decision(w), kNone);
+  set_time(w, a, 50);
+  set_time(w, b, 30);
+  set_time(w, c, 40, true);
+  EXPECT_EQ(mpilite::earliest_decision(w), 30);
+  set_time(w, b, 60); // its entry at 30 is stale now
+  EXPECT_EQ(mpilite::earliest_decision(w), 40);
+  set_time(w, c, kNone, true);
+  EXPECT_EQ(mpilite::earliest_decision(w), 50);
+  set_time(w, b, 30); // back to a time whose entry was dropped
+  EXPECT_EQ(mpilite::earliest_decision(w), 30);
+  // Enough changes to rebuild the heap from the ranks more than once.
+  for (SimTime t = 1000; t > 100; --t)
+    set_time(w, a, t);
+  set_time(w, b, kNone);
+  EXPECT_EQ(mpilite::earliest_decision(w), 101);
+  set_time(w, a, kNone);
+  EXPECT_EQ(mpilite::earliest_decision(w), kNone);
+}

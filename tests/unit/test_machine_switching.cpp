@@ -34,6 +34,14 @@ TEST(Switching, ByteTimeRoundsUpToWholePicoseconds) {
   EXPECT_EQ(mpisim::byte_time(1 << 20, 0), 0); // infinite bandwidth
 }
 
+TEST(Switching, ByteTimeIsExactWhereBytesTimesPicosecondsLeave64Bits) {
+  // 18 446 744 bytes * 1e12 still fits in 64 bits, with the rounding term as well...
+  EXPECT_EQ(mpisim::byte_time(18'446'744, 3e9), 6'148'914'667);
+  // ...one byte more does not, and neither does the rounding term of a fast link.
+  EXPECT_EQ(mpisim::byte_time(18'446'745, 3e9), 6'148'915'000);
+  EXPECT_EQ(mpisim::byte_time(18'446'744, 1.8e11), 102'481'912);
+}
+
 TEST(Switching, LinkTimeCountsPackets) {
   const MachineParams m = links(Switching::CutThrough);
   EXPECT_EQ(mpisim::packets(m, 0), 1u); // a header-only message is still one packet

@@ -219,15 +219,17 @@ TEST(Observe, CommMatrixRowsAreWhatEachRankSent) {
   std::filesystem::remove_all(dir);
 }
 
+/// Rank 0 computes 10 us; rank 1 does nothing.
+int compute_on_rank_0(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  if (test::world_rank() == 0) MPISIM_Compute(10e-6);
+  MPI_Finalize();
+  return 0;
+}
+
 TEST(Observe, TimelineShowsComputeAndFinishedRanks) {
-  auto c = test::config(2);
-  // Rank 0 computes 10 us; rank 1 does nothing: its row is blank after time 0.
-  const auto run = test::simulate(c, [](int, char**) {
-    MPI_Init(nullptr, nullptr);
-    if (test::world_rank() == 0) MPISIM_Compute(10e-6);
-    MPI_Finalize();
-    return 0;
-  });
+  // Rank 1's row is blank after time 0.
+  const auto run = test::simulate(test::config(2), compute_on_rank_0);
   ASSERT_EQ(run.timeline.size(), 3u);
   const std::string& r0 = run.timeline[1];
   const std::string& r1 = run.timeline[2];
@@ -236,6 +238,14 @@ TEST(Observe, TimelineShowsComputeAndFinishedRanks) {
   const std::string cells1 = r1.substr(10, r1.size() - 11);
   EXPECT_EQ(cells0, std::string(cells0.size(), '#'));
   EXPECT_EQ(cells1, std::string(cells1.size(), ' '));
+}
+
+TEST(Observe, NoTimelineWhenTheRunShowsNoReport) {
+  auto c = test::config(2);
+  c.timeline = false;
+  const auto run = test::simulate(c, compute_on_rank_0);
+  EXPECT_EQ(run.reason, mpilite::RunEnd::Finished);
+  EXPECT_TRUE(run.timeline.empty());
 }
 
 TEST(Observe, ReplayPredictsExactlyWhatTheLiveRunPredicted) {

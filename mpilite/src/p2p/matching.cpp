@@ -217,7 +217,7 @@ void progress_matching(World& w, Rank& r) {
     ++i;
   }
   r.undecided_key = key;
-  if (key < kTimeInfinity) w.note_undecided(r);
+  w.note_undecided(r);
 }
 
 void complete_reply(World& w, const Reply& reply) {

@@ -1,6 +1,7 @@
 // A simulated point-to-point message (user or collective), as it travels between LPs.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -51,6 +52,8 @@ struct Message {
   // Data: packed bytes owned by the message, or the sender's own buffer (in-host rendezvous).
   std::byte* packed = nullptr; ///< points into `small` or `heap`, or null
   std::unique_ptr<std::byte, FreeBlock> heap;
+  std::size_t heap_capacity = 0; ///< bytes `heap` holds: a recycled message keeps up to
+                                 ///< kKeptPayload of them for its next payload
   alignas(16) std::byte small[64];
   const void* user_buf = nullptr;
   std::size_t user_count = 0;
@@ -61,12 +64,24 @@ struct Message {
   std::unique_ptr<CritPath> path;
 };
 
+/// The largest payload room a recycled message keeps (World::free_message): allocating and
+/// freeing a block per message made the C library grow and trim its heap, page faults included,
+/// about as often as messages were sent.
+inline constexpr std::size_t kKeptPayload = 64 * 1024;
+
 /// Room for `bytes` packed bytes of payload, small ones inside the message itself.
 inline std::byte* allocate_payload(Message& m, std::size_t bytes) {
   if (bytes <= sizeof m.small) return m.packed = m.small;
-  // Written whole by the send that packs it (or the frame it arrives in) before any read.
-  m.heap.reset(static_cast<std::byte*>(allocate_unzeroed(bytes)));
-  if (!m.heap) throw std::bad_alloc();
+  if (bytes > m.heap_capacity) {
+    m.heap.reset();
+    m.heap_capacity = 0;
+    // Kept rooms are whole powers of two, so that one fits the next payloads of about its size.
+    const std::size_t capacity = bytes <= kKeptPayload ? std::bit_ceil(bytes) : bytes;
+    // Written whole by the send that packs it (or the frame it arrives in) before any read.
+    m.heap.reset(static_cast<std::byte*>(allocate_unzeroed(capacity)));
+    if (!m.heap) throw std::bad_alloc();
+    m.heap_capacity = capacity;
+  }
   return m.packed = m.heap.get();
 }
 

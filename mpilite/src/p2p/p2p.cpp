@@ -60,6 +60,7 @@ void await_decision(World& w, Rank& r, SimTime t) {
   w.note_undecided(r);
   w.scheduler().block();
   r.decide_time = kTimeInfinity;
+  w.note_undecided(r); // its receives' time, if earlier ones were passed over for this one
 }
 
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,

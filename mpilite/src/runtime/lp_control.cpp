@@ -16,6 +16,7 @@ void for_each_undecided(World& w, const std::function<void(Rank&, SimTime)>& vis
         r->task.state != TaskState::Done)
       return false;
     r->in_undecided_list = false;
+    r->decision_entry = kTimeInfinity; // World::rebuild_decisions walks the list only
     return true;
   });
   // A copy: deciding may add ranks to the list.
@@ -147,10 +148,7 @@ void reply_from_host(World& w, const Reply& reply) {
 }
 
 SimTime earliest_decision(World& w) {
-  SimTime s = kTimeInfinity;
-  for (const Rank* r : w.undecided())
-    if (r->task.state != TaskState::Done) s = std::min({s, r->undecided_key, r->decide_time});
-  return s;
+  return w.earliest_undecided();
 }
 
 } // namespace mpilite

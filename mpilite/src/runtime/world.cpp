@@ -242,7 +242,10 @@ Message* World::new_message() {
 
 void World::free_message(Message* m) {
   m->packed = nullptr;
-  m->heap.reset();
+  if (m->heap_capacity > kKeptPayload) {
+    m->heap.reset();
+    m->heap_capacity = 0;
+  }
   m->user_buf = nullptr;
   if (m->user_type) release_datatype(*m->user_type);
   m->user_type = nullptr;
@@ -269,10 +272,47 @@ void World::run_deferred() {
   running_deferred_ = false;
 }
 
+namespace {
+
+SimTime decision_time(const Rank& r) {
+  return r.task.state == TaskState::Done ? kTimeInfinity : std::min(r.undecided_key, r.decide_time);
+}
+
+} // namespace
+
 void World::note_undecided(Rank& r) {
-  if (r.in_undecided_list) return;
-  r.in_undecided_list = true;
-  undecided_.push_back(&r);
+  const SimTime t = std::min(r.undecided_key, r.decide_time);
+  if (t == kTimeInfinity) return;
+  if (!r.in_undecided_list) {
+    r.in_undecided_list = true;
+    undecided_.push_back(&r);
+  }
+  if (t == r.decision_entry) return;
+  r.decision_entry = t;
+  decisions_.push_back({t, &r});
+  std::push_heap(decisions_.begin(), decisions_.end(), std::greater<>());
+  // Stale entries buried under the top would otherwise pile up with every change.
+  if (decisions_.size() > 2 * undecided_.size() + 64) rebuild_decisions();
+}
+
+void World::rebuild_decisions() {
+  decisions_.clear();
+  for (Rank* r : undecided_) {
+    r->decision_entry = decision_time(*r);
+    if (r->decision_entry < kTimeInfinity) decisions_.push_back({r->decision_entry, r});
+  }
+  std::make_heap(decisions_.begin(), decisions_.end(), std::greater<>());
+}
+
+SimTime World::earliest_undecided() {
+  while (!decisions_.empty()) {
+    const Decision& top = decisions_.front();
+    if (decision_time(*top.rank) == top.t) return top.t;
+    if (top.rank->decision_entry == top.t) top.rank->decision_entry = kTimeInfinity;
+    std::pop_heap(decisions_.begin(), decisions_.end(), std::greater<>());
+    decisions_.pop_back();
+  }
+  return kTimeInfinity;
 }
 
 } // namespace mpilite

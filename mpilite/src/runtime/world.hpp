@@ -118,7 +118,10 @@ public:
 
   /// Ranks that have undecided receives or wait for a test/probe decision (for the protocols).
   std::vector<Rank*>& undecided() { return undecided_; }
+  /// To be called whenever `r.undecided_key` or `r.decide_time` changed.
   void note_undecided(Rank& r);
+  /// The smallest min(undecided_key, decide_time) of the ranks not done (kTimeInfinity: none).
+  SimTime earliest_undecided();
 
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
@@ -176,6 +179,16 @@ private:
   std::vector<std::uint32_t> request_generation_;
   std::vector<Message*> free_messages_;
   std::vector<Rank*> undecided_;
+  /// The times of the undecided ranks, in a min-heap: the network asks for the earliest at every
+  /// idle round, and walking every waiting rank for it made a round cost the rank count. An
+  /// entry whose rank's time has changed since is stale, and is dropped when it reaches the top.
+  struct Decision {
+    SimTime t;
+    Rank* rank;
+    bool operator>(const Decision& o) const { return t > o.t; }
+  };
+  std::vector<Decision> decisions_;
+  void rebuild_decisions();
   OpTable ops_;
   struct Deferred {
     void (*fn)(void*);

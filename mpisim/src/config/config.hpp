@@ -73,6 +73,9 @@ struct Config {
   std::optional<SimTime> wall_limit; ///< MPISIM_WALL_LIMIT: host wall time, unset: none
   std::optional<SimTime> time_limit; ///< MPISIM_TIME_LIMIT: simulated time, unset: none
   bool progress = true;              ///< MPISIM_PROGRESS: a progress line during long runs
+  /// The report's ASCII timeline (up to 64 ranks): a program that runs a simulation and shows
+  /// no report turns it off, and then pays nothing for it.
+  bool timeline = true;
   /// MPISIM_AUTO_SHARED_MALLOC: fold ranks' allocations of at least this many bytes (0: off).
   std::size_t auto_shared_malloc = 0;
   bool sampling = true;            ///< MPISIM_SAMPLING: skip sampled bodies once they have enough

@@ -10,7 +10,18 @@ namespace mpisim {
 SimTime byte_time(std::uint64_t bytes, double bandwidth) {
   if (bandwidth <= 0 || bytes == 0) return 0;
   if (bandwidth == std::floor(bandwidth) && bandwidth < 1.8e19) {
-    const auto b = static_cast<unsigned __int128>(bandwidth);
+    // Every message costs one or more of these: a 64-bit division when the product fits, which
+    // gives the same quotient as the 128-bit one at a fraction of its cost.
+    const auto b64 = static_cast<std::uint64_t>(bandwidth);
+    std::uint64_t num64 = 0;
+    if (!__builtin_mul_overflow(bytes, static_cast<std::uint64_t>(mpilite::kPicosPerSecond),
+                                &num64) &&
+        !__builtin_add_overflow(num64, b64 - 1, &num64)) {
+      const std::uint64_t t = num64 / b64;
+      return t >= static_cast<std::uint64_t>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
+                                                                     : static_cast<SimTime>(t);
+    }
+    const auto b = static_cast<unsigned __int128>(b64);
     const unsigned __int128 num = static_cast<unsigned __int128>(bytes) * mpilite::kPicosPerSecond;
     const unsigned __int128 t = (num + b - 1) / b;
     return t >= static_cast<unsigned __int128>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity

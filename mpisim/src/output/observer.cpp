@@ -21,6 +21,10 @@
 namespace mpisim {
 namespace {
 
+bool wants_timeline(const Config& config) {
+  return config.timeline && config.ranks <= kTimelineMaxRanks;
+}
+
 std::string rank_file(const std::string& dir, int rank) {
   return fmt::format("{}/rank-{}.ops", dir, rank);
 }
@@ -48,7 +52,7 @@ std::vector<std::string> unpack_texts(const std::vector<std::byte>& bytes) {
 
 std::unique_ptr<Observer> Observer::make(const Config& config, int host) {
   if (config.trace_path.empty() && config.comm_matrix_path.empty() && config.record_path.empty() &&
-      config.ranks > kTimelineMaxRanks)
+      !wants_timeline(config))
     return nullptr;
   return std::make_unique<Observer>(config, host);
 }
@@ -58,7 +62,7 @@ Observer::Observer(const Config& config, int host)
   if (!config.trace_path.empty())
     trace_ = std::make_unique<ChromeTrace>(ChromeTrace::part_path(config.trace_path, host));
   if (!config.comm_matrix_path.empty()) matrix_.emplace();
-  if (config.ranks <= kTimelineMaxRanks) timeline_.emplace(config.ranks);
+  if (wants_timeline(config)) timeline_.emplace(config.ranks);
   if (!config.record_path.empty()) {
     std::filesystem::create_directories(config.record_path);
     // Each rank's file is started afresh by its first write, then appended to.
