@@ -1,17 +1,23 @@
 // bench_fiber_switch: cost of one LP-to-LP fiber switch in mpilite's scheduler, the path every
-// blocking MPI call of a rank takes when another rank of the host can run. With "streams" the
-// switch also carries the C++ standard streams' format, as in a program that names std::cout.
-// usage: bench_fiber_switch [switches] [streams]
+// blocking MPI call of a rank takes when another rank of the host can run, against the floor:
+// a bare Boost.Context jump_fcontext ping-pong between two contexts, measured in the same
+// process. With "streams" the switch also carries the C++ standard streams' format, as in a
+// program that names std::cout; with "copy" the stacks are copied out (MPISIM_STACK_COPY).
+// usage: bench_fiber_switch [switches] [streams|copy]
+#include <boost/context/detail/fcontext.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-
 #include <cstring>
+#include <memory>
 
 #include "mpisim_privatize.h"
 #include "scheduler.hpp"
 
 namespace {
+
+namespace bctx = boost::context::detail;
 
 struct PingPong {
   mpilite::Scheduler* sched = nullptr;
@@ -30,31 +36,67 @@ void ping_pong(void* arg) {
   p->sched->wake(*p->other);
 }
 
-} // namespace
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
-int main(int argc, char** argv) {
-  const long switches = argc > 1 ? std::atol(argv[1]) : 10'000'000;
-  if (argc > 2 && std::strcmp(argv[2], "streams") == 0) mpisim_priv_uses_streams();
-  mpilite::Scheduler sched(2, 64 * 1024);
+/// ns per switch of the scheduler's ping-pong of two fibers.
+double scheduler_switch(long switches, bool copy_stacks) {
+  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = copy_stacks});
   mpilite::Task a, b;
   PingPong pa{&sched, &b, switches / 2};
   PingPong pb{&sched, &a, switches / 2};
   sched.spawn(a, 0, &ping_pong, &pa);
   sched.spawn(b, 1, &ping_pong, &pb);
-
   const auto start = std::chrono::steady_clock::now();
   const mpilite::RunEnd outcome = sched.run([] { return false; });
-  const auto end = std::chrono::steady_clock::now();
+  const double s = seconds_since(start);
   if (outcome != mpilite::RunEnd::Finished) {
     std::fprintf(stderr, "bench_fiber_switch: scheduler did not finish\n");
-    return 1;
+    std::exit(1);
   }
-
   // The scheduler's own count includes the switches into and out of the root context, so the
   // figure is per real switch, not per loop iteration.
-  const double ns = std::chrono::duration<double, std::nano>(end - start).count();
   const auto count = sched.context_switches();
   std::printf("bench_fiber_switch: %.2f ns/switch (%zu switches, %.3f s)\n",
-              ns / static_cast<double>(count), count, ns * 1e-9);
+              s * 1e9 / static_cast<double>(count), count, s);
+  return s * 1e9 / static_cast<double>(count);
+}
+
+// The bare ping-pong: the context started here jumps straight back to whoever jumped to it,
+// `rounds` times; each round trip is two jumps.
+void bounce(bctx::transfer_t t) {
+  const long rounds = *static_cast<const long*>(t.data);
+  for (long i = 0; i < rounds; ++i)
+    t = bctx::jump_fcontext(t.fctx, nullptr);
+  bctx::jump_fcontext(t.fctx, nullptr); // never resumed
+}
+
+/// ns per jump of two bare contexts jumping to each other.
+double bare_jump(long jumps) {
+  constexpr std::size_t kStack = 64 * 1024;
+  const auto stack = std::make_unique<std::byte[]>(kStack);
+  long rounds = jumps / 2;
+  bctx::fcontext_t other = bctx::make_fcontext(stack.get() + kStack, kStack, &bounce);
+  bctx::transfer_t t = bctx::jump_fcontext(other, &rounds); // the first round trip starts it
+  const auto start = std::chrono::steady_clock::now();
+  for (long i = 0; i < rounds; ++i)
+    t = bctx::jump_fcontext(t.fctx, nullptr);
+  const double s = seconds_since(start);
+  const long count = 2 * rounds;
+  std::printf("bench_fiber_switch: bare jump_fcontext %.2f ns/jump (%ld jumps, %.3f s)\n",
+              s * 1e9 / static_cast<double>(count), count, s);
+  return s * 1e9 / static_cast<double>(count);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const long switches = argc > 1 ? std::atol(argv[1]) : 10'000'000;
+  const char* variant = argc > 2 ? argv[2] : "";
+  if (std::strcmp(variant, "streams") == 0) mpisim_priv_uses_streams();
+  const double jump = bare_jump(switches);
+  const double sw = scheduler_switch(switches, std::strcmp(variant, "copy") == 0);
+  std::printf("bench_fiber_switch: ratio %.2f (scheduler switch / bare jump)\n", sw / jump);
   return 0;
 }

@@ -207,7 +207,8 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   std::uint64_t det_profile_receives = 0;
   {
     const mpilite::Kernel kernel{*network_, *link_, *this, *this, *policy_};
-    mpilite::World world(kernel, config_.ranks, map.ranks_of(host), config_.stack_size);
+    mpilite::World world(kernel, config_.ranks, map.ranks_of(host), config_.stack_size,
+                         config_.copy_stacks);
     world_ = &world;
     arrivals_ = std::make_unique<mpilite::WorldArrivals>(world);
     observer_ = Observer::make(config_, host);

@@ -245,6 +245,25 @@ TEST(Config, TheDefaultStackIsANativeProcessesWhereAddressSpaceAllows) {
   EXPECT_TRUE(config_of({"MPISIM_RANKS=64", "MPISIM_STACK=8MiB"}).stack_given);
 }
 
+TEST(Config, StacksAreCopiedOutByDefaultFromSoManyRanksPerHostProcess) {
+  const std::string below = "MPISIM_RANKS=" + std::to_string(mpisim::kStackCopyRanks - 1);
+  const std::string at = "MPISIM_RANKS=" + std::to_string(mpisim::kStackCopyRanks);
+  EXPECT_FALSE(config_of({below}).copy_stacks);
+  EXPECT_FALSE(config_of({at, "MPISIM_HOSTS=2"}).copy_stacks); // per host process
+  EXPECT_FALSE(config_of({at, "MPISIM_STACK_COPY=off"}).copy_stacks);
+  EXPECT_EQ(config_of({at}).stack_copy, mpisim::StackCopy::Auto);
+#if defined(MPISIM_ASAN)
+  // The sanitized build never copies stacks: on is refused, auto stays off.
+  EXPECT_FALSE(config_of({at}).copy_stacks);
+  EXPECT_TRUE(contains(error_of({"MPISIM_STACK_COPY=on"}), "sanitized build cannot copy stacks"));
+#else
+  EXPECT_TRUE(config_of({at}).copy_stacks);
+  EXPECT_TRUE(config_of({"MPISIM_RANKS=2", "MPISIM_STACK_COPY=on"}).copy_stacks);
+#endif
+  EXPECT_TRUE(contains(error_of({"MPISIM_STACK_COPY=yes"}),
+                       "MPISIM_STACK_COPY=yes is not valid; allowed: auto, on, off"));
+}
+
 TEST(Config, StackIsRoundedUpToPagesWithAMinimum) {
   EXPECT_EQ(config_of({"MPISIM_STACK=16KiB"}).stack_size, 16384u);
   EXPECT_EQ(config_of({"MPISIM_STACK=20000"}).stack_size, 20480u);

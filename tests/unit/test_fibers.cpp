@@ -1,8 +1,10 @@
 // Fiber stacks and the scheduler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -113,6 +115,78 @@ TEST(Scheduler, NothingReadyAndIdleCannotHelpIsStuck) {
   }),
             mpilite::RunEnd::Blocked);
   EXPECT_EQ(idle_calls, 1);
+}
+
+// Stack copying: each fiber keeps data on its stack, and while the other fiber is switched out
+// (its stack copied out) writes into that fiber's stack through a pointer, as a sender fills a
+// blocked receiver's buffer: the write lands, and each fiber finds its own data as it left it.
+struct Copier {
+  mpilite::Scheduler* sched;
+  mpilite::Task* other;
+  Copier* peer;
+  int id;
+  int* inbox = nullptr; ///< an array on this fiber's stack
+  std::size_t parked_bytes = 0;
+  int wrong = 0;
+};
+
+void copier_entry(void* arg) {
+  auto& c = *static_cast<Copier*>(arg);
+  int mine[1000]; // 4 000 bytes
+  for (int i = 0; i < 1000; ++i)
+    mine[i] = c.id * 1000 + i;
+  int inbox[3] = {};
+  c.inbox = inbox;
+  for (int round = 0; round < 3; ++round) {
+    c.sched->wake(*c.other);
+    c.sched->block();
+    c.parked_bytes = std::max(c.parked_bytes, c.sched->stacks().parked_bytes());
+    if (c.peer->inbox) c.peer->inbox[round] = 10 * c.id + round + 1;
+  }
+  c.sched->wake(*c.other);
+  c.sched->block(); // the peer's last write into our inbox
+  for (int i = 0; i < 1000; ++i)
+    c.wrong += mine[i] != c.id * 1000 + i;
+  for (int round = 0; round < 3; ++round)
+    c.wrong += inbox[round] != 10 * c.peer->id + round + 1;
+  c.inbox = nullptr;
+  c.sched->wake(*c.other);
+}
+
+TEST(Scheduler, CopiedStacksKeepTheirDataAndTakeWritesFromOtherFibers) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = true});
+  ASSERT_TRUE(sched.stacks().copies_stacks());
+  mpilite::Task a, b;
+  Copier ca{&sched, &b, nullptr, 0}, cb{&sched, &a, nullptr, 1};
+  ca.peer = &cb;
+  cb.peer = &ca;
+  sched.spawn(a, 0, &copier_entry, &ca);
+  sched.spawn(b, 1, &copier_entry, &cb);
+  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
+  EXPECT_EQ(ca.wrong, 0);
+  EXPECT_EQ(cb.wrong, 0);
+  // While one ran, the other's stack, its 4 000-byte array included, was on the heap.
+  EXPECT_GT(ca.parked_bytes, 4000u);
+  EXPECT_GT(cb.parked_bytes, 4000u);
+#endif
+}
+
+TEST(StackPool, CopyingStacksNeedsKernelGuardRegions) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  try {
+    StackPool pool(2, 64 * 1024, {.kernel_guard_regions = false, .copy_stacks = true});
+    FAIL() << "copying stacks without guard regions was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("stack copying needs kernel guard regions"),
+              std::string::npos)
+        << e.what();
+  }
+#endif
 }
 
 } // namespace

@@ -93,6 +93,10 @@ const void* stack_pointer(void* ucontext) {
 }
 
 void on_fault(int sig, siginfo_t* info, void* ucontext) {
+  // Code of another fiber touched a parked stack (a buffer its rank handed to MPI): with the
+  // stack back in place, the access is retried and succeeds.
+  // The pool is the running scheduler's own (not const): only the report paths take it as const.
+  if (sig == SIGSEGV && g_pool && const_cast<StackPool*>(g_pool)->unpark_at(info->si_addr)) return;
   if (sig == SIGSEGV && g_pool) {
     const Scheduler* sched = Scheduler::active();
     const Task* running = sched && sched->in_fiber() ? sched->current() : nullptr;

@@ -10,7 +10,8 @@
 
 namespace mpilite {
 
-/// Installs the handlers of the fault signals on an alternate signal stack. A SIGSEGV in the
+/// Installs the handlers of the fault signals on an alternate signal stack. A SIGSEGV in a
+/// parked stack (stack copying) brings the stack back and returns. A SIGSEGV in the
 /// guard pages of `pool`, or of a fiber whose stack pointer is below its stack, is a stack
 /// overflow of the running fiber (with a guard per block of stacks, the scheduler also checks a
 /// canary and the stack pointer at every switch); other faults name the rank they hit.

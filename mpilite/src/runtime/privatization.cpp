@@ -182,7 +182,7 @@ void lay_out(Registry& r) {
 
 } // namespace
 
-void switch_segment(char* base) {
+void install_segment(char* base) {
   mpisim_priv_base = base;
   for (const Cell& c : g_cells)
     *c.cell = base ? base + c.offset : nullptr;

@@ -6,6 +6,8 @@
 #include <new>
 #include <vector>
 
+#include "mpisim_privatize.h"
+
 namespace mpilite {
 
 /// One rank's copy of every privatized variable of the program.
@@ -52,9 +54,15 @@ private:
   bool finished_ = false;
 };
 
-/// Makes `base` the current segment (and points the units' cells into it): the scheduler
-/// calls it on every fiber switch.
-void switch_segment(char* base);
+/// Makes `base` the current segment (and points the units' cells into it), whatever the
+/// current one is.
+void install_segment(char* base);
+
+/// install_segment() unless `base` is current already: the scheduler calls it on every fiber
+/// switch, and in a program without privatized variables every fiber's base is null.
+inline void switch_segment(char* base) {
+  if (base != mpisim_priv_base) install_segment(base);
+}
 
 /// Makes another rank's segment current for a while: a user-defined MPI_Op that runs while
 /// a schedule of its rank progresses in some other rank's fiber must see its own globals.

@@ -1,14 +1,22 @@
 // Per-host scheduler: one fiber per LP, switched LP to LP on one OS thread.
 #pragma once
 
+#include <boost/context/detail/fcontext.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "libc_state.hpp"
+#include "overflow_guard.hpp"
+#include "privatization.hpp"
 #include "run_end.hpp"
 #include "stack_pool.hpp"
+
+#if defined(MPISIM_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace mpilite {
 
@@ -48,14 +56,28 @@ public:
              std::size_t poll_every = 1024);
 
   /// From a fiber: suspend the current task (Blocked) and run the next ready one.
-  void block();
+  void block() {
+    current_->state = TaskState::Blocked;
+    // Every so often the root runs between two fibers, to poll for work from outside.
+    Task& next = poll_every_ && ++since_root_ >= poll_every_ ? root_ : next_or_root();
+    if (&next == current_) { // woken again before we left: just go on
+      current_->state = TaskState::Running;
+      return;
+    }
+    switch_to(next, false);
+  }
   /// The next block() goes through `poll` (when run() was given one): work for the outside
   /// (frames to other host processes) waits no longer than the current fiber's burst.
   void poll_soon() {
     if (poll_every_) since_root_ = poll_every_;
   }
   /// Queues a blocked task to run again; no effect on tasks that are ready, running or done.
-  void wake(Task& task);
+  void wake(Task& task) {
+    if (task.state != TaskState::Blocked) return;
+    task.state = TaskState::Ready;
+    ready_[(ready_head_ + ready_count_) & ready_mask_] = &task;
+    ++ready_count_;
+  }
   /// From a fiber: ends the current task as if its entry function had returned.
   [[noreturn]] void finish_current();
   /// From a fiber: end the simulation run; control returns from run() with Stopped.
@@ -81,25 +103,81 @@ public:
   void begin_fiber(void* from_ctx, void* from_task);
 
 private:
+  // In the header, with what it calls: a switch is a handful of loads and stores around the
+  // jump, and a call and return of its own would cost as much again (a return after a context
+  // jump is mispredicted, the return stack holding the other fiber's calls).
   void switch_to(Task& to, bool from_dies);
-  Task& next_or_root();
-  void after_switch();
+  void save_streams(Task& task);
+  void load_streams(Task& task);
+  void release_finished();
+  Task& next_or_root() {
+    if (ready_count_ == 0) return root_;
+    Task* t = ready_[ready_head_];
+    ready_head_ = (ready_head_ + 1) & ready_mask_;
+    --ready_count_;
+    return *t;
+  }
+  /// In the context just switched to: `prev` (saved at `prev_ctx`) is off the CPU now.
+  void after_switch(Task& prev, void* prev_ctx) {
+    prev.ctx = prev_ctx;
+    if (finished_slot_ >= 0) release_finished();
+    if (copy_stacks_ && &prev != &root_ && prev.state != TaskState::Done)
+      pool_.park(prev.index, prev_ctx);
+  }
 
-  StackPool pool_;
-  Task root_;
+  // What every switch reads and writes comes first, on one cache line.
   Task* current_ = &root_;
-  std::vector<Task*> ready_; ///< ring buffer of ready tasks; its size is a power of two
+  Task** ready_ = nullptr; ///< ring buffer of ready tasks; its size is a power of two
   std::size_t ready_mask_ = 0;
   std::size_t ready_head_ = 0;
   std::size_t ready_count_ = 0;
-  std::size_t spawned_ = 0;
-  std::size_t done_ = 0;
-  std::size_t switches_ = 0;
-  long finished_slot_ = -1;    ///< stack to give back once we are off it
   std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
   std::size_t since_root_ = 0; ///< switches since the root last ran
+  std::size_t switches_ = 0;
+  int* errno_ = &errno;         ///< this thread's errno
+  bool check_canary_ = false;   ///< OverflowCheck::GuardPerBlock: a guard page does not suffice
+  bool switch_streams_ = false; ///< the program names the C++ standard streams
+  bool copy_stacks_ = false;    ///< StackPool::copies_stacks()
   bool stopping_ = false;
-  int* errno_ = &errno; ///< this thread's errno
+  long finished_slot_ = -1; ///< stack to give back once we are off it
+
+  std::unique_ptr<Task*[]> ready_storage_;
+  StackPool pool_;
+  Task root_;
+  std::size_t spawned_ = 0;
+  std::size_t done_ = 0;
 };
+
+inline void Scheduler::switch_to(Task& to, bool from_dies) {
+  Task* from = current_;
+  // With a guard page per stack the first access past a stack faults; only a guard per block
+  // of stacks lets an overflow run on unnoticed, into the stacks below.
+  if (check_canary_ && from != &root_ &&
+      (!StackPool::canary_intact(from->stack) ||
+       static_cast<std::byte*>(__builtin_frame_address(0)) < from->stack.bottom))
+    report_stack_overflow(from->index);
+  current_ = &to;
+  to.state = TaskState::Running;
+  switch_segment(to.data_base);
+  save_libc(from->libc.regs, errno_);
+  if (switch_streams_) save_streams(*from);
+  ++switches_;
+  if (copy_stacks_ && &to != &root_) pool_.unpark(to.index);
+#if defined(MPISIM_ASAN)
+  void* fake = nullptr;
+  __sanitizer_start_switch_fiber(from_dies ? nullptr : &fake, to.stack.bottom, to.stack.size);
+#else
+  (void)from_dies;
+#endif
+  const boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(to.ctx, from);
+#if defined(MPISIM_ASAN)
+  const void* old_bottom = nullptr;
+  std::size_t old_size = 0;
+  __sanitizer_finish_switch_fiber(fake, &old_bottom, &old_size);
+#endif
+  load_libc(from->libc.regs, errno_); // back in `from`: its errno, optind, ...
+  if (switch_streams_) load_streams(*from);
+  after_switch(*static_cast<Task*>(t.data), t.fctx);
+}
 
 } // namespace mpilite

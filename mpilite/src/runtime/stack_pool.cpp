@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -17,14 +18,13 @@
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102 // Linux 6.13; older headers lack it, older kernels say EINVAL
 #endif
+#ifndef MADV_GUARD_REMOVE
+#define MADV_GUARD_REMOVE 103
+#endif
 
 namespace mpilite {
 namespace {
 
-// The canary is the untouched bottom of the stack: fresh anonymous memory reads as zero, and
-// reading it maps the shared zero page, so an intact canary costs no memory per rank.
-constexpr std::uint64_t kCanary = 0;
-constexpr std::size_t kCanaryWords = 8;
 // Mappings left for the program, MPICH, libraries and the heap.
 constexpr long kMappingReserve = 8192;
 // An mprotect()ed page inside a mapping splits it: the page and the rest are mappings of their own.
@@ -45,6 +45,20 @@ std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
 
+/// The top `bytes` of stack `s` (its used part) and the whole pages they lie on.
+struct UsedPart {
+  std::byte* low;
+  std::byte* pages;
+  std::byte* top;
+  std::size_t page_bytes() const { return static_cast<std::size_t>(top - pages); }
+};
+
+UsedPart used_part(const Stack& s, std::size_t bytes, std::size_t page) {
+  std::byte* top = s.bottom + s.size;
+  std::byte* low = top - bytes;
+  return {low, s.bottom + (static_cast<std::size_t>(low - s.bottom) & ~(page - 1)), top};
+}
+
 } // namespace
 
 StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions& options) {
@@ -53,6 +67,23 @@ StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions
   guard_bytes_ = page;
   slot_bytes_ = size_ + guard_bytes_;
   install_guards(count, options);
+  if (options.copy_stacks) enable_copying(count);
+}
+
+void StackPool::enable_copying(std::size_t count) {
+  // A parked stack must fault when touched, without a memory mapping of its own per rank:
+  // only kernel guard regions do that.
+#if defined(MPISIM_ASAN)
+  // Copying a stack out reads its frames' poisoned redzones, and a parked stack's shadow memory
+  // would have to be saved and restored with it.
+  throw std::runtime_error("stack copying is not available under AddressSanitizer; set "
+                           "MPISIM_STACK_COPY=off");
+#endif
+  if (count > 0 && !kernel_guards_)
+    throw std::runtime_error("stack copying needs kernel guard regions (MADV_GUARD_INSTALL, "
+                             "Linux 6.13 or later), which this kernel lacks; set "
+                             "MPISIM_STACK_COPY=off");
+  parked_.resize(count);
 }
 
 void StackPool::install_guards(std::size_t count, const StackPoolOptions& options) {
@@ -94,6 +125,8 @@ void StackPool::install_guards(std::size_t count, const StackPoolOptions& option
 StackPool::~StackPool() {
   for (const Chunk& c : chunks_)
     munmap(c.base, c.bytes);
+  for (const ParkedStack& p : parked_)
+    std::free(p.copy);
 }
 
 void StackPool::keep_for_leak_check([[maybe_unused]] const std::vector<std::size_t>& indices) {
@@ -121,25 +154,94 @@ Stack StackPool::stack(std::size_t index) const {
   return {slot(index) + guard_bytes_, size_};
 }
 
-bool StackPool::canary_intact(std::size_t index) const {
-  if (stacks_per_guard_ == 1) return true;
-  const auto* w = reinterpret_cast<const std::uint64_t*>(slot(index) + guard_bytes_);
-  for (std::size_t k = 0; k < kCanaryWords; ++k)
-    if (w[k] != kCanary) return false;
-  return true;
-}
-
-long StackPool::stack_of_guard_address(const void* addr) const {
+long StackPool::slot_of(const void* addr, bool& in_guard) const {
   const auto* a = static_cast<const std::byte*>(addr);
   for (std::size_t c = 0; c < chunks_.size(); ++c) {
     const Chunk& ch = chunks_[c];
     if (a < ch.base || a >= ch.base + ch.bytes) continue;
     const std::size_t offset = static_cast<std::size_t>(a - ch.base);
-    const std::size_t index = c * per_chunk_ + offset / slot_bytes_;
-    if (offset % slot_bytes_ < guard_bytes_ && guarded(index)) return static_cast<long>(index);
-    return -1;
+    in_guard = offset % slot_bytes_ < guard_bytes_;
+    return static_cast<long>(c * per_chunk_ + offset / slot_bytes_);
   }
   return -1;
+}
+
+long StackPool::stack_of_guard_address(const void* addr) const {
+  bool in_guard = false;
+  const long index = slot_of(addr, in_guard);
+  return index >= 0 && in_guard && guarded(static_cast<std::size_t>(index)) ? index : -1;
+}
+
+void StackPool::park(std::size_t index, const void* sp) {
+  ParkedStack& p = parked_[index];
+  copy_out(index, sp);
+  // The first time, the pages below that a deeper start (MPI_Init, the program's set-up) left
+  // behind are given back too; later excursions that deep are rare enough to leave.
+  if (!p.trimmed) {
+    const Stack s = stack(index);
+    std::byte* pages = used_part(s, p.bytes, guard_bytes_).pages;
+    if (pages > s.bottom)
+      madvise(s.bottom, static_cast<std::size_t>(pages - s.bottom), MADV_DONTNEED);
+    p.trimmed = true;
+  }
+}
+
+void StackPool::park_unstarted(std::size_t index, const void* sp) {
+  copy_out(index, sp);
+}
+
+void StackPool::copy_out(std::size_t index, const void* sp) {
+  ParkedStack& p = parked_[index];
+  const Stack s = stack(index);
+  // The saved context is at the stack pointer; what lies below it is dead.
+  const auto bytes =
+      static_cast<std::uint32_t>(s.bottom + s.size - static_cast<const std::byte*>(sp));
+  if (bytes > p.capacity) {
+    // Rounded up so that a stack that varies a little in depth is not reallocated every time.
+    const std::uint32_t capacity = (bytes + 511) & ~std::uint32_t{511};
+    void* copy = std::realloc(p.copy, capacity);
+    if (!copy) {
+      static const char kMsg[] = "mpisim: out of memory copying out a fiber stack\n";
+      (void)!write(2, kMsg, sizeof kMsg - 1);
+      std::abort();
+    }
+    p.copy = static_cast<std::byte*>(copy);
+    p.capacity = capacity;
+  }
+  const UsedPart used = used_part(s, bytes, guard_bytes_);
+  std::memcpy(p.copy, used.low, bytes);
+  p.bytes = bytes;
+  madvise(used.pages, used.page_bytes(), MADV_GUARD_INSTALL);
+  p.parked = true;
+}
+
+void StackPool::bring_back(std::size_t index) {
+  ParkedStack& p = parked_[index];
+  const UsedPart used = used_part(stack(index), p.bytes, guard_bytes_);
+  madvise(used.pages, used.page_bytes(), MADV_GUARD_REMOVE);
+  std::memcpy(used.low, p.copy, p.bytes);
+  p.parked = false;
+}
+
+bool StackPool::unpark_at(const void* addr) {
+  if (parked_.empty()) return false;
+  bool in_guard = false;
+  const long index = slot_of(addr, in_guard);
+  if (index < 0 || in_guard) return false;
+  const auto i = static_cast<std::size_t>(index);
+  // Only the guarded pages fault: a fault elsewhere is not this, and retrying would repeat it.
+  if (!parked_[i].parked || static_cast<const std::byte*>(addr) <
+                                used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
+    return false;
+  bring_back(i);
+  return true;
+}
+
+std::size_t StackPool::parked_bytes() const {
+  std::size_t sum = 0;
+  for (const ParkedStack& p : parked_)
+    sum += p.capacity;
+  return sum;
 }
 
 bool StackPool::below_stack(std::size_t index, const void* addr) const {
@@ -152,6 +254,9 @@ bool StackPool::below_stack(std::size_t index, const void* addr) const {
 void StackPool::release(std::size_t index) {
   // Dropped pages read as zero again, which also restores the canary; guard regions stay.
   madvise(slot(index) + guard_bytes_, size_, MADV_DONTNEED);
+  if (parked_.empty()) return;
+  std::free(parked_[index].copy);
+  parked_[index] = {};
 }
 
 } // namespace mpilite

@@ -33,6 +33,19 @@ struct StackPoolOptions {
   /// Memory mappings the pool may use for guard pages; 0: vm.max_map_count minus a reserve
   /// for the program, MPICH and the libraries.
   long mapping_budget = 0;
+  /// Stack copying: a fiber's stack is copied out to the heap while it is switched out (see
+  /// StackPool::park). Needs kernel guard regions; the constructor throws without them.
+  bool copy_stacks = false;
+};
+
+/// A switched-out fiber's stack while copying is on: the used part, [top - bytes, top), lives
+/// in `copy`, and the pages it occupied hold kernel guard markers instead of memory.
+struct ParkedStack {
+  std::byte* copy = nullptr;
+  std::uint32_t capacity = 0;
+  std::uint32_t bytes = 0;
+  bool parked = false;
+  bool trimmed = false; ///< the pages below the used part were given back once, after it ran
 };
 
 class StackPool {
@@ -59,7 +72,18 @@ public:
   void keep_for_leak_check(const std::vector<std::size_t>& indices);
 
   /// True while the canary at the bottom of stack `index` is intact (always in GuardPage mode).
-  bool canary_intact(std::size_t index) const;
+  bool canary_intact(std::size_t index) const {
+    return stacks_per_guard_ == 1 || canary_intact(stack(index));
+  }
+  /// True while the bottom of `stack` is untouched: fresh anonymous memory reads as zero, and
+  /// reading it maps the shared zero page, so an intact canary costs no memory per rank.
+  static bool canary_intact(const Stack& stack) {
+    const auto* w = reinterpret_cast<const std::uint64_t*>(stack.bottom);
+    std::uint64_t any = 0;
+    for (std::size_t k = 0; k < kCanaryWords; ++k)
+      any |= w[k];
+    return any == 0;
+  }
   /// The stack whose (protected) guard page contains `addr`, or -1.
   long stack_of_guard_address(const void* addr) const;
   /// True if `addr` lies in the pool's memory below the usable part of stack `index`: a stack
@@ -68,12 +92,39 @@ public:
   /// Returns the pages of stack `index` to the kernel (the rank has finished).
   void release(std::size_t index);
 
+  /// Whether stacks are copied out while their fibers are switched out.
+  bool copies_stacks() const { return !parked_.empty(); }
+  /// Stack copying: copies the used part of stack `index`, from `sp` (its fiber's saved stack
+  /// pointer) to the top, to the heap and turns its pages into guard regions, which hold no
+  /// memory. Any access to them faults, and the fault handler brings the stack back
+  /// (unpark_at): so another fiber may still read or write the buffers a parked fiber handed
+  /// to MPI, at their own addresses. Call when no code runs on the stack.
+  void park(std::size_t index, const void* sp);
+  /// park() for a fiber that has not run yet: its first context, written at the top of its
+  /// stack when it is spawned, would otherwise keep a page per rank resident until it runs.
+  void park_unstarted(std::size_t index, const void* sp);
+  /// Brings stack `index` back if it is parked; call before its fiber runs again.
+  void unpark(std::size_t index) {
+    if (!parked_.empty() && parked_[index].parked) bring_back(index);
+  }
+  /// From the SIGSEGV handler: if `addr` is in a parked stack, brings it back and returns true
+  /// (the faulting access can then be retried). Async-signal-safe.
+  bool unpark_at(const void* addr);
+  /// Bytes the parked stacks' copies hold on the heap.
+  std::size_t parked_bytes() const;
+
 private:
+  static constexpr std::size_t kCanaryWords = 8;
   struct Chunk {
     std::byte* base;
     std::size_t bytes;
   };
   std::byte* slot(std::size_t index) const;
+  /// The slot `addr` lies in, or -1; `in_guard`: in its guard page rather than its stack.
+  long slot_of(const void* addr, bool& in_guard) const;
+  void copy_out(std::size_t index, const void* sp);
+  void bring_back(std::size_t index);
+  void enable_copying(std::size_t count);
   bool guarded(std::size_t index) const { return index % stacks_per_guard_ == 0; }
   void install_guards(std::size_t count, const StackPoolOptions& options);
 
@@ -84,6 +135,7 @@ private:
   std::size_t stacks_per_guard_ = 1;
   bool kernel_guards_ = false;
   std::vector<Chunk> chunks_;
+  std::vector<ParkedStack> parked_; ///< per stack when copying is on, else empty
 };
 
 } // namespace mpilite

@@ -21,8 +21,9 @@ constexpr std::uint32_t kIndexMask = 0x00ffffff;
 } // namespace
 
 World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
-             std::size_t stack_size)
-    : kernel_(kernel), world_size_(world_size), sched_(local_ranks.size(), stack_size),
+             std::size_t stack_size, bool copy_stacks)
+    : kernel_(kernel), world_size_(world_size),
+      sched_(local_ranks.size(), stack_size, StackPoolOptions{.copy_stacks = copy_stacks}),
       comms_(world_size), keyvals_(world_size) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;

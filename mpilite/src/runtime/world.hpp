@@ -36,7 +36,9 @@ public:
   using Main = std::function<int(int, char**)>;
 
   /// `local_ranks`: the world ranks this host process simulates, in increasing order.
-  World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size);
+  /// `copy_stacks`: stack copying (StackPoolOptions::copy_stacks).
+  World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size,
+        bool copy_stacks = false);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;

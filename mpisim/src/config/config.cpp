@@ -243,6 +243,19 @@ const std::vector<Variable>& table() {
              c.stack_size = stack_size(v, s);
              c.stack_given = true;
            }},
+          {{"MPISIM_STACK_COPY", "--stack-copy",
+            "copy each blocked rank's stack out to the heap, leaving no stack page resident "
+            "(docs/large-scale.md, Stacks): less memory per rank, a slower switch",
+            "auto: on from 262 144 ranks per host process", "auto, on, off"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.stack_copy = pick(v, s, {StackCopy::Auto, StackCopy::On, StackCopy::Off});
+#if defined(MPISIM_ASAN)
+             if (c.stack_copy == StackCopy::On)
+               invalid(v, s,
+                       "the sanitized build cannot copy stacks (it would read the frames' "
+                       "poisoned redzones and lose their shadow memory)");
+#endif
+           }},
           {{"MPISIM_REPORT", "--report", "also write the report as JSON to this file", "",
             "a file path"},
            [](Config& c, const VariableInfo&, const std::string& s) { c.report_path = s; }},
@@ -498,11 +511,22 @@ Config Config::from_environment(char** envp) {
       v.apply(config, v.info, it->second);
     config.given.emplace_back(it->first, it->second);
   }
-  if (!config.stack_given)
-    config.stack_size = default_stack_size((config.ranks + config.hosts - 1) / config.hosts);
+  const long ranks_per_host = (config.ranks + config.hosts - 1) / config.hosts;
+  if (!config.stack_given) config.stack_size = default_stack_size(ranks_per_host);
+  config.copy_stacks = config.stack_copy == StackCopy::On ||
+                       (config.stack_copy == StackCopy::Auto && default_stack_copy(ranks_per_host));
   check_machine(config, settings);
   check_map(config);
   return config;
+}
+
+bool default_stack_copy(long ranks_per_host) {
+#if defined(MPISIM_ASAN)
+  (void)ranks_per_host;
+  return false;
+#else
+  return ranks_per_host >= kStackCopyRanks;
+#endif
 }
 
 std::size_t default_stack_size(long ranks_per_host) {

@@ -55,6 +55,8 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"cpu", c.cpu == CpuMode::Off ? "off" : "measured"},
       {"stack_bytes", c.stack_size},
       {"stack_default", !c.stack_given},
+      {"stack_copy", c.copy_stacks},
+      {"stack_copy_default", c.stack_copy == StackCopy::Auto},
       {"auto_shared_malloc_bytes", c.auto_shared_malloc},
       {"sampling", c.sampling},
       {"sampling_report", c.sampling_report},
@@ -252,13 +254,23 @@ void render_openmp(std::string& out, const json& r) {
                        widest, cores, cores);
 }
 
+/// What the settings line says of stack copying: nothing when it is off by default.
+std::string stack_copy_text(const json& s) {
+  const bool on = s.value("stack_copy", false);
+  const bool by_default = s.value("stack_copy_default", true);
+  if (!on) return by_default ? "" : ", not copied out (MPISIM_STACK_COPY=off)";
+  return by_default
+             ? ", copied out while blocked (the default for this many ranks per host process)"
+             : ", copied out while blocked (MPISIM_STACK_COPY=on)";
+}
+
 void render_settings(std::string& out, const json& s) {
   const json& m = s["machine"];
   out += fmt::format(
       "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
       "receive overhead {}, latency {}, bandwidth {}, eager limit {}, topology {}, {} rank(s) per "
       "node, {} switching, network {}); protocol {}, DET {}, lookahead {}; CPU {} x{}; stacks {}{} "
-      "({}); calendar from {} ({})\n",
+      "({}){}; calendar from {} ({})\n",
       s["ranks"].get<int>(), s["hosts"].get<int>(), m["name"].get<std::string>(),
       t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
       format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
@@ -269,8 +281,8 @@ void render_settings(std::string& out, const json& s) {
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()),
       s.value("stack_default", false) ? " (the default for this many ranks per host process)" : "",
-      s["overflow_check"].get<std::string>(), s["calendar_epoch"].get<std::string>(),
-      s["calendar"].get<std::string>());
+      s["overflow_check"].get<std::string>(), stack_copy_text(s),
+      s["calendar_epoch"].get<std::string>(), s["calendar"].get<std::string>());
   if (!s["variables"].empty()) {
     out += "variables:";
     for (const auto& [name, value] : s["variables"].items())
