@@ -121,11 +121,10 @@ std::size_t default_stack_size(long ranks_per_host);
 /// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks: a blocked rank
 /// then holds the used part of its stack on the heap (about 1 KiB in MPI_Recv) instead of its
 /// touched page (4 KiB), for a switch that costs microseconds instead of nanoseconds
-/// (docs/performance.md, Stack copying). From here on the default stacks are 256 KiB, their
-/// page tables 512 B per rank, and copying halves a ring's peak (1 000 000 ranks: 5.6 to
-/// 2.9 GiB); at 100 000 ranks, with 1 KiB of page tables per rank, it saved 16 % of an
-/// allreduce's peak for three times its wall time.
-inline constexpr long kStackCopyRanks = 262'144;
+/// (docs/performance.md, Stack copying). Copying halves a ring's peak (1 000 000 ranks: 6.0 to
+/// 3.2 GiB) but makes that run five times slower (35 s to 174 s), so it is the default only
+/// where uncopied stacks stop fitting a large machine: about 6 KiB per rank, 24 GiB here.
+inline constexpr long kStackCopyRanks = 4'194'304;
 
 /// Whether ranks' stacks are copied out by default with `ranks_per_host` ranks on a host
 /// process: from kStackCopyRanks on, never in the sanitized build.
