@@ -5,8 +5,17 @@
 
 namespace mpisim {
 
+namespace {
+
 // Times saturate at kTimeInfinity: a huge message on a slow link is then caught, with its
 // sender named, when its timestamp passes the limit (p2p.cpp), rather than overflowing here.
+template <class T> SimTime saturated(T t) {
+  return t >= static_cast<T>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
+                                                     : static_cast<SimTime>(t);
+}
+
+} // namespace
+
 SimTime byte_time(std::uint64_t bytes, double bandwidth) {
   if (bandwidth <= 0 || bytes == 0) return 0;
   if (bandwidth == std::floor(bandwidth) && bandwidth < 1.8e19) {
@@ -16,22 +25,15 @@ SimTime byte_time(std::uint64_t bytes, double bandwidth) {
     std::uint64_t num64 = 0;
     if (!__builtin_mul_overflow(bytes, static_cast<std::uint64_t>(mpilite::kPicosPerSecond),
                                 &num64) &&
-        !__builtin_add_overflow(num64, b64 - 1, &num64)) {
-      const std::uint64_t t = num64 / b64;
-      return t >= static_cast<std::uint64_t>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
-                                                                     : static_cast<SimTime>(t);
-    }
+        !__builtin_add_overflow(num64, b64 - 1, &num64))
+      return saturated(num64 / b64);
     const auto b = static_cast<unsigned __int128>(b64);
     const unsigned __int128 num = static_cast<unsigned __int128>(bytes) * mpilite::kPicosPerSecond;
-    const unsigned __int128 t = (num + b - 1) / b;
-    return t >= static_cast<unsigned __int128>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
-                                                                       : static_cast<SimTime>(t);
+    return saturated((num + b - 1) / b);
   }
-  const long double t = std::ceil(static_cast<long double>(bytes) *
-                                  static_cast<long double>(mpilite::kPicosPerSecond) /
-                                  static_cast<long double>(bandwidth));
-  return t >= static_cast<long double>(mpilite::kTimeInfinity) ? mpilite::kTimeInfinity
-                                                               : static_cast<SimTime>(t);
+  return saturated(std::ceil(static_cast<long double>(bytes) *
+                             static_cast<long double>(mpilite::kPicosPerSecond) /
+                             static_cast<long double>(bandwidth)));
 }
 
 std::uint64_t packets(const MachineParams& m, std::uint64_t k) {
