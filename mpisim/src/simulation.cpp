@@ -223,6 +223,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
         r->path = std::make_unique<mpilite::CritPath>();
     mpilite::set_auto_fold(config_.auto_shared_malloc);
     s.reason = world.run(main, argc, argv);
+    s.setup_seconds = std::chrono::duration<double>(world.spawned_at() - start).count();
     mpilite::set_auto_fold(0);
     control_.reset();
     mpilite::merge_sample_summaries(s.sampling, world.sample_sites.summaries());

@@ -73,7 +73,8 @@ struct RunSummary {
   std::vector<RankSummary> ranks;
   SimTime predicted = 0; ///< largest final clock
   double wall_seconds = 0;
-  long peak_rss_kib = 0;                            ///< largest HostSummary::peak_memory_kib
+  double setup_seconds = 0; ///< of wall_seconds, before the ranks started (host 0's)
+  long peak_rss_kib = 0;    ///< largest HostSummary::peak_memory_kib
   std::vector<mpilite::SampleSiteSummary> sampling; ///< MPISIM_SAMPLE_* sites, over all hosts
   std::uint64_t context_switches = 0;
   std::uint64_t local_messages = 0;

@@ -48,7 +48,9 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   }
   std::fflush(stdout);
   if (!run.reporting_host) return run.exit_code;
-  const nlohmann::json report = build_report(config, run);
+  // Every rank in the report file; in the text, only as many as it shows.
+  const nlohmann::json report = build_report(
+      config, run, config.report_path.empty() ? RankDetail::WhenShown : RankDetail::Always);
   std::fputs(render_report(report).c_str(), stderr);
   // An output that could not be written is named after the report, which is never lost to it.
   bool written = run.output_errors.empty();

@@ -112,17 +112,22 @@ void StackPool::install_guards(std::size_t count, const StackPoolOptions& option
   kernel_guards_ =
       options.kernel_guard_regions && madvise(slot(0), guard_bytes_, MADV_GUARD_INSTALL) == 0;
   if (kernel_guards_) stacks_per_guard_ = 1;
-  for (std::size_t i = 0; i < count; i += stacks_per_guard_) {
-    const int rc = kernel_guards_ ? madvise(slot(i), guard_bytes_, MADV_GUARD_INSTALL)
-                                  : mprotect(slot(i), guard_bytes_, PROT_NONE);
-    if (rc != 0)
-      throw std::runtime_error(std::string("cannot install a stack guard page: ") +
-                               std::strerror(errno) +
-                               "; lower the number of ranks per host process");
-  }
+  // Stack 0's guard is in place already where the probe above installed it.
+  BatchedAdvice guard_advice(MADV_GUARD_INSTALL);
+  int error = 0;
+  for (std::size_t i = kernel_guards_ ? 1 : 0; i < count && error == 0; i += stacks_per_guard_)
+    if (kernel_guards_)
+      error = guard_advice.add(slot(i), guard_bytes_);
+    else if (mprotect(slot(i), guard_bytes_, PROT_NONE) != 0)
+      error = errno;
+  if (error == 0) error = guard_advice.flush();
+  if (error != 0)
+    throw std::runtime_error(std::string("cannot install a stack guard page: ") +
+                             std::strerror(error) + "; lower the number of ranks per host process");
 }
 
 StackPool::~StackPool() {
+  releases_.drop();
   for (const Chunk& c : chunks_)
     munmap(c.base, c.bytes);
   for (const ParkedStack& p : parked_)
@@ -253,7 +258,7 @@ bool StackPool::below_stack(std::size_t index, const void* addr) const {
 
 void StackPool::release(std::size_t index) {
   // Dropped pages read as zero again, which also restores the canary; guard regions stay.
-  madvise(slot(index) + guard_bytes_, size_, MADV_DONTNEED);
+  releases_.add(slot(index) + guard_bytes_, size_);
   if (parked_.empty()) return;
   std::free(parked_[index].copy);
   parked_[index] = {};

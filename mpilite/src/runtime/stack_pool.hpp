@@ -3,8 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+
 #include <string>
+#include <sys/mman.h>
 #include <vector>
+
+#include "batched_advice.hpp"
 
 namespace mpilite {
 
@@ -89,7 +93,9 @@ public:
   /// True if `addr` lies in the pool's memory below the usable part of stack `index`: a stack
   /// pointer there has overflowed.
   bool below_stack(std::size_t index, const void* addr) const;
-  /// Returns the pages of stack `index` to the kernel (the rank has finished).
+  /// Returns the pages of stack `index` to the kernel (the rank has finished), in batches: a
+  /// finished stack holds what it held while its rank was blocked, so waiting for a batch never
+  /// raises the peak, and the stacks still waiting when the pool goes are unmapped with it.
   void release(std::size_t index);
 
   /// Whether stacks are copied out while their fibers are switched out.
@@ -136,6 +142,7 @@ private:
   bool kernel_guards_ = false;
   std::vector<Chunk> chunks_;
   std::vector<ParkedStack> parked_; ///< per stack when copying is on, else empty
+  BatchedAdvice releases_{MADV_DONTNEED};
 };
 
 } // namespace mpilite

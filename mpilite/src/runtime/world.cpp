@@ -105,6 +105,7 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
     Rank& r = *ranks_[i];
     sched_.spawn(r.task, i, &World::rank_entry, &r);
   }
+  spawned_at_ = HostSteadyClock::now();
   const auto poll = kernel_.delivery.polls()
                         ? std::function<void()>([this] { kernel_.delivery.poll(); })
                         : std::function<void()>();

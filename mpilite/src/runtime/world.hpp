@@ -16,6 +16,7 @@
 #include "datatype.hpp"
 #include "errhandler.hpp"
 #include "group_table.hpp"
+#include "host_clock.hpp"
 #include "info_table.hpp"
 #include "kernel.hpp"
 #include "message.hpp"
@@ -50,6 +51,8 @@ public:
   /// Runs `main` once per local rank, each on its own fiber, until all return, the program
   /// deadlocks or aborts.
   RunEnd run(const Main& main, int argc, char** argv);
+  /// When run() had every local rank spawned and started the first: the end of the set-up.
+  HostSteadyClock::time_point spawned_at() const { return spawned_at_; }
 
   /// The rank whose fiber is running (only valid inside a fiber).
   Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
@@ -204,6 +207,7 @@ private:
   char** argv_ = nullptr;
   RunEnd end_ = RunEnd::Finished;
   bool stopped_when_idle_ = false;
+  HostSteadyClock::time_point spawned_at_{};
   int exit_code_ = 0;
   std::string stop_message_;
 };

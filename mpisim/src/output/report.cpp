@@ -161,13 +161,51 @@ const char* outcome_name(mpilite::RunEnd end) {
   return "?";
 }
 
-json build_report(const Config& config, const RunSummary& run) {
-  json ranks = json::array();
-  std::uint64_t messages = 0, bytes = 0;
-  const auto fraction = [&run](SimTime t) {
-    return run.predicted > 0 ? static_cast<double>(t) / static_cast<double>(run.predicted) : 0.0;
-  };
+namespace {
+
+/// `t` as a share of the predicted time.
+double share(SimTime t, SimTime predicted) {
+  return predicted > 0 ? static_cast<double>(t) / static_cast<double>(predicted) : 0.0;
+}
+
+/// What the text report says of the ranks as a whole: their mean utilization, the ranks that
+/// failed or skipped MPI_Finalize (the first kRanksNamed of each), their OpenMP regions.
+json rank_totals(const RunSummary& run) {
+  const auto fraction = [&run](SimTime t) { return share(t, run.predicted); };
+  double use[4] = {0, 0, 0, 0};
+  json failed = json::array(), unfinalized = json::array();
+  std::size_t n_failed = 0, n_unfinalized = 0;
+  std::uint64_t regions = 0;
+  int widest = 0;
   for (const RankSummary& r : run.ranks) {
+    use[0] += fraction(r.stats.compute);
+    use[1] += fraction(r.stats.comm);
+    use[2] += fraction(r.stats.wait);
+    use[3] += fraction(run.predicted - r.clock);
+    if (r.exit_code != 0 && n_failed++ < kRanksNamed)
+      failed.push_back({{"rank", r.rank}, {"exit_code", r.exit_code}, {"ended_by_exit", r.exited}});
+    if (!r.finalized && n_unfinalized++ < kRanksNamed) unfinalized.push_back(r.rank);
+    regions += r.stats.parallel_regions;
+    widest = std::max(widest, r.stats.widest_team);
+  }
+  const double n = std::max<double>(1, static_cast<double>(run.ranks.size()));
+  return {{"utilization_mean",
+           {{"compute", use[0] / n},
+            {"communicate", use[1] / n},
+            {"wait", use[2] / n},
+            {"finished", use[3] / n}}},
+          {"failed", failed},
+          {"failed_count", n_failed},
+          {"unfinalized", unfinalized},
+          {"unfinalized_count", n_unfinalized},
+          {"parallel_regions", regions},
+          {"widest_team", widest}};
+}
+
+json ranks_json(const RunSummary& run) {
+  const auto fraction = [&run](SimTime t) { return share(t, run.predicted); };
+  json ranks = json::array();
+  for (const RankSummary& r : run.ranks)
     ranks.push_back({{"rank", r.rank},
                      {"time_ps", r.clock},
                      {"compute_ps", r.stats.compute},
@@ -188,16 +226,28 @@ json build_report(const Config& config, const RunSummary& run) {
                        {"communicate", fraction(r.stats.comm)},
                        {"wait", fraction(r.stats.wait)},
                        {"finished", fraction(run.predicted - r.clock)}}}});
+  return ranks;
+}
+
+} // namespace
+
+json build_report(const Config& config, const RunSummary& run, RankDetail detail) {
+  std::uint64_t messages = 0, bytes = 0;
+  for (const RankSummary& r : run.ranks) {
     messages += r.stats.msgs_sent;
     bytes += r.stats.bytes_sent;
   }
+  // A million ranks' objects cost a gigabyte and seconds; the text shows them only when few.
+  const bool per_rank = detail == RankDetail::Always ||
+                        run.ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks);
   const auto& rs = run.ranks;
   json summary = {
       {"time_ps", column_summary(rs, [](const RankSummary& r) { return r.clock; })},
       {"compute_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.compute; })},
       {"comm_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.comm; })},
       {"wait_ps", column_summary(rs, [](const RankSummary& r) { return r.stats.wait; })},
-      {"msgs_sent", column_summary(rs, [](const RankSummary& r) { return r.stats.msgs_sent; })}};
+      {"msgs_sent", column_summary(rs, [](const RankSummary& r) { return r.stats.msgs_sent; })},
+      {"totals", rank_totals(run)}};
   const double predicted_s = mpilite::time_to_seconds(run.predicted);
   return {{"mpisim_report", 1},
           {"settings", settings_json(config, run)},
@@ -208,7 +258,7 @@ json build_report(const Config& config, const RunSummary& run) {
           {"timeline", run.timeline},
           {"predicted_time_ps", run.predicted},
           {"predicted_time_s", predicted_s},
-          {"ranks", ranks},
+          {"ranks", per_rank ? ranks_json(run) : json(nullptr)},
           {"rank_summary", summary},
           {"hosts", hosts_json(run)},
           {"sampling", sampling_json(run)},
@@ -221,6 +271,7 @@ json build_report(const Config& config, const RunSummary& run) {
             {"remote", run.remote_messages}}},
           {"simulator",
            {{"wall_time_s", run.wall_seconds},
+            {"setup_time_s", run.setup_seconds},
             {"peak_memory_kib", run.peak_rss_kib},
             {"context_switches", run.context_switches},
             {"idle_rounds", run.idle_rounds},
@@ -235,12 +286,9 @@ std::string t(const json& ps) {
 
 /// The ranks' OpenMP parallel regions, and whether their teams had a core per thread.
 void render_openmp(std::string& out, const json& r) {
-  std::uint64_t regions = 0;
-  int widest = 0;
-  for (const json& rank : r["ranks"]) {
-    regions += rank["parallel_regions"].get<std::uint64_t>();
-    widest = std::max(widest, rank["widest_team"].get<int>());
-  }
+  const json& totals = r["rank_summary"]["totals"];
+  const auto regions = totals["parallel_regions"].get<std::uint64_t>();
+  const int widest = totals["widest_team"].get<int>();
   if (regions == 0) return;
   const json& m = r["settings"]["machine"];
   const int cores = m["cores_per_rank"].get<int>();
@@ -293,7 +341,7 @@ void render_settings(std::string& out, const json& s) {
 
 void render_ranks(std::string& out, const json& report) {
   const json& ranks = report["ranks"];
-  if (ranks.size() <= kRanksShownInFull) {
+  if (ranks.is_array() && ranks.size() <= kRanksShownInFull) {
     out += fmt::format("{:>6} {:>14} {:>14} {:>14} {:>14} {:>9} {:>12}\n", "rank", "time",
                        "compute", "comm", "wait", "msgs sent", "bytes sent");
     for (const json& r : ranks)
@@ -314,29 +362,23 @@ void render_ranks(std::string& out, const json& report) {
   }
 }
 
-/// Where the ranks' time went, as shares of the predicted time: per rank up to
-/// kTimelineMaxRanks ranks, else the mean over all ranks.
-void render_utilization(std::string& out, const json& ranks) {
-  if (ranks.empty()) return;
-  const auto line = [](const char* who, double compute, double comm, double wait, double done) {
-    return fmt::format("{:>10} {:>8.1f}% {:>11.1f}% {:>8.1f}% {:>9.1f}%\n", who, 100 * compute,
-                       100 * comm, 100 * wait, 100 * done);
+/// Where the ranks' time went, as shares of the predicted time: per rank when the report lists
+/// the ranks (up to kTimelineMaxRanks, or all of them for MPISIM_REPORT), and the mean.
+void render_utilization(std::string& out, const json& report) {
+  const json& ranks = report["ranks"];
+  if (report["settings"]["ranks"].get<int>() == 0) return;
+  const auto line = [&out](const std::string& who, const json& u) {
+    out += fmt::format("{:>10} {:>8.1f}% {:>11.1f}% {:>8.1f}% {:>9.1f}%\n", who,
+                       100 * u["compute"].get<double>(), 100 * u["communicate"].get<double>(),
+                       100 * u["wait"].get<double>(), 100 * u["finished"].get<double>());
   };
   out += fmt::format("utilization (share of the predicted time):\n{:>10} {:>9} {:>12} {:>9} "
                      "{:>10}\n",
                      "rank", "compute", "communicate", "wait", "finished");
-  double sum[4] = {0, 0, 0, 0};
-  for (const json& r : ranks) {
-    const json& u = r["utilization"];
-    const double v[4] = {u["compute"].get<double>(), u["communicate"].get<double>(),
-                         u["wait"].get<double>(), u["finished"].get<double>()};
-    for (int i = 0; i < 4; ++i)
-      sum[i] += v[i];
-    if (ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks))
-      out += line(std::to_string(r["rank"].get<int>()).c_str(), v[0], v[1], v[2], v[3]);
-  }
-  const double n = static_cast<double>(ranks.size());
-  out += line("mean", sum[0] / n, sum[1] / n, sum[2] / n, sum[3] / n);
+  if (ranks.is_array() && ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks))
+    for (const json& r : ranks)
+      line(std::to_string(r["rank"].get<int>()), r["utilization"]);
+  line("mean", report["rank_summary"]["totals"]["utilization_mean"]);
 }
 
 /// Protocol statistics per host process (only when there are several).
@@ -358,23 +400,22 @@ void render_hosts(std::string& out, const json& hosts) {
 }
 
 /// Ranks that failed or skipped MPI_Finalize, which a user would want to know about.
-void render_exits(std::string& out, const json& ranks) {
-  std::string failed, unfinalized;
-  std::size_t n_failed = 0, n_unfinalized = 0;
-  for (const json& r : ranks) {
-    const int code = r["exit_code"].get<int>();
-    if (code != 0 && n_failed++ < 10)
+void render_exits(std::string& out, const json& totals) {
+  const auto more = [](std::size_t count) { return count > kRanksNamed ? " ..." : ""; };
+  if (const auto n = totals["failed_count"].get<std::size_t>()) {
+    std::string failed;
+    for (const json& r : totals["failed"])
       failed += fmt::format(" {} ({}{})", r["rank"].get<int>(),
-                            r["ended_by_exit"].get<bool>() ? "exit " : "returned ", code);
-    if (!r["finalized"].get<bool>() && n_unfinalized++ < 10)
-      unfinalized += fmt::format(" {}", r["rank"].get<int>());
+                            r["ended_by_exit"].get<bool>() ? "exit " : "returned ",
+                            r["exit_code"].get<int>());
+    out += fmt::format("ranks that ended with a non-zero code ({}):{}{}\n", n, failed, more(n));
   }
-  if (n_failed)
-    out += fmt::format("ranks that ended with a non-zero code ({}):{}{}\n", n_failed, failed,
-                       n_failed > 10 ? " ..." : "");
-  if (n_unfinalized)
-    out += fmt::format("ranks that did not call MPI_Finalize ({}):{}{}\n", n_unfinalized,
-                       unfinalized, n_unfinalized > 10 ? " ..." : "");
+  if (const auto n = totals["unfinalized_count"].get<std::size_t>()) {
+    std::string unfinalized;
+    for (const json& r : totals["unfinalized"])
+      unfinalized += fmt::format(" {}", r.get<int>());
+    out += fmt::format("ranks that did not call MPI_Finalize ({}):{}{}\n", n, unfinalized, more(n));
+  }
 }
 
 /// Memory folding per host process, when any block was folded.
@@ -445,10 +486,10 @@ std::string render_report(const json& r) {
   out += fmt::format("predicted time: {:.12f} s ({})\n", r["predicted_time_s"].get<double>(),
                      t(r["predicted_time_ps"]));
   render_ranks(out, r);
-  render_utilization(out, r["ranks"]);
+  render_utilization(out, r);
   for (const json& line : r["timeline"])
     out += line.get<std::string>() + "\n";
-  render_exits(out, r["ranks"]);
+  render_exits(out, r["rank_summary"]["totals"]);
   if (r["hosts"].size() > 1)
     out += fmt::format("map: {}\n", r["settings"]["map_used"].get<std::string>());
   render_hosts(out, r["hosts"]);
@@ -468,9 +509,10 @@ std::string render_report(const json& r) {
                      m["count"].get<std::uint64_t>(), m["bytes"].get<std::uint64_t>(),
                      m["local"].get<std::uint64_t>(), m["remote"].get<std::uint64_t>());
   const json& s = r["simulator"];
-  out += fmt::format("simulator: wall time {:.3f} s, peak memory {:.1f} MiB, {} context switches, "
-                     "{} idle rounds",
-                     s["wall_time_s"].get<double>(), s["peak_memory_kib"].get<double>() / 1024.0,
+  out += fmt::format("simulator: wall time {:.3f} s (set-up {:.3f} s), peak memory {:.1f} MiB, {} "
+                     "context switches, {} idle rounds",
+                     s["wall_time_s"].get<double>(), s.value("setup_time_s", 0.0),
+                     s["peak_memory_kib"].get<double>() / 1024.0,
                      s["context_switches"].get<std::uint64_t>(),
                      s["idle_rounds"].get<std::uint64_t>());
   if (!s["slowdown"].is_null())

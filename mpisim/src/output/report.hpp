@@ -14,7 +14,16 @@ namespace mpisim {
 /// Largest number of ranks shown one per line in the text report; above it, a summary table.
 inline constexpr std::size_t kRanksShownInFull = 16;
 
-nlohmann::json build_report(const Config& config, const RunSummary& run);
+/// How many ranks the text report names among those that failed or skipped MPI_Finalize.
+inline constexpr std::size_t kRanksNamed = 10;
+
+/// Whether the report lists every rank (`ranks`, an object per rank) or only when the text shows
+/// them one per line (up to kTimelineMaxRanks ranks; else `ranks` is null). The summaries
+/// (`rank_summary`) cover all ranks either way.
+enum class RankDetail { WhenShown, Always };
+
+nlohmann::json build_report(const Config& config, const RunSummary& run,
+                            RankDetail detail = RankDetail::WhenShown);
 
 /// The name reports and recordings give the end of a run: "finished", "deadlock", "abort",
 /// "error" or "limit" ("?" for the values the world never ends a run with).

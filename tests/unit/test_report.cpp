@@ -1,0 +1,62 @@
+// The report of a run with more ranks than the text shows one by one: its summaries cover every
+// rank, and the per-rank objects are there only when the report is written to a file.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+/// 100 ranks; ranks 0-11 exit with code 3 without MPI_Finalize, all after a 1 us barrier-free
+/// compute, the others compute 1 us more.
+mpisim::RunSummary hundred_ranks(const mpisim::Config& c) {
+  return test::simulate(c, [](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPISIM_Compute(1e-6);
+    if (me < 12) return 3;
+    MPISIM_Compute(1e-6);
+    MPI_Finalize();
+    return 0;
+  });
+}
+
+TEST(Report, SummarizesEveryRankWithoutListingThem) {
+  const mpisim::Config c = test::config(100);
+  const mpisim::RunSummary run = hundred_ranks(c);
+  const nlohmann::json report = mpisim::build_report(c, run);
+  EXPECT_TRUE(report["ranks"].is_null());
+  const nlohmann::json& totals = report["rank_summary"]["totals"];
+  EXPECT_EQ(totals["failed_count"], 12);
+  EXPECT_EQ(totals["failed"].size(), mpisim::kRanksNamed);
+  EXPECT_EQ(totals["unfinalized_count"], 12);
+  // 88 ranks compute the whole 2 us, 12 compute 1 us and are finished for the other.
+  EXPECT_DOUBLE_EQ(totals["utilization_mean"]["compute"].get<double>(), (88 + 12 * 0.5) / 100);
+  EXPECT_DOUBLE_EQ(totals["utilization_mean"]["finished"].get<double>(), 12 * 0.5 / 100);
+  const std::string text = mpisim::render_report(report);
+  EXPECT_NE(text.find("      mean     94.0%         0.0%      0.0%       6.0%\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ranks that ended with a non-zero code (12): 0 (returned 3) 1 (returned 3)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("9 (returned 3) ...\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("ranks that did not call MPI_Finalize (12): 0 1 2 3 4 5 6 7 8 9 ...\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Report, ListsEveryRankForTheFile) {
+  const mpisim::Config c = test::config(100);
+  const nlohmann::json report =
+      mpisim::build_report(c, hundred_ranks(c), mpisim::RankDetail::Always);
+  ASSERT_EQ(report["ranks"].size(), 100u);
+  EXPECT_EQ(report["ranks"][99]["time_ps"], 2'000'000);
+  EXPECT_EQ(report["ranks"][11]["exit_code"], 3);
+  EXPECT_FALSE(report["ranks"][11]["finalized"].get<bool>());
+}
+
+} // namespace
