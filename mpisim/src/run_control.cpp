@@ -50,8 +50,8 @@ const char* signal_name(int sig) {
 
 } // namespace
 
-RunControl::RunControl(const Config& config, mpilite::World& world, bool reporting)
-    : config_(config), world_(world), reporting_(reporting && config.progress),
+RunControl::RunControl(const Config& config, bool reporting)
+    : config_(config), reporting_(reporting && config.progress),
       terminal_(isatty(STDERR_FILENO) == 1),
       time_limit_(config.time_limit.value_or(mpilite::kTimeInfinity)), started_(Clock::now()) {
   g_signal.store(0);
@@ -99,7 +99,12 @@ void RunControl::watch() {
       end_without_rank_returning();
     }
     if (reporting_ && now >= next_progress) {
-      due_.fetch_or(kProgress, std::memory_order_release);
+      if (const std::string line = setup_line(); !line.empty()) {
+        std::fprintf(stderr, terminal_ ? "\r%s   " : "%s\n", line.c_str());
+        progress_shown_ = true;
+      } else {
+        due_.fetch_or(kProgress, std::memory_order_release);
+      }
       next_progress = now + (terminal_ ? kProgressEveryOnTerminal : kProgressEvery);
     }
   }
@@ -140,10 +145,11 @@ bool RunControl::handle(mpilite::Rank* rank) {
                     mpilite::time_to_seconds(rank->clock));
     // stop() leaves this fiber for good: nothing of its frame is destroyed.
     std::string().swap(why);
-    world_.stop(mpilite::RunEnd::Limit, code, std::move(message));
+    world_.load()->stop(mpilite::RunEnd::Limit, code, std::move(message));
   }
-  world_.stop_when_idle(mpilite::RunEnd::Limit, code,
-                        why + "; every rank of this host process was waiting" + waiting_calls());
+  world_.load()->stop_when_idle(mpilite::RunEnd::Limit, code,
+                                why + "; every rank of this host process was waiting" +
+                                    waiting_calls());
   return false;
 }
 
@@ -153,7 +159,7 @@ std::string RunControl::waiting_calls() const {
   constexpr int kNamed = 4;
   std::string list;
   int named = 0;
-  for (const auto& r : world_.ranks()) {
+  for (const auto& r : world_.load()->ranks()) {
     if (r->task.state == mpilite::TaskState::Done || !r->call.name) continue;
     if (named++ == kNamed) {
       list += ", ...";
@@ -164,24 +170,49 @@ std::string RunControl::waiting_calls() const {
   return list.empty() ? list : " (" + list + ")";
 }
 
+std::string RunControl::setup_line() const {
+  const mpilite::World* world = world_.load();
+  if (!world)
+    return fmt::format("mpisim: {:.0f} s: setting up {} ranks: mapping their stacks and building "
+                       "their state",
+                       seconds_since(started_), config_.ranks);
+  const std::size_t spawned = world->spawned(), local = world->ranks().size();
+  if (spawned >= local) return "";
+  return fmt::format("mpisim: {:.0f} s: setting up {} ranks: {} of {} spawned{}",
+                     seconds_since(started_), config_.ranks, spawned, local,
+                     world->size() != static_cast<int>(local) ? " on host 0" : "");
+}
+
 std::string RunControl::progress_line() const {
+  const mpilite::World& world = *world_.load();
   std::size_t finished = 0;
   SimTime reached = 0;
-  for (const auto& r : world_.ranks()) {
+  for (const auto& r : world.ranks()) {
     if (r->task.state == mpilite::TaskState::Done) ++finished;
     reached = std::max(reached, r->clock);
   }
   return fmt::format("mpisim: {:.0f} s: {} of {} ranks finished{}, simulated time {}, {} messages",
-                     seconds_since(started_), finished, world_.ranks().size(),
-                     world_.size() != static_cast<int>(world_.ranks().size()) ? " on host 0" : "",
-                     format_time(reached), world_.local_messages + world_.remote_messages);
+                     seconds_since(started_), finished, world.ranks().size(),
+                     world.size() != static_cast<int>(world.ranks().size()) ? " on host 0" : "",
+                     format_time(reached), world.local_messages + world.remote_messages);
 }
 
 void RunControl::end_without_rank_returning() {
   // The simulation thread is stuck in a rank's own code: read what can be read (racing with it,
   // so figures may be a moment old) and end the process.
   std::fflush(stdout);
-  const mpilite::Rank* running = world_.in_rank() ? &world_.self() : nullptr;
+  const int sig = stop_signal_.load();
+  const int code = sig ? 128 + sig : kLimitExitCode;
+  mpilite::World* world = world_.load();
+  if (const std::string setup = setup_line(); !setup.empty()) {
+    // No rank has run: there is nothing to report but how far the set-up came.
+    const std::string text =
+        fmt::format("mpisim: {}; the run ends with code {} during its set-up ({})\n", stop_reason(),
+                    code, setup.substr(8));
+    (void)!write(STDERR_FILENO, text.data(), text.size());
+    _exit(code);
+  }
+  const mpilite::Rank* running = world->in_rank() ? &world->self() : nullptr;
   std::string text = fmt::format("mpisim: {}; ", stop_reason());
   if (running)
     text += fmt::format("rank {} is running its own code{}{} and has not returned to MPI for {} s",
@@ -190,15 +221,13 @@ void RunControl::end_without_rank_returning() {
   else
     text += fmt::format("the simulator did not reach a point where it could stop for {} s",
                         kGrace.count());
-  const int sig = stop_signal_.load();
-  const int code = sig ? 128 + sig : kLimitExitCode;
   text += fmt::format("; the run ends with code {} and this partial report:\n", code);
   text += "==== mpisim report (partial) ====\n";
   std::size_t finished = 0;
   SimTime reached = 0;
   std::string listed;
   std::size_t seen = 0;
-  for (const auto& r : world_.ranks()) {
+  for (const auto& r : world->ranks()) {
     const bool done = r->task.state == mpilite::TaskState::Done;
     finished += done ? 1 : 0;
     reached = std::max(reached, r->clock);
@@ -211,8 +240,8 @@ void RunControl::end_without_rank_returning() {
   }
   text += fmt::format("predicted time so far: {:.12f} s (the largest clock)\n",
                       mpilite::time_to_seconds(reached));
-  text += fmt::format("ranks finished: {} of {}; messages: {}\n", finished, world_.ranks().size(),
-                      world_.local_messages + world_.remote_messages);
+  text += fmt::format("ranks finished: {} of {}; messages: {}\n", finished, world->ranks().size(),
+                      world->local_messages + world->remote_messages);
   text += listed;
   (void)!write(STDERR_FILENO, text.data(), text.size());
   _exit(code);

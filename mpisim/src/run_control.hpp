@@ -1,11 +1,14 @@
 // Bounds a run and shows how it goes: MPISIM_WALL_LIMIT and MPISIM_TIME_LIMIT end it, SIGINT and
 // SIGTERM end it early, each with the report of what ran so far and the running rank named; a
-// progress line appears on stderr once a run has taken a few seconds (MPISIM_PROGRESS).
+// progress line appears on stderr once a run has taken a few seconds (MPISIM_PROGRESS), during
+// the set-up of a large run too.
 //
 // A watchdog thread keeps the wall clock and turns signals into requests; the simulation thread
 // acts on them at the next MPI call or idle round, where ending the run is an ordinary World::stop.
 // A rank that never returns to MPI (an endless loop in its own code) cannot be stopped that way:
 // after a grace period the watchdog prints a short report from what it can read and exits.
+// Before the ranks start (mapping stacks, building their state, spawning their fibers) the
+// simulation thread makes no MPI call, so the watchdog prints the progress line itself.
 #pragma once
 
 #include <atomic>
@@ -25,11 +28,14 @@ inline constexpr int kLimitExitCode = 124;
 
 class RunControl {
 public:
-  /// `world` runs on this host process; `reporting` (host 0) prints the progress line.
-  RunControl(const Config& config, mpilite::World& world, bool reporting);
+  /// Made before the world, so that its set-up is timed and shown; `reporting` (host 0) prints
+  /// the progress line.
+  RunControl(const Config& config, bool reporting);
   ~RunControl();
   RunControl(const RunControl&) = delete;
   RunControl& operator=(const RunControl&) = delete;
+  /// The world this host process runs, once it is made (the RunControl must go first).
+  void attach(mpilite::World& world) { world_.store(&world); }
 
   /// At each MPI call of `rank` (from its fiber): ends the run when a limit was reached or a
   /// signal asked for it, and prints the progress line when it is due. One load and one compare
@@ -48,19 +54,21 @@ private:
   [[noreturn]] void end_without_rank_returning();
   std::string stop_reason() const;
   std::string progress_line() const;
+  /// The progress line while the ranks are not all spawned, or "" once they are.
+  std::string setup_line() const;
   // " (rank R in CALL, ...)" for the ranks of this host process that wait inside an MPI call.
   std::string waiting_calls() const;
 
   const Config& config_;
-  mpilite::World& world_;
+  std::atomic<mpilite::World*> world_{nullptr};
   const bool reporting_;
   const bool terminal_;
   const SimTime time_limit_;
   const std::chrono::steady_clock::time_point started_;
   std::atomic<int> due_{0};
-  std::atomic<bool> acknowledged_{false}; ///< the simulation thread is ending the run
-  std::atomic<int> stop_signal_{0};       ///< the signal that asked for the stop (0: wall limit)
-  bool progress_shown_ = false;
+  std::atomic<bool> acknowledged_{false};   ///< the simulation thread is ending the run
+  std::atomic<int> stop_signal_{0};         ///< the signal that asked for the stop (0: wall limit)
+  std::atomic<bool> progress_shown_{false}; ///< set by the watchdog during the set-up
   std::mutex mutex_;
   std::condition_variable wake_;
   bool quit_ = false;

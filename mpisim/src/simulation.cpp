@@ -207,8 +207,12 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   std::uint64_t det_profile_receives = 0;
   {
     const mpilite::Kernel kernel{*network_, *link_, *this, *this, *policy_};
+    control_ = std::make_unique<RunControl>(config_, s.reporting_host);
     mpilite::World world(kernel, config_.ranks, map.ranks_of(host), config_.stack_size,
                          config_.copy_stacks);
+    // However this block is left, the watchdog stops before the world goes.
+    const auto stop_control = [this](Simulation*) { control_.reset(); };
+    const std::unique_ptr<Simulation, decltype(stop_control)> control_ends(this, stop_control);
     world_ = &world;
     arrivals_ = std::make_unique<mpilite::WorldArrivals>(world);
     observer_ = Observer::make(config_, host);
@@ -216,7 +220,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     world.simulated_libc_time = config_.simulated_libc_time;
     world.calendar_epoch_s = s.calendar_epoch_s;
     link_->attach(config_, world, map, *network_);
-    control_ = std::make_unique<RunControl>(config_, world, s.reporting_host);
+    control_->attach(world);
     world.sample_sites.enabled = config_.sampling;
     if (config_.critical_path)
       for (const auto& r : world.ranks())

@@ -104,6 +104,7 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
   for (std::size_t i = 0; i < ranks_.size(); ++i) {
     Rank& r = *ranks_[i];
     sched_.spawn(r.task, i, &World::rank_entry, &r);
+    spawned_.store(i + 1, std::memory_order_relaxed);
   }
   spawned_at_ = HostSteadyClock::now();
   const auto poll = kernel_.delivery.polls()

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -53,6 +54,8 @@ public:
   RunEnd run(const Main& main, int argc, char** argv);
   /// When run() had every local rank spawned and started the first: the end of the set-up.
   HostSteadyClock::time_point spawned_at() const { return spawned_at_; }
+  /// Local ranks whose fibers run() has spawned so far; may be read from any thread.
+  std::size_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
 
   /// The rank whose fiber is running (only valid inside a fiber).
   Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
@@ -208,6 +211,7 @@ private:
   RunEnd end_ = RunEnd::Finished;
   bool stopped_when_idle_ = false;
   HostSteadyClock::time_point spawned_at_{};
+  std::atomic<std::size_t> spawned_{0};
   int exit_code_ = 0;
   std::string stop_message_;
 };
