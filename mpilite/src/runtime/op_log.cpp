@@ -39,7 +39,18 @@ constexpr std::array kRecorded = {
     "MPI_Imrecv", "MPI_Cancel", "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv",
     "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
     "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall",
-    "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw"};
+    "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw",
+    // Format 4: persistent collectives, MPI_Isendrecv, the non-blocking and info forms of
+    // MPI_Comm_dup, partitioned communication.
+    "MPI_Barrier_init", "MPI_Bcast_init", "MPI_Reduce_init", "MPI_Allreduce_init", "MPI_Scan_init",
+    "MPI_Exscan_init", "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init",
+    "MPI_Gather_init", "MPI_Gatherv_init", "MPI_Scatter_init", "MPI_Scatterv_init",
+    "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init",
+    "MPI_Alltoallw_init", "MPI_Neighbor_allgather_init", "MPI_Neighbor_allgatherv_init",
+    "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init", "MPI_Neighbor_alltoallw_init",
+    "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Comm_dup_with_info", "MPI_Comm_idup",
+    "MPI_Comm_idup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range",
+    "MPI_Pready_list", "MPI_Parrived"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).
