@@ -108,5 +108,5 @@ add_test(NAME e2e.replay_fuzz
   COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/replay_fuzz.py ${RUN}
     $<TARGET_FILE:mpisim-replay> ${E2E_BIN}/invariant 300
     ${E2E_BIN}/record_coverage cart_halo topologies persistent groups nonblocking buffered probes
-    persistent_collectives isendrecv idup partitioned)
+    persistent_collectives isendrecv idup partitioned intercomm)
 set_tests_properties(e2e.replay_fuzz PROPERTIES TIMEOUT 480)

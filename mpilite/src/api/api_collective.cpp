@@ -244,7 +244,8 @@ int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
   const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
   if (e == MPI_SUCCESS)
     MPISIM_RECORD_OP(k.c, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                     CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op}, CommArg{comm});
+                     IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
+                     CommArg{comm});
   return e;
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter)
@@ -254,7 +255,7 @@ int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
   CollectiveCall k("MPI_Ireduce_scatter", comm, request);
   const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op},
+                            IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
                             CommArg{comm});
   return e;
 }
@@ -346,7 +347,7 @@ int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvc
       },
       [=](CollectiveCall& k) {
         MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op},
+                                  IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
                                   CommArg{comm});
       });
 }

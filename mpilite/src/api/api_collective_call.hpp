@@ -59,6 +59,9 @@ public:
   int blocks() const { return comm_->peer_count(); }
   const Comm& comm() const { return *comm_; }
   int rank() const { return comm_->rank_of(c.r.id); }
+  /// Whether the caller is the root of a rooted collective: on an intercommunicator, the rank
+  /// that passed MPI_ROOT.
+  bool is_root(int root) const { return inter() ? root == MPI_ROOT : rank() == root; }
 
   // Argument checks: each returns MPI_SUCCESS or the result of ApiCall::error.
   int count(long n) { return c.check_count(*comm_, n); }

@@ -315,8 +315,8 @@ int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const int e =
       gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
   MPISIM_RECORD_OP(k.c, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   CountsArg{comm, k.rank() == root ? recvcounts : nullptr}, TypeArg{recvtype},
-                   root, CommArg{comm});
+                   CountsArg{comm, k.is_root(root) ? recvcounts : nullptr}, TypeArg{recvtype}, root,
+                   CommArg{comm});
   return e;
 }
 MPISIM_WEAK_ALIAS(Gatherv)
@@ -329,7 +329,7 @@ int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
                             TypeArg{sendtype},
-                            CountsArg{comm, k.rank() == root ? recvcounts : nullptr},
+                            CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
                             TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -362,7 +362,7 @@ int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
   const int e =
       scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
   MPISIM_RECORD_OP(k.c, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                   CountsArg{comm, k.rank() == root ? sendcounts : nullptr}, TypeArg{sendtype},
+                   CountsArg{comm, k.is_root(root) ? sendcounts : nullptr}, TypeArg{sendtype},
                    recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -375,7 +375,7 @@ int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
   const int e =
       scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, k.rank() == root ? sendcounts : nullptr},
+                            CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
                             TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -532,7 +532,7 @@ int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
       [=](CollectiveCall& k) {
         MPISIM_RECORD_PCOLLECTIVE(k, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
                                   TypeArg{sendtype},
-                                  CountsArg{comm, k.rank() == root ? recvcounts : nullptr},
+                                  CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
                                   TypeArg{recvtype}, root, CommArg{comm});
       });
 }
@@ -565,7 +565,7 @@ int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int di
       },
       [=](CollectiveCall& k) {
         MPISIM_RECORD_PCOLLECTIVE(k, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                                  CountsArg{comm, k.rank() == root ? sendcounts : nullptr},
+                                  CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
                                   TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
                                   CommArg{comm});
       });

@@ -74,7 +74,8 @@ struct GroupArg {
   MPI_Comm comm;
   const RankList* members;
 };
-/// One count per rank of `comm` (null where the array is not significant: written as 0).
+/// One count per rank of `comm`, of its remote group on an intercommunicator (null where the
+/// array is not significant: written as 0).
 struct CountsArg {
   MPI_Comm comm;
   const int* counts;

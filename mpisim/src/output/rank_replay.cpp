@@ -292,6 +292,20 @@ bool RankReplay::made_comm(std::string_view op) {
     MPI_Dist_graph_create(c, static_cast<int>(sources.size()), sources.data(), degrees.data(),
                           destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
     new_comm(made);
+  } else if (op == "intercomm_create") {
+    const MPI_Comm local = comm();
+    const int local_leader = integer();
+    const MPI_Comm peer = comm_or_null(); // none at the ranks other than the local leader
+    const int remote_leader = integer(), tag = integer();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Intercomm_create(local, local_leader, peer, remote_leader, tag, &made);
+    new_comm(made);
+  } else if (op == "intercomm_merge") {
+    const MPI_Comm c = comm();
+    const int high = integer();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Intercomm_merge(c, high, &made);
+    new_comm(made);
   } else if (op == "comm_create" || op == "comm_create_group") {
     const MPI_Comm c = comm();
     const int tag = op == "comm_create_group" ? integer() : 0;

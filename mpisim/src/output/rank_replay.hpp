@@ -191,10 +191,10 @@ private:
       x = static_cast<int>(count());
     return c;
   }
-  /// Per-rank counts are recorded for every rank of `c`, or not at all (a rank that does not
-  /// use them): MPI reads one per rank.
-  static void fit(std::vector<int>& counts, MPI_Comm c) {
-    const auto p = static_cast<std::size_t>(comm_size(c));
+  /// Per-rank counts are recorded for each of the `ranks` they are for, or not at all (a rank
+  /// that does not use them): MPI reads one per rank.
+  static void fit(std::vector<int>& counts, int ranks) {
+    const auto p = static_cast<std::size_t>(ranks);
     if (!counts.empty() && counts.size() != p)
       throw BadRecord(fmt::format("{} counts for a communicator of {} ranks", counts.size(), p));
     counts.resize(p, 0);
@@ -317,6 +317,20 @@ private:
     int n = 0;
     MPI_Comm_size(c, &n);
     return n;
+  }
+  /// How many ranks' blocks a buffer of all of them holds: the remote group's size on an
+  /// intercommunicator.
+  static int blocks(MPI_Comm c) {
+    int inter = 0, n = 0;
+    MPI_Comm_test_inter(c, &inter);
+    (inter ? MPI_Comm_remote_size : MPI_Comm_size)(c, &n);
+    return n;
+  }
+  /// A communicator that may be none (-1, for MPI_COMM_NULL).
+  MPI_Comm comm_or_null() {
+    if (num_at(next_) != -1) return comm();
+    ++next_;
+    return MPI_COMM_NULL;
   }
   static long long sum(const std::vector<int>& v) {
     long long s = 0;

@@ -74,7 +74,7 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype t = type();
     const MPI_Op o = reduce_op();
     const MPI_Comm c = comm();
-    fit(counts_of, c);
+    fit(counts_of, comm_size(c)); // one per rank of the group that receives
     const std::size_t bytes = bytes_of(sum(counts_of), t);
     const void* in = in_place ? MPI_IN_PLACE : data(0, bytes);
     void* out = data(1, bytes);
@@ -87,7 +87,7 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = op == "gather" || op == "scatter" ? integer() : 0;
     const MPI_Comm c = comm();
-    const long long p = comm_size(c);
+    const long long p = blocks(c);
     const int sn = static_cast<int>(scount), rn = static_cast<int>(rcount);
     void* sbuf = data(0, bytes_of(scount, stype, p));
     void* rbuf = data(1, bytes_of(rcount, rtype, p));
@@ -108,7 +108,7 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = op == "gatherv" ? integer() : 0;
     const MPI_Comm c = comm();
-    fit(rcounts, c);
+    fit(rcounts, blocks(c));
     const std::vector<int> displs = displacements(rcounts);
     void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(scount, stype));
     void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
@@ -126,7 +126,7 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = integer();
     const MPI_Comm c = comm();
-    fit(scounts, c);
+    fit(scounts, blocks(c));
     const std::vector<int> displs = displacements(scounts);
     void* sbuf = data(0, bytes_of(sum(scounts), stype));
     void* rbuf = in_place ? MPI_IN_PLACE : data(1, bytes_of(rcount, rtype));
@@ -140,8 +140,8 @@ void RankReplay::collective(std::string_view op) {
     std::vector<int> rcounts = counts();
     std::vector<MPI_Datatype> rtypes = types();
     const MPI_Comm c = comm();
-    fit(scounts, c);
-    fit(rcounts, c);
+    fit(scounts, blocks(c));
+    fit(rcounts, blocks(c));
     stypes.resize(scounts.size(), MPI_BYTE);
     rtypes.resize(rcounts.size(), MPI_BYTE);
     std::vector<int> sdispls, rdispls;
@@ -166,8 +166,8 @@ void RankReplay::alltoallv(bool neighbors, bool in_place) {
     fit_neighbors(scounts, c, false);
     fit_neighbors(rcounts, c, true);
   } else {
-    fit(scounts, c);
-    fit(rcounts, c);
+    fit(scounts, blocks(c));
+    fit(rcounts, blocks(c));
   }
   const std::vector<int> sdispls = displacements(scounts), rdispls = displacements(rcounts);
   void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(sum(scounts), stype));

@@ -2,8 +2,8 @@
  * them: a 2-D halo on a Cartesian communicator (MPI_Cart_create, MPI_Cart_shift, MPI_Cart_sub),
  * graph topologies, persistent requests, communicators made from groups with MPI_Reduce_scatter
  * and MPI_Alltoallw, non-blocking collectives, buffered sends, matched probes and MPI_Cancel;
- * since format 4, persistent collectives, MPI_Isendrecv, MPI_Comm_idup and partitioned
- * communication. Each
+ * since format 4, persistent collectives, MPI_Isendrecv, MPI_Comm_idup, partitioned
+ * communication and intercommunicators. Each
  * rank computes (declared with MPISIM_Compute, so that --cpu off has time to replay) between its
  * calls, by rank, so that messages wait on one another. Usage: record_coverage PATTERN [STEPS]. */
 #include <mpi.h>
@@ -444,6 +444,73 @@ static void partitioned(void) {
   if (rank == 0) printf("partitioned: done\n");
 }
 
+/* Two groups (the first 3 ranks and the others, 1 to 8) joined by an intercommunicator:
+ * pairs exchange across it, collectives run on it (rooted ones from either side, counts per rank
+ * of the remote group, non-blocking and persistent ones too), then it is duplicated and merged
+ * into an intracommunicator. */
+static void intercomm(void) {
+  enum { K = 4 };
+  const int low = rank < 3;
+  MPI_Comm half, inter, dup, merged;
+  MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+  int me, theirs;
+  MPI_Comm_rank(half, &me);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? 3 : 0, 9, &inter);
+  MPI_Comm_remote_size(inter, &theirs);
+  const int ours = size - theirs, pairs = theirs < ours ? theirs : ours;
+  double x[K * 8] = {0}, y[K * 8] = {0};
+  int counts[8], displs[8], scattered[8];
+  for (int i = 0; i < ours; ++i)
+    scattered[i] = 24 / ours + (i < 24 % ours);
+  for (int i = 0; i < theirs; ++i) {
+    counts[i] = (low ? 2 : 1) + i % 2; /* what rank i of the other group sends this one */
+    displs[i] = K * i;
+  }
+  /* The rooted ones: the first group's rank 0 broadcasts and reduces, the last rank of the
+   * second group gathers. */
+  const int last = size - 4;
+  const int root_low = low ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  const int root_high = low ? last : (me == last ? MPI_ROOT : MPI_PROC_NULL);
+  MPI_Request q[3];
+  MPI_Allreduce_init(x, y, K, MPI_DOUBLE, MPI_SUM, inter, MPI_INFO_NULL, &q[2]);
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    if (me < pairs)
+      MPI_Sendrecv(x, K, MPI_DOUBLE, me, s, y, K, MPI_DOUBLE, me, s, inter, MPI_STATUS_IGNORE);
+    MPI_Bcast(x, K, MPI_DOUBLE, root_low, inter);
+    MPI_Reduce(x, y, K, MPI_DOUBLE, MPI_SUM, root_low, inter);
+    MPI_Allreduce(x, y, K, MPI_DOUBLE, MPI_MAX, inter);
+    MPI_Allgather(x, K, MPI_DOUBLE, y, K, MPI_DOUBLE, inter);
+    /* Rank r sends rank i of the other group (1 or 2) + i % 2 elements from the first group,
+     * (2 or 1) + r % 2 from the second: the counts each side expects. */
+    const int mine = (low ? 1 : 2) + me % 2;
+    MPI_Allgatherv(x, mine, MPI_DOUBLE, y, counts, displs, MPI_DOUBLE, inter);
+    MPI_Gatherv(x, mine, MPI_DOUBLE, y, counts, displs, MPI_DOUBLE, root_high, inter);
+    MPI_Alltoall(x, 2, MPI_DOUBLE, y, 2, MPI_DOUBLE, inter);
+    /* Each group's reduction, of 24 elements, scattered over the other: a count per rank of
+     * the group that receives. */
+    MPI_Reduce_scatter(x, y, scattered, MPI_DOUBLE, MPI_SUM, inter);
+    work(s + 1);
+    MPI_Ibarrier(inter, &q[0]);
+    MPI_Iallreduce(x, y + K, K, MPI_DOUBLE, MPI_MIN, inter, &q[1]);
+    MPI_Start(&q[2]);
+    MPI_Waitall(3, q, statuses);
+    MPI_Barrier(inter);
+  }
+  MPI_Request_free(&q[2]);
+  MPI_Comm_dup(inter, &dup);
+  if (me < pairs)
+    MPI_Sendrecv(x, K, MPI_DOUBLE, me, 1, y, K, MPI_DOUBLE, me, 1, dup, MPI_STATUS_IGNORE);
+  MPI_Intercomm_merge(inter, !low, &merged);
+  work(1);
+  MPI_Allreduce(MPI_IN_PLACE, x, K, MPI_DOUBLE, MPI_SUM, merged);
+  if (rank == 0) printf("intercomm: done\n");
+  MPI_Comm_free(&merged);
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&half);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -456,7 +523,7 @@ int main(int argc, char** argv) {
       {"nonblocking", nonblocking}, {"buffered", buffered},
       {"probes", probes},           {"persistent_collectives", persistent_collectives},
       {"isendrecv", isendrecv},     {"idup", idup},
-      {"partitioned", partitioned}};
+      {"partitioned", partitioned}, {"intercomm", intercomm}};
   int found = 0;
   for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; ++i)
     if (strcmp(pattern, patterns[i].name) == 0) {
@@ -467,7 +534,7 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "record_coverage: unknown pattern '%s' (cart_halo, topologies, persistent, "
             "groups, nonblocking, buffered, probes, persistent_collectives, isendrecv, idup, "
-            "partitioned)\n",
+            "partitioned, intercomm)\n",
             pattern);
   MPI_Finalize();
   return found ? 0 : 2;
