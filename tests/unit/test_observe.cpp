@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "op_log.hpp"
 #include "replay.hpp"
 #include "scratch_dir.hpp"
 #include "sim_harness.hpp"
@@ -502,6 +503,20 @@ TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
   // What to do instead: a what-if study of such a program runs its variants live.
   EXPECT_NE(run.message.find("mpisim-study whatif"), std::string::npos) << run.message;
   std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, OnlyOneSidedIoGeneralizedRequestsAndSessionsAreRefused) {
+  // Format 4's calls are recorded (tests/e2e/programs/record_coverage.c replays each).
+  for (const char* call :
+       {"MPI_Bcast_init", "MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init", "MPI_Isendrecv",
+        "MPI_Isendrecv_replace", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
+        "MPI_Comm_dup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready",
+        "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create",
+        "MPI_Intercomm_merge", "MPI_Comm_remote_size"})
+    EXPECT_TRUE(mpilite::OpLog::covers(call)) << call;
+  for (const char* call : {"MPI_Win_create", "MPI_Put", "MPI_Get", "MPI_File_open",
+                           "MPI_Grequest_start", "MPI_Session_init"})
+    EXPECT_FALSE(mpilite::OpLog::covers(call)) << call;
 }
 
 } // namespace
