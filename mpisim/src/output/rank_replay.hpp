@@ -409,6 +409,7 @@ private:
       MPI_Request* q = new_request_slot();
       MPI_Isendrecv(buffer_for(index, s, 0), sn, MPI_BYTE, dest, stag, buffer_for(index, r, 1), rn,
                     MPI_BYTE, source, rtag, c, q);
+      mark_wildcard(index, mpilite::wildcard(source, rtag));
       return;
     }
     MPI_Status st;
