@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "op_log.hpp"
 #include "replay.hpp"
 #include "scratch_dir.hpp"
 #include "sim_harness.hpp"
@@ -343,8 +344,9 @@ mpisim::Config fast_network() {
 }
 
 /// Rank 0 takes what ranks 1 and 2 send with every call whose outcome is recorded: a wildcard
-/// MPI_Probe, MPI_Recv and MPI_Sendrecv, and MPI_ANY_SOURCE receives completed by MPI_Testall,
-/// MPI_Waitsome, MPI_Testany, MPI_Testsome and MPI_Waitall, and MPI_Iprobe polls.
+/// MPI_Probe, MPI_Recv and MPI_Sendrecv, MPI_ANY_SOURCE receives completed by MPI_Testall,
+/// MPI_Waitsome, MPI_Testany, MPI_Testsome and MPI_Waitall, an MPI_ANY_SOURCE MPI_Isendrecv
+/// completed by MPI_Wait, and MPI_Iprobe polls.
 int every_outcome_program(int, char**) {
   MPI_Init(nullptr, nullptr);
   const int me = test::world_rank();
@@ -379,6 +381,10 @@ int every_outcome_program(int, char**) {
     }
     MPI_Sendrecv(&v[0], 1, MPI_INT, 1, 7, &v[1], 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD,
                  &st);
+    MPI_Request q;
+    MPI_Isendrecv(&v[0], 1, MPI_INT, 2, 10, &v[1], 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD,
+                  &q);
+    MPI_Wait(&q, &st);
     for (int got = 0, flag = 0; got < 2; got += flag) {
       MPI_Iprobe(MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &flag, &st);
       if (flag) MPI_Recv(v, 1, MPI_INT, st.MPI_SOURCE, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -391,6 +397,8 @@ int every_outcome_program(int, char**) {
     }
     if (me == 1)
       MPI_Sendrecv(&v[0], 1, MPI_INT, 0, 6, &v[1], 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);
+    else
+      MPI_Sendrecv(&v[0], 1, MPI_INT, 0, 9, &v[1], 1, MPI_INT, 0, 10, MPI_COMM_WORLD, &st);
     MPISIM_Compute(me * 1e-6);
     MPI_Send(v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
   }
@@ -414,8 +422,9 @@ TEST(Observe, ReplayFindsEveryRecordedOutcomeOnTheRecordingMachine) {
       ++outcomes;
       with_outcome.insert(previous.substr(0, previous.find(' ')));
     }
-  EXPECT_EQ(with_outcome, (std::set<std::string>{"probe", "recv", "testall", "waitsome", "testany",
-                                                 "testsome", "waitall", "sendrecv", "iprobe"}));
+  EXPECT_EQ(with_outcome,
+            (std::set<std::string>{"probe", "recv", "testall", "waitsome", "testany", "testsome",
+                                   "waitall", "sendrecv", "wait", "iprobe"}));
 
   const auto checks = std::make_shared<mpisim::ReplayChecks>();
   const auto replayed = test::simulate(test::config(3), mpisim::replay_main(dir, 1.0, 0, checks));
@@ -502,6 +511,20 @@ TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
   // What to do instead: a what-if study of such a program runs its variants live.
   EXPECT_NE(run.message.find("mpisim-study whatif"), std::string::npos) << run.message;
   std::filesystem::remove_all(dir);
+}
+
+TEST(Observe, OnlyOneSidedIoGeneralizedRequestsAndSessionsAreRefused) {
+  // Format 4's calls are recorded (tests/e2e/programs/record_coverage.c replays each).
+  for (const char* call :
+       {"MPI_Bcast_init", "MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init", "MPI_Isendrecv",
+        "MPI_Isendrecv_replace", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
+        "MPI_Comm_dup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready",
+        "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create",
+        "MPI_Intercomm_merge", "MPI_Comm_remote_size"})
+    EXPECT_TRUE(mpilite::OpLog::covers(call)) << call;
+  for (const char* call : {"MPI_Win_create", "MPI_Put", "MPI_Get", "MPI_File_open",
+                           "MPI_Grequest_start", "MPI_Session_init"})
+    EXPECT_FALSE(mpilite::OpLog::covers(call)) << call;
 }
 
 } // namespace

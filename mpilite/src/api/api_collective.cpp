@@ -114,6 +114,19 @@ int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, c
   return k.finish(build(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
 }
 
+/// MPI_Allreduce_init, MPI_Scan_init and MPI_Exscan_init, recorded as `name`.
+int all_init(const char* call, const char* name, AllKind kind, const void* sendbuf, void* recvbuf,
+             int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+             MPI_Request* request) {
+  return init_persistent_collective(
+      call, comm, info, request,
+      [=](CollectiveCall& k) { return all_call(k, kind, sendbuf, recvbuf, count, datatype, op); },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_OP(k.c, name, sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
+                         OpArg{op}, CommArg{comm}, NewRequestArg{*request});
+      });
+}
+
 } // namespace
 
 extern "C" {
@@ -231,7 +244,8 @@ int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
   const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
   if (e == MPI_SUCCESS)
     MPISIM_RECORD_OP(k.c, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                     CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op}, CommArg{comm});
+                     IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
+                     CommArg{comm});
   return e;
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter)
@@ -241,7 +255,7 @@ int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcount
   CollectiveCall k("MPI_Ireduce_scatter", comm, request);
   const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, recvcounts}, TypeArg{datatype}, OpArg{op},
+                            IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
                             CommArg{comm});
   return e;
 }
@@ -270,49 +284,56 @@ MPISIM_WEAK_ALIAS(Ireduce_scatter_block)
 // Persistent forms (MPI-4.0): the same call, started by each MPI_Start.
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Barrier_init", comm, info, request,
-                                    [=](CollectiveCall& k) { return barrier_call(k); });
+  return init_persistent_collective(
+      "MPI_Barrier_init", comm, info, request, [=](CollectiveCall& k) { return barrier_call(k); },
+      [=](CollectiveCall& k) { MPISIM_RECORD_PCOLLECTIVE(k, request, "barrier", CommArg{comm}); });
 }
 MPISIM_WEAK_ALIAS(Barrier_init)
 
 int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Bcast_init", comm, info, request, [=](CollectiveCall& k) {
-    return bcast_call(k, buffer, count, datatype, root);
-  });
+  return init_persistent_collective(
+      "MPI_Bcast_init", comm, info, request,
+      [=](CollectiveCall& k) { return bcast_call(k, buffer, count, datatype, root); },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "bcast", count, TypeArg{datatype}, root,
+                                  CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Bcast_init)
 
 int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Reduce_init", comm, info, request, [=](CollectiveCall& k) {
-    return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
-  });
+  return init_persistent_collective(
+      "MPI_Reduce_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
+                                  TypeArg{datatype}, OpArg{op}, root, CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Reduce_init)
 
 int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Allreduce_init", comm, info, request, [=](CollectiveCall& k) {
-        return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
-      });
+  return all_init("MPI_Allreduce_init", "allreduce_init", AllKind::Allreduce, sendbuf, recvbuf,
+                  count, datatype, op, comm, info, request);
 }
 MPISIM_WEAK_ALIAS(Allreduce_init)
 
 int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Scan_init", comm, info, request, [=](CollectiveCall& k) {
-    return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
-  });
+  return all_init("MPI_Scan_init", "scan_init", AllKind::Scan, sendbuf, recvbuf, count, datatype,
+                  op, comm, info, request);
 }
 MPISIM_WEAK_ALIAS(Scan_init)
 
 int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Exscan_init", comm, info, request, [=](CollectiveCall& k) {
-    return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
-  });
+  return all_init("MPI_Exscan_init", "exscan_init", AllKind::Exscan, sendbuf, recvbuf, count,
+                  datatype, op, comm, info, request);
 }
 MPISIM_WEAK_ALIAS(Exscan_init)
 
@@ -320,8 +341,14 @@ int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvc
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Reduce_scatter_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Reduce_scatter_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                                  IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_init)
@@ -330,8 +357,14 @@ int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvc
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Reduce_scatter_block_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Reduce_scatter_block_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce_scatter_block",
+                                  sendbuf == MPI_IN_PLACE ? 1 : 0, recvcount, TypeArg{datatype},
+                                  OpArg{op}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_block_init)

@@ -59,6 +59,9 @@ public:
   int blocks() const { return comm_->peer_count(); }
   const Comm& comm() const { return *comm_; }
   int rank() const { return comm_->rank_of(c.r.id); }
+  /// Whether the caller is the root of a rooted collective: on an intercommunicator, the rank
+  /// that passed MPI_ROOT.
+  bool is_root(int root) const { return inter() ? root == MPI_ROOT : rank() == root; }
 
   // Argument checks: each returns MPI_SUCCESS or the result of ApiCall::error.
   int count(long n) { return c.check_count(*comm_, n); }
@@ -123,14 +126,23 @@ private:
       MPISIM_RECORD_OP((k).c, "i" op, __VA_ARGS__, NewRequestArg{*(request)});                     \
   } while (0)
 
+/// Records a persistent collective made by the init call of frame `k` as its blocking form's
+/// line, its name before `_init` and its request after the arguments (the non-blocking form's
+/// line with another name: replay makes it again with the same arguments).
+#define MPISIM_RECORD_PCOLLECTIVE(k, request, op, ...)                                             \
+  MPISIM_RECORD_OP((k).c, op "_init", __VA_ARGS__, NewRequestArg{*(request)})
+
 /// How a persistent collective starts: its collective's checks and schedule, with the arguments
 /// of its init call, on the frame it is given.
 using CollectiveStart = std::function<int(CollectiveCall&)>;
+/// How the init call of a persistent collective is recorded (MPISIM_RECORD_PCOLLECTIVE), on the
+/// init call's frame once its request is made.
+using CollectiveRecord = std::function<void(CollectiveCall&)>;
 
 /// The init call of a persistent collective (MPI_Bcast_init, ...): checks the arguments as
 /// `start` does, and makes the persistent request whose every MPI_Start runs `start` as the
 /// matching non-blocking collective (MPI_Ibcast, ...) would, at the same simulated cost.
 int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
-                               CollectiveStart start);
+                               CollectiveStart start, const CollectiveRecord& record);
 
 } // namespace mpilite

@@ -315,8 +315,8 @@ int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const int e =
       gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
   MPISIM_RECORD_OP(k.c, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   CountsArg{comm, k.rank() == root ? recvcounts : nullptr}, TypeArg{recvtype},
-                   root, CommArg{comm});
+                   CountsArg{comm, k.is_root(root) ? recvcounts : nullptr}, TypeArg{recvtype}, root,
+                   CommArg{comm});
   return e;
 }
 MPISIM_WEAK_ALIAS(Gatherv)
@@ -329,7 +329,7 @@ int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
                             TypeArg{sendtype},
-                            CountsArg{comm, k.rank() == root ? recvcounts : nullptr},
+                            CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
                             TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -362,7 +362,7 @@ int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
   const int e =
       scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
   MPISIM_RECORD_OP(k.c, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                   CountsArg{comm, k.rank() == root ? sendcounts : nullptr}, TypeArg{sendtype},
+                   CountsArg{comm, k.is_root(root) ? sendcounts : nullptr}, TypeArg{sendtype},
                    recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -375,7 +375,7 @@ int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
   const int e =
       scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
   MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, k.rank() == root ? sendcounts : nullptr},
+                            CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
                             TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return e;
 }
@@ -507,20 +507,34 @@ MPISIM_WEAK_ALIAS(Ialltoallw)
 int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
-  return init_persistent_collective("MPI_Gather_init", comm, info, request, [=](CollectiveCall& k) {
-    return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-  });
+  return init_persistent_collective(
+      "MPI_Gather_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
+                                  CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Gather_init)
 
 int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Gatherv_init", comm, info, request,
-                                    [=](CollectiveCall& k) {
-                                      return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf,
-                                                          recvcounts, displs, recvtype, root);
-                                    });
+  return init_persistent_collective(
+      "MPI_Gatherv_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                                  TypeArg{sendtype},
+                                  CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
+                                  TypeArg{recvtype}, root, CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Gatherv_init)
 
@@ -528,8 +542,14 @@ int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Scatter_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Scatter_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
+                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Scatter_init)
@@ -537,11 +557,18 @@ MPISIM_WEAK_ALIAS(Scatter_init)
 int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Scatterv_init", comm, info, request,
-                                    [=](CollectiveCall& k) {
-                                      return scatterv_call(k, sendbuf, sendcounts, displs, sendtype,
-                                                           recvbuf, recvcount, recvtype, root);
-                                    });
+  return init_persistent_collective(
+      "MPI_Scatterv_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
+                                  CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
+                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
+                                  CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Scatterv_init)
 
@@ -549,8 +576,14 @@ int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Allgather_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Allgather_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                                  sendcount, TypeArg{sendtype}, recvcount, TypeArg{recvtype},
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Allgather_init)
@@ -558,11 +591,17 @@ MPISIM_WEAK_ALIAS(Allgather_init)
 int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective("MPI_Allgatherv_init", comm, info, request,
-                                    [=](CollectiveCall& k) {
-                                      return allgatherv_call(k, sendbuf, sendcount, sendtype,
-                                                             recvbuf, recvcounts, displs, recvtype);
-                                    });
+  return init_persistent_collective(
+      "MPI_Allgatherv_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                                  sendcount, TypeArg{sendtype}, CountsArg{comm, recvcounts},
+                                  TypeArg{recvtype}, CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Allgatherv_init)
 
@@ -570,8 +609,14 @@ int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoall_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Alltoall_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                                  sendcount, TypeArg{sendtype}, recvcount, TypeArg{recvtype},
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoall_init)
@@ -581,9 +626,15 @@ int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Alltoallv_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0,
+                                  CountsArg{comm, sendcounts}, TypeArg{sendtype},
+                                  CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoallv_init)
@@ -593,9 +644,18 @@ int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Alltoallw_init", comm, info, request,
+      [=](CollectiveCall& k) {
         return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                               rdispls, recvtypes);
+      },
+      [=](CollectiveCall& k) {
+        const bool in_place = sendbuf == MPI_IN_PLACE;
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoallw", in_place ? 1 : 0,
+                                  CountsArg{comm, in_place ? nullptr : sendcounts},
+                                  TypesArg{in_place ? 0 : k.blocks(), sendtypes},
+                                  CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes},
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoallw_init)

@@ -43,11 +43,13 @@ int dup_call(const char* name, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
   c.collective(comm);
   // Info hints are accepted and not kept: mpisim uses none, so MPI_Comm_get_info has none.
   const int e = dup_comm(c, *cm, newcomm);
-  MPISIM_RECORD_OP(c, "dup", CommArg{comm}, NewCommArg{*newcomm});
-  if (e == MPI_SUCCESS && nonblocking) {
+  if (!nonblocking) {
+    MPISIM_RECORD_OP(c, "dup", CommArg{comm}, NewCommArg{*newcomm});
+  } else if (e == MPI_SUCCESS) {
     Request* q = completed_request(c.w, c.r, RequestKind::Send);
     q->status = empty_status();
     *request = q->handle;
+    MPISIM_RECORD_OP(c, "idup", CommArg{comm}, NewCommArg{*newcomm}, NewRequestArg{*request});
   }
   return e;
 }

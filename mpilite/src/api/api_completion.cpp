@@ -57,7 +57,7 @@ bool all_null(const HandleSet& set) {
 
 /// Whether `q` took whichever message came first (a receive of MPI_PROC_NULL takes none).
 bool wildcard_receive(const Request* q) {
-  return q && q->kind == RequestKind::Recv && q->probe == Request::Probe::None &&
+  return q && (q->kind == RequestKind::Recv || q->receives) && q->probe == Request::Probe::None &&
          q->status.MPI_SOURCE != MPI_PROC_NULL && wildcard(q->source, q->tag);
 }
 

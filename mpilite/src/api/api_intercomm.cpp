@@ -53,10 +53,17 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   // MPI: peer_comm, remote_leader and tag are significant only at the local leader.
   Comm* pc = nullptr;
   int peer = MPI_PROC_NULL;
-  if (lc->rank_of(c.r.id) == local_leader)
+  const bool leader = lc->rank_of(c.r.id) == local_leader;
+  if (leader)
     if (int e = check_leader_args(c, *lc, peer_comm, remote_leader, tag, pc, peer)) return e;
-  return create_intercomm(c, {*lc, local_leader, peer, tag, pc ? pc->context : 0, pc},
-                          newintercomm);
+  const int e =
+      create_intercomm(c, {*lc, local_leader, peer, tag, pc ? pc->context : 0, pc}, newintercomm);
+  // What other ranks pass as the peer communicator may be none of theirs: recorded as none.
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(c, "intercomm_create", CommArg{local_comm}, local_leader,
+                     CommArg{leader ? peer_comm : MPI_COMM_NULL}, remote_leader, tag,
+                     NewCommArg{*newintercomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Intercomm_create)
 
@@ -66,7 +73,11 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
   if (int e = check_inter(c, intercomm, cm)) return e;
   if (!newintracomm) return null_out(c, intercomm, "newintracomm");
   c.collective(intercomm);
-  return merge_intercomm(c, *cm, high != 0, newintracomm);
+  const int e = merge_intercomm(c, *cm, high != 0, newintracomm);
+  if (e == MPI_SUCCESS)
+    MPISIM_RECORD_OP(c, "intercomm_merge", CommArg{intercomm}, high != 0 ? 1 : 0,
+                     NewCommArg{*newintracomm});
+  return e;
 }
 MPISIM_WEAK_ALIAS(Intercomm_merge)
 

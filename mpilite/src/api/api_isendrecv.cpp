@@ -40,9 +40,19 @@ int start_pair(ApiCall& c, const P2pArgs& send, const P2pArgs& recv, std::shared
   }
   Request* sent;
   if (int e = begin_send(c, SendMode::Standard, send, sent)) return e;
-  Request* q = start_compound(c.w, c.r, std::move(owned), {sent, begin_receive(c, recv)});
+  Request* received = begin_receive(c, recv);
+  const int source = recv.peer == MPI_PROC_NULL ? MPI_PROC_NULL : received->source;
+  Request* q = start_compound(c.w, c.r, std::move(owned), {sent, received});
   q->comm = recv.comm;
+  // What the receive matched is an outcome of the wait that completes the pair (MPISIM_RECORD).
+  q->receives = true;
+  q->source = source;
+  q->tag = recv.tag;
   *request = q->handle;
+  // MPI_Isendrecv_replace's line is MPI_Isendrecv's: the packing it adds costs no simulated time.
+  MPISIM_RECORD_OP(c, "isendrecv", send.count * send.type->size, send.peer, send.tag,
+                   recv.count * recv.type->size, recv.peer, recv.tag, CommArg{recv.comm->handle},
+                   NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 

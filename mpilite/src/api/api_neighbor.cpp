@@ -43,17 +43,30 @@ struct NeighborCall {
   int begin() {
     if (int e = k.begin()) return e;
     const Comm& cm = k.comm();
-    const CommLocal* l = k.c.r.comms.find(cm.handle);
-    const DistGraphEdges* edges = l ? l->dist_graph.get() : nullptr;
-    if (!cm.topology || (cm.topology->kind == MPI_DIST_GRAPH && !edges))
+    if (!cm.topology || (cm.topology->kind == MPI_DIST_GRAPH && !edges()))
       return k.c.error(cm.handle, MPI_ERR_TOPOLOGY,
                        "{} has no process topology (neighbourhood collectives need a Cartesian, "
                        "graph or distributed graph communicator)",
                        cm.label());
-    n = neighborhood_of(*cm.topology, k.rank(), edges);
+    find();
     return MPI_SUCCESS;
   }
+  /// The neighbourhood of a frame whose checks have passed (what a persistent collective's init
+  /// call records).
+  static NeighborCall found(CollectiveCall& frame) {
+    NeighborCall x(frame);
+    x.find();
+    return x;
+  }
 
+private:
+  const DistGraphEdges* edges() const {
+    const CommLocal* l = k.c.r.comms.find(k.comm().handle);
+    return l ? l->dist_graph.get() : nullptr;
+  }
+  void find() { n = neighborhood_of(*k.comm().topology, k.rank(), edges()); }
+
+public:
   /// Checks one buffer of `count` elements of `h` per slot (MPI_IN_PLACE is not allowed).
   int uniform(const void* buf, int count, MPI_Datatype h, int slots, const char* what,
               const Datatype*& type) {
@@ -326,9 +339,15 @@ int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_allgather_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Neighbor_allgather_init", comm, info, request,
+      [=](CollectiveCall& k) {
         NeighborCall x(k);
         return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        const NeighborCall x = NeighborCall::found(k);
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_allgather", x.in(), x.out(), sendcount,
+                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgather_init)
@@ -337,12 +356,18 @@ int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
-  return init_persistent_collective("MPI_Neighbor_allgatherv_init", comm, info, request,
-                                    [=](CollectiveCall& k) {
-                                      NeighborCall x(k);
-                                      return allgatherv_call(x, sendbuf, sendcount, sendtype,
-                                                             recvbuf, recvcounts, displs, recvtype);
-                                    });
+  return init_persistent_collective(
+      "MPI_Neighbor_allgatherv_init", comm, info, request,
+      [=](CollectiveCall& k) {
+        NeighborCall x(k);
+        return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype);
+      },
+      [=](CollectiveCall& k) {
+        const NeighborCall x = NeighborCall::found(k);
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
+                                  IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
+      });
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgatherv_init)
 
@@ -350,9 +375,15 @@ int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoall_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoall_init", comm, info, request,
+      [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        const NeighborCall x = NeighborCall::found(k);
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoall", x.in(), x.out(), sendcount,
+                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoall_init)
@@ -362,10 +393,17 @@ int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], co
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoallv_init", comm, info, request,
+      [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype);
+      },
+      [=](CollectiveCall& k) {
+        const NeighborCall x = NeighborCall::found(k);
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoallv", IntsArg{x.out(), sendcounts},
+                                  TypeArg{sendtype}, IntsArg{x.in(), recvcounts}, TypeArg{recvtype},
+                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallv_init)
@@ -376,10 +414,17 @@ int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoallw_init", comm, info, request,
+      [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                               rdispls, recvtypes);
+      },
+      [=](CollectiveCall& k) {
+        const NeighborCall x = NeighborCall::found(k);
+        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
+                                  TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
+                                  TypesArg{x.in(), recvtypes}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallw_init)

@@ -121,11 +121,15 @@ int init_partitioned(const char* name, const void* buf, int partitions, MPI_Coun
                                 op->args))
     return e;
   const Datatype* type = op->args.whole.type;
+  // A partition's bytes: replay sends whole partitions of bytes.
+  const std::size_t bytes = static_cast<std::size_t>(count) * type->size;
   if (int e = make_persistent(c, std::move(op), send ? RequestKind::Send : RequestKind::Recv, comm,
                               request))
     return e;
   retain(*type);
   c.w.request(*request)->type = type;
+  MPISIM_RECORD_OP(c, send ? "psend_init" : "precv_init", partitions, bytes, peer, tag,
+                   CommArg{comm}, NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 
@@ -161,6 +165,13 @@ template <class F> int ready_all(const char* name, MPI_Request request, int n, F
   if (int e = lookup(c, request, q, op)) return e;
   for (int i = 0; i < n; ++i)
     if (int e = check_partition(c, op->args, partition(i))) return e;
+  if (c.w.op_log) {
+    // Each form is recorded as the list it marks: they cost the same.
+    std::vector<int> marked(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+      marked[static_cast<std::size_t>(i)] = partition(i);
+    c.w.op_log->record(c, "pready", RequestArg{request}, IntsArg{n, marked.data()});
+  }
   for (int i = 0; i < n; ++i)
     if (int e = op->ready(c, *q, partition(i))) return e;
   return MPI_SUCCESS;
@@ -217,8 +228,10 @@ int PMPI_Parrived(MPI_Request request, int partition, int* flag) {
   if (!flag) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null flag pointer");
   if (int e = lookup(c, request, q, op)) return e;
   if (int e = check_partition(c, op->args, partition)) return e;
+  MPISIM_RECORD_OP(c, "parrived", RequestArg{request}, partition);
   // The whole message is one: every partition arrives with it. Asking polls as MPI_Test does.
   *flag = completed_by_clock(c.w, c.r, *q->started);
+  MPISIM_RECORD_OUTCOME(c, Outcome{*flag != 0, {}, {}});
   return *flag ? receive_error(c, *q->started) : MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Parrived)

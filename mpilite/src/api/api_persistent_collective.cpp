@@ -13,10 +13,11 @@ class PersistentCollective final : public PersistentOp {
 public:
   PersistentCollective(MPI_Comm comm, CollectiveStart how) : comm_(comm), how_(std::move(how)) {}
 
-  /// The init call's checks, under its name; nothing runs.
-  int check(const char* name, MPI_Request* request) {
-    CollectiveCall k(name, comm_, request, held_, false);
-    return how_(k);
+  /// The init call's checks, on its frame (`init_frame`); nothing runs.
+  int check(CollectiveCall& k) { return how_(k); }
+  /// The frame of the init call: its checks hold the handles each start resolves.
+  CollectiveCall init_frame(const char* name, MPI_Request* request) {
+    return CollectiveCall(name, comm_, request, held_, false);
   }
 
   int start(ApiCall& c, Request& self) override {
@@ -36,13 +37,16 @@ private:
 } // namespace
 
 int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
-                               CollectiveStart start) {
-  ApiCall c(name);
+                               CollectiveStart start, const CollectiveRecord& record) {
   auto op = std::make_shared<PersistentCollective>(comm, std::move(start));
-  if (int e = op->check(name, request)) return e;
+  // The init call's own frame: what it records is of the outermost call.
+  CollectiveCall k = op->init_frame(name, request);
+  if (int e = op->check(k)) return e;
   InfoEntries* hints; // none that mpisim acts on
-  if (int e = check_info(c, info, hints, true, comm)) return e;
-  return make_persistent(c, std::move(op), RequestKind::Collective, comm, request);
+  if (int e = check_info(k.c, info, hints, true, comm)) return e;
+  if (int e = make_persistent(k.c, op, RequestKind::Collective, comm, request)) return e;
+  if (k.c.w.op_log) record(k);
+  return MPI_SUCCESS;
 }
 
 } // namespace mpilite

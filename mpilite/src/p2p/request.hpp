@@ -27,6 +27,9 @@ struct Request {
   RequestKind kind = RequestKind::Send;
   bool complete = false;
   bool active = true; ///< false once waited for (the handle is freed)
+  /// A compound request with a receive part (MPI_Isendrecv): `source` and `tag` are that
+  /// receive's, and its status.
+  bool receives = false;
   Rank* owner = nullptr;
   std::uint64_t id = 0; ///< unique per host process (replies name it)
   MPI_Request handle = MPI_REQUEST_NULL;

@@ -39,7 +39,18 @@ constexpr std::array kRecorded = {
     "MPI_Imrecv", "MPI_Cancel", "MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv",
     "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
     "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall",
-    "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw"};
+    "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw",
+    // Format 4: persistent collectives, MPI_Isendrecv, the non-blocking and info forms of
+    // MPI_Comm_dup, partitioned communication, intercommunicators.
+    "MPI_Barrier_init", "MPI_Bcast_init", "MPI_Reduce_init", "MPI_Allreduce_init", "MPI_Scan_init",
+    "MPI_Exscan_init", "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init",
+    "MPI_Gather_init", "MPI_Gatherv_init", "MPI_Scatter_init", "MPI_Scatterv_init",
+    "MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init",
+    "MPI_Alltoallw_init", "MPI_Neighbor_allgather_init", "MPI_Neighbor_allgatherv_init",
+    "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init", "MPI_Neighbor_alltoallw_init",
+    "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Comm_dup_with_info", "MPI_Comm_idup",
+    "MPI_Comm_idup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range",
+    "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create", "MPI_Intercomm_merge"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).
@@ -57,11 +68,11 @@ constexpr std::array kLocal = {
     "MPI_Type_free", "MPI_Type_get_name", "MPI_Type_set_name", "MPI_Op_create", "MPI_Op_create_c",
     "MPI_Op_free", "MPI_Op_commutative", "MPI_Comm_group", "MPI_Group_size", "MPI_Group_rank",
     "MPI_Group_free", "MPI_Group_translate_ranks", "MPI_Comm_compare", "MPI_Comm_get_name",
-    "MPI_Comm_set_name", "MPI_Comm_test_inter", "MPI_Comm_set_errhandler",
-    "MPI_Comm_get_errhandler", "MPI_Errhandler_free", "MPI_Comm_create_errhandler",
-    "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Pack_size", "MPI_Dims_create",
-    "MPI_Get_address", "MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub",
-    "MPI_Comm_get_attr", "MPI_Attr_get",
+    "MPI_Comm_set_name", "MPI_Comm_test_inter", "MPI_Comm_remote_size", "MPI_Comm_remote_group",
+    "MPI_Comm_set_errhandler", "MPI_Comm_get_errhandler", "MPI_Errhandler_free",
+    "MPI_Comm_create_errhandler", "MPI_Status_set_elements", "MPI_Test_cancelled", "MPI_Pack_size",
+    "MPI_Dims_create", "MPI_Get_address", "MPI_Address", "MPI_Type_extent", "MPI_Type_lb",
+    "MPI_Type_ub", "MPI_Comm_get_attr", "MPI_Attr_get",
     // Groups and topologies are recorded by the communicators made of
     // them; their queries are local.
     "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
@@ -212,7 +223,7 @@ void OpLog::put(RankLog& l, OpArg a) {
 
 void OpLog::put(RankLog& l, CountsArg a) {
   const Comm* comm = World::get().comm(a.comm);
-  const int n = a.counts && comm ? comm->size : 0;
+  const int n = a.counts && comm ? comm->peer_count() : 0;
   put(l, n);
   for (int i = 0; i < n; ++i)
     put(l, a.counts[i]);

@@ -25,7 +25,7 @@ class RankList;
 
 /// The version of the record format (meta.json's `mpisim_record`): raised whenever operations
 /// are added, so that an older mpisim-replay refuses a record it cannot read by name.
-inline constexpr int kRecordFormat = 3;
+inline constexpr int kRecordFormat = 4;
 
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.
@@ -74,7 +74,8 @@ struct GroupArg {
   MPI_Comm comm;
   const RankList* members;
 };
-/// One count per rank of `comm` (null where the array is not significant: written as 0).
+/// One count per rank of `comm`, of its remote group on an intercommunicator (null where the
+/// array is not significant: written as 0).
 struct CountsArg {
   MPI_Comm comm;
   const int* counts;

@@ -65,6 +65,7 @@ std::string difference(std::string_view op, const mpilite::Outcome& replayed,
     const auto flag = [op](bool f) {
       return op.ends_with("probe") ? (f ? "found a message" : "found none")
              : op == "cancel"      ? (f ? "cancelled it" : "did not cancel it")
+             : op == "parrived"    ? (f ? "found the partition arrived" : "found it not arrived")
                                    : (f ? "completed" : "did not complete");
     };
     in_replay = flag(replayed.flag);
@@ -158,16 +159,19 @@ void RankReplay::run(std::string_view op) {
     int size = 0;
     MPI_Buffer_detach(&attached, &size);
     bsend_ = {};
-  } else if (op == "sendrecv") {
-    const long long sbytes = count();
-    const int dest = integer(), stag = integer();
-    const long long rbytes = count();
-    const int source = integer(), rtag = integer();
-    MPI_Status st;
-    MPI_Sendrecv(scratch(0, static_cast<std::size_t>(sbytes)), static_cast<int>(sbytes), MPI_BYTE,
-                 dest, stag, scratch(1, static_cast<std::size_t>(rbytes)), static_cast<int>(rbytes),
-                 MPI_BYTE, source, rtag, comm(), &st);
-    if (mpilite::wildcard(source, rtag)) expect(mpilite::Outcome::matched(st));
+  } else if (op == "sendrecv" || op == "isendrecv") {
+    sendrecv(op == "isendrecv");
+  } else if (op == "psend_init" || op == "precv_init") {
+    partitioned_init(op == "psend_init");
+  } else if (op == "pready") {
+    const MPI_Request q = *request_slot();
+    std::vector<int> partitions = ints();
+    MPI_Pready_list(static_cast<int>(partitions.size()), partitions.data(), q);
+  } else if (op == "parrived") {
+    const MPI_Request q = *request_slot();
+    int flag = 0;
+    MPI_Parrived(q, integer(), &flag);
+    expect(mpilite::Outcome{flag != 0, {}, {}});
   } else if (op == "wait" || op == "test" || op == "waitall" || op == "testall" ||
              op == "waitany" || op == "testany" || op == "waitsome" || op == "testsome") {
     completion(op);
@@ -218,17 +222,26 @@ void RankReplay::run(std::string_view op) {
     MPI_Comm made = MPI_COMM_NULL;
     MPI_Comm_dup(comm(), &made);
     new_comm(made);
+  } else if (op == "idup") {
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Request q = MPI_REQUEST_NULL;
+    MPI_Comm_idup(comm(), &made, &q);
+    new_comm(made); // the communicator is named before the request
+    *new_request_slot() = q;
   } else if (op == "free") {
     const long long i = num_at(next_);
     MPI_Comm c = comm();
     MPI_Comm_free(&c);
     comms_[static_cast<std::size_t>(i)] = MPI_COMM_NULL;
   } else if (!made_comm(op)) {
-    // A non-blocking collective is its blocking form's line with an "i" and the request last.
+    // A non-blocking collective is its blocking form's line with an "i" and the request last, a
+    // persistent one the same with "_init" after the name.
     const bool nonblocking = op.size() > 1 && op[0] == 'i' && is_collective(op.substr(1));
-    nonblocking_ = nonblocking ? num_at(words_.size() - 1) : -1;
-    collective(nonblocking ? op.substr(1) : op);
+    persistent_ = op.ends_with("_init") && is_collective(op.substr(0, op.size() - 5));
+    nonblocking_ = nonblocking || persistent_ ? num_at(words_.size() - 1) : -1;
+    collective(nonblocking ? op.substr(1) : persistent_ ? op.substr(0, op.size() - 5) : op);
     nonblocking_ = -1;
+    persistent_ = false;
   }
 }
 
@@ -278,6 +291,20 @@ bool RankReplay::made_comm(std::string_view op) {
     MPI_Comm made = MPI_COMM_NULL;
     MPI_Dist_graph_create(c, static_cast<int>(sources.size()), sources.data(), degrees.data(),
                           destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &made);
+    new_comm(made);
+  } else if (op == "intercomm_create") {
+    const MPI_Comm local = comm();
+    const int local_leader = integer();
+    const MPI_Comm peer = comm_or_null(); // none at the ranks other than the local leader
+    const int remote_leader = integer(), tag = integer();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Intercomm_create(local, local_leader, peer, remote_leader, tag, &made);
+    new_comm(made);
+  } else if (op == "intercomm_merge") {
+    const MPI_Comm c = comm();
+    const int high = integer();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Intercomm_merge(c, high, &made);
     new_comm(made);
   } else if (op == "comm_create" || op == "comm_create_group") {
     const MPI_Comm c = comm();

@@ -191,10 +191,10 @@ private:
       x = static_cast<int>(count());
     return c;
   }
-  /// Per-rank counts are recorded for every rank of `c`, or not at all (a rank that does not
-  /// use them): MPI reads one per rank.
-  static void fit(std::vector<int>& counts, MPI_Comm c) {
-    const auto p = static_cast<std::size_t>(comm_size(c));
+  /// Per-rank counts are recorded for each of the `ranks` they are for, or not at all (a rank
+  /// that does not use them): MPI reads one per rank.
+  static void fit(std::vector<int>& counts, int ranks) {
+    const auto p = static_cast<std::size_t>(ranks);
     if (!counts.empty() && counts.size() != p)
       throw BadRecord(fmt::format("{} counts for a communicator of {} ranks", counts.size(), p));
     counts.resize(p, 0);
@@ -261,9 +261,30 @@ private:
   void* data(int which, std::size_t bytes) {
     return nonblocking_ >= 0 ? buffer_for(nonblocking_, bytes, which) : scratch(which, bytes);
   }
-  /// The request slot of the collective being replayed (named after its communicator), or null
-  /// when it is blocking.
-  MPI_Request* started() { return nonblocking_ >= 0 ? new_request_slot() : nullptr; }
+  /// Issues the collective being replayed with `args`: `blocking`, or with the request named
+  /// after its communicator the non-blocking form or the persistent one (made without info).
+  template <class Blocking, class Nonblocking, class Persistent, class... Args>
+  void issue(Blocking blocking, Nonblocking nonblocking, Persistent persistent,
+             const Args&... args) {
+    if (nonblocking_ < 0) {
+      blocking(arg(args)...);
+      return;
+    }
+    MPI_Request* q = new_request_slot();
+    if (persistent_)
+      persistent(arg(args)..., MPI_INFO_NULL, q);
+    else
+      nonblocking(arg(args)..., q);
+  }
+  /// An argument of issue(), an array by its data: a persistent collective reads its arrays at
+  /// every start (MPI binds them at the init call), so they are kept to the end of the replay.
+  template <class T> static const T& arg(const T& a) { return a; }
+  template <class T> const T* arg(const std::vector<T>& v) {
+    if (!persistent_) return v.data();
+    auto kept = std::make_shared<const std::vector<T>>(v);
+    kept_.push_back(kept);
+    return kept->data();
+  }
   /// Scratch for blocking operations: nothing refers to it once they return.
   void* scratch(int which, std::size_t bytes) {
     Buffer& b = scratch_[which];
@@ -296,6 +317,20 @@ private:
     int n = 0;
     MPI_Comm_size(c, &n);
     return n;
+  }
+  /// How many ranks' blocks a buffer of all of them holds: the remote group's size on an
+  /// intercommunicator.
+  static int blocks(MPI_Comm c) {
+    int inter = 0, n = 0;
+    MPI_Comm_test_inter(c, &inter);
+    (inter ? MPI_Comm_remote_size : MPI_Comm_size)(c, &n);
+    return n;
+  }
+  /// A communicator that may be none (-1, for MPI_COMM_NULL).
+  MPI_Comm comm_or_null() {
+    if (num_at(next_) != -1) return comm();
+    ++next_;
+    return MPI_COMM_NULL;
   }
   static long long sum(const std::vector<int>& v) {
     long long s = 0;
@@ -359,6 +394,45 @@ private:
     void* buf = buffer_for(index, static_cast<std::size_t>(bytes));
     (how == Start::Nonblocking ? calls->nonblocking : calls->persistent)(buf, n, MPI_BYTE, dest,
                                                                          tag, c, q);
+  }
+  /// MPI_Sendrecv, or MPI_Isendrecv (`nonblocking`, its request last).
+  void sendrecv(bool nonblocking) {
+    const long long sbytes = count();
+    const int dest = integer(), stag = integer();
+    const long long rbytes = count();
+    const int source = integer(), rtag = integer();
+    const MPI_Comm c = comm();
+    const int sn = static_cast<int>(sbytes), rn = static_cast<int>(rbytes);
+    const auto s = static_cast<std::size_t>(sbytes), r = static_cast<std::size_t>(rbytes);
+    if (nonblocking) {
+      const long long index = num_at(next_);
+      MPI_Request* q = new_request_slot();
+      MPI_Isendrecv(buffer_for(index, s, 0), sn, MPI_BYTE, dest, stag, buffer_for(index, r, 1), rn,
+                    MPI_BYTE, source, rtag, c, q);
+      mark_wildcard(index, mpilite::wildcard(source, rtag));
+      return;
+    }
+    MPI_Status st;
+    MPI_Sendrecv(scratch(0, s), sn, MPI_BYTE, dest, stag, scratch(1, r), rn, MPI_BYTE, source, rtag,
+                 c, &st);
+    if (mpilite::wildcard(source, rtag)) expect(mpilite::Outcome::matched(st));
+  }
+  /// MPI_Psend_init and MPI_Precv_init (`send` false): partitions of bytes.
+  void partitioned_init(bool send) {
+    const int partitions = integer();
+    if (partitions < 1) throw BadRecord(fmt::format("{} partitions (at least 1)", partitions));
+    const long long bytes = count();
+    const int peer = integer(), tag = integer();
+    const MPI_Comm c = comm();
+    const long long index = num_at(next_);
+    MPI_Request* q = new_request_slot();
+    const std::size_t total = bytes_of(bytes, MPI_BYTE, partitions);
+    if (total > INT_MAX) throw BadRecord("the partitions add up to more than an int of bytes");
+    void* buf = buffer_for(index, total);
+    if (send)
+      MPI_Psend_init(buf, partitions, bytes, MPI_BYTE, peer, tag, c, MPI_INFO_NULL, q);
+    else
+      MPI_Precv_init(buf, partitions, bytes, MPI_BYTE, peer, tag, c, MPI_INFO_NULL, q);
   }
   /// A receive that starts a request: non-blocking ("irecv") or persistent ("recv_init").
   void receive_request(bool persistent) {
@@ -499,7 +573,9 @@ private:
   MPI_Op user_ops_[2] = {MPI_OP_NULL, MPI_OP_NULL};
   std::unordered_map<long long, std::array<Buffer, 2>> pending_;
   long long nonblocking_ = -1; ///< the request index of the collective being replayed, if any
-  Buffer bsend_;               ///< the buffer attached for buffered sends
+  bool persistent_ = false;    ///< whether that request is a persistent collective's
+  std::vector<std::shared_ptr<const void>> kept_; ///< the arrays of persistent collectives
+  Buffer bsend_;                                  ///< the buffer attached for buffered sends
   Buffer scratch_[2];
 };
 

@@ -20,7 +20,8 @@ namespace mpisim {
 namespace {
 
 /// The format of meta.json and rank-*.ops that observer.cpp writes; this replay also reads the
-/// older ones (1 has no outcome lines, 2 none of the operations 3 added): each is a subset.
+/// older ones (1 has no outcome lines, 2 none of the operations 3 added, 3 none of those 4
+/// added): each is a subset.
 constexpr int kRecordVersion = mpilite::kRecordFormat;
 constexpr int kOldestRecordVersion = 1;
 

@@ -1,5 +1,6 @@
 // The collectives of a replay: each recorded blocking, non-blocking ("i" before its name, its
-// request last) or neighbourhood collective issued again with buffers of its sizes.
+// request last), persistent ("_init" after its name, its request last) or neighbourhood
+// collective issued again with buffers of its sizes.
 #include "rank_replay.hpp"
 
 namespace mpisim::replaying {
@@ -32,9 +33,7 @@ bool is_collective(std::string_view op) {
 
 void RankReplay::collective(std::string_view op) {
   if (op == "barrier") {
-    const MPI_Comm c = comm();
-    MPI_Request* q = started();
-    q ? MPI_Ibarrier(c, q) : MPI_Barrier(c);
+    issue(MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init, comm());
     return;
   }
   if (op == "bcast") {
@@ -42,10 +41,8 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype t = type();
     const int root = integer();
     const MPI_Comm c = comm();
-    void* buf = data(0, bytes_of(n, t));
-    MPI_Request* q = started();
-    const int k = static_cast<int>(n);
-    q ? MPI_Ibcast(buf, k, t, root, c, q) : MPI_Bcast(buf, k, t, root, c);
+    issue(MPI_Bcast, MPI_Ibcast, MPI_Bcast_init, data(0, bytes_of(n, t)), static_cast<int>(n), t,
+          root, c);
     return;
   }
   if (op.starts_with("neighbor_")) return neighbor(op.substr(9));
@@ -60,31 +57,29 @@ void RankReplay::collective(std::string_view op) {
     const long long copies = op == "reduce_scatter_block" ? comm_size(c) : 1;
     const void* in = in_place ? MPI_IN_PLACE : data(0, bytes_of(n, t, copies));
     void* out = data(1, bytes_of(n, t, copies));
-    MPI_Request* q = started();
     const int k = static_cast<int>(n);
     if (op == "reduce")
-      q ? MPI_Ireduce(in, out, k, t, o, root, c, q) : MPI_Reduce(in, out, k, t, o, root, c);
+      issue(MPI_Reduce, MPI_Ireduce, MPI_Reduce_init, in, out, k, t, o, root, c);
     else if (op == "allreduce")
-      q ? MPI_Iallreduce(in, out, k, t, o, c, q) : MPI_Allreduce(in, out, k, t, o, c);
+      issue(MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init, in, out, k, t, o, c);
     else if (op == "scan")
-      q ? MPI_Iscan(in, out, k, t, o, c, q) : MPI_Scan(in, out, k, t, o, c);
+      issue(MPI_Scan, MPI_Iscan, MPI_Scan_init, in, out, k, t, o, c);
     else if (op == "exscan")
-      q ? MPI_Iexscan(in, out, k, t, o, c, q) : MPI_Exscan(in, out, k, t, o, c);
+      issue(MPI_Exscan, MPI_Iexscan, MPI_Exscan_init, in, out, k, t, o, c);
     else
-      q ? MPI_Ireduce_scatter_block(in, out, k, t, o, c, q)
-        : MPI_Reduce_scatter_block(in, out, k, t, o, c);
+      issue(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init, in,
+            out, k, t, o, c);
   } else if (op == "reduce_scatter") {
     std::vector<int> counts_of = counts();
     const MPI_Datatype t = type();
     const MPI_Op o = reduce_op();
     const MPI_Comm c = comm();
-    fit(counts_of, c);
+    fit(counts_of, comm_size(c)); // one per rank of the group that receives
     const std::size_t bytes = bytes_of(sum(counts_of), t);
     const void* in = in_place ? MPI_IN_PLACE : data(0, bytes);
     void* out = data(1, bytes);
-    MPI_Request* q = started();
-    q ? MPI_Ireduce_scatter(in, out, counts_of.data(), t, o, c, q)
-      : MPI_Reduce_scatter(in, out, counts_of.data(), t, o, c);
+    issue(MPI_Reduce_scatter, MPI_Ireduce_scatter, MPI_Reduce_scatter_init, in, out, counts_of, t,
+          o, c);
   } else if (op == "gather" || op == "scatter" || op == "allgather" || op == "alltoall") {
     const long long scount = count();
     const MPI_Datatype stype = type();
@@ -92,28 +87,20 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = op == "gather" || op == "scatter" ? integer() : 0;
     const MPI_Comm c = comm();
-    const long long p = comm_size(c);
+    const long long p = blocks(c);
     const int sn = static_cast<int>(scount), rn = static_cast<int>(rcount);
     void* sbuf = data(0, bytes_of(scount, stype, p));
     void* rbuf = data(1, bytes_of(rcount, rtype, p));
-    MPI_Request* q = started();
-    if (op == "gather") {
-      const void* in = in_place ? MPI_IN_PLACE : sbuf;
-      q ? MPI_Igather(in, sn, stype, rbuf, rn, rtype, root, c, q)
-        : MPI_Gather(in, sn, stype, rbuf, rn, rtype, root, c);
-    } else if (op == "scatter") {
-      void* out = in_place ? MPI_IN_PLACE : rbuf;
-      q ? MPI_Iscatter(sbuf, sn, stype, out, rn, rtype, root, c, q)
-        : MPI_Scatter(sbuf, sn, stype, out, rn, rtype, root, c);
-    } else if (op == "allgather") {
-      const void* in = in_place ? MPI_IN_PLACE : sbuf;
-      q ? MPI_Iallgather(in, sn, stype, rbuf, rn, rtype, c, q)
-        : MPI_Allgather(in, sn, stype, rbuf, rn, rtype, c);
-    } else {
-      const void* in = in_place ? MPI_IN_PLACE : sbuf;
-      q ? MPI_Ialltoall(in, sn, stype, rbuf, rn, rtype, c, q)
-        : MPI_Alltoall(in, sn, stype, rbuf, rn, rtype, c);
-    }
+    const void* in = in_place && op != "scatter" ? MPI_IN_PLACE : sbuf;
+    void* out = in_place && op == "scatter" ? MPI_IN_PLACE : rbuf;
+    if (op == "gather")
+      issue(MPI_Gather, MPI_Igather, MPI_Gather_init, in, sn, stype, out, rn, rtype, root, c);
+    else if (op == "scatter")
+      issue(MPI_Scatter, MPI_Iscatter, MPI_Scatter_init, in, sn, stype, out, rn, rtype, root, c);
+    else if (op == "allgather")
+      issue(MPI_Allgather, MPI_Iallgather, MPI_Allgather_init, in, sn, stype, out, rn, rtype, c);
+    else
+      issue(MPI_Alltoall, MPI_Ialltoall, MPI_Alltoall_init, in, sn, stype, out, rn, rtype, c);
   } else if (op == "gatherv" || op == "allgatherv") {
     const long long scount = count();
     const MPI_Datatype stype = type();
@@ -121,18 +108,17 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = op == "gatherv" ? integer() : 0;
     const MPI_Comm c = comm();
-    fit(rcounts, c);
+    fit(rcounts, blocks(c));
     const std::vector<int> displs = displacements(rcounts);
     void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(scount, stype));
     void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
-    MPI_Request* q = started();
     const int sn = static_cast<int>(scount);
     if (op == "gatherv")
-      q ? MPI_Igatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, root, c, q)
-        : MPI_Gatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, root, c);
+      issue(MPI_Gatherv, MPI_Igatherv, MPI_Gatherv_init, sbuf, sn, stype, rbuf, rcounts, displs,
+            rtype, root, c);
     else
-      q ? MPI_Iallgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c, q)
-        : MPI_Allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c);
+      issue(MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init, sbuf, sn, stype, rbuf, rcounts,
+            displs, rtype, c);
   } else if (op == "scatterv") {
     std::vector<int> scounts = counts();
     const MPI_Datatype stype = type();
@@ -140,14 +126,12 @@ void RankReplay::collective(std::string_view op) {
     const MPI_Datatype rtype = type();
     const int root = integer();
     const MPI_Comm c = comm();
-    fit(scounts, c);
+    fit(scounts, blocks(c));
     const std::vector<int> displs = displacements(scounts);
     void* sbuf = data(0, bytes_of(sum(scounts), stype));
     void* rbuf = in_place ? MPI_IN_PLACE : data(1, bytes_of(rcount, rtype));
-    MPI_Request* q = started();
-    const int rn = static_cast<int>(rcount);
-    q ? MPI_Iscatterv(sbuf, scounts.data(), displs.data(), stype, rbuf, rn, rtype, root, c, q)
-      : MPI_Scatterv(sbuf, scounts.data(), displs.data(), stype, rbuf, rn, rtype, root, c);
+    issue(MPI_Scatterv, MPI_Iscatterv, MPI_Scatterv_init, sbuf, scounts, displs, stype, rbuf,
+          static_cast<int>(rcount), rtype, root, c);
   } else if (op == "alltoallv") {
     alltoallv(false, in_place);
   } else if (op == "alltoallw") {
@@ -156,8 +140,8 @@ void RankReplay::collective(std::string_view op) {
     std::vector<int> rcounts = counts();
     std::vector<MPI_Datatype> rtypes = types();
     const MPI_Comm c = comm();
-    fit(scounts, c);
-    fit(rcounts, c);
+    fit(scounts, blocks(c));
+    fit(rcounts, blocks(c));
     stypes.resize(scounts.size(), MPI_BYTE);
     rtypes.resize(rcounts.size(), MPI_BYTE);
     std::vector<int> sdispls, rdispls;
@@ -165,11 +149,8 @@ void RankReplay::collective(std::string_view op) {
     const std::size_t rbytes = byte_displacements(rcounts, rtypes, rdispls);
     void* sbuf = in_place ? MPI_IN_PLACE : data(0, sbytes);
     void* rbuf = data(1, rbytes);
-    MPI_Request* q = started();
-    q ? MPI_Ialltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf, rcounts.data(),
-                       rdispls.data(), rtypes.data(), c, q)
-      : MPI_Alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf, rcounts.data(),
-                      rdispls.data(), rtypes.data(), c);
+    issue(MPI_Alltoallw, MPI_Ialltoallw, MPI_Alltoallw_init, sbuf, scounts, sdispls, stypes, rbuf,
+          rcounts, rdispls, rtypes, c);
   } else {
     throw BadRecord(fmt::format("unknown operation {}", op));
   }
@@ -185,22 +166,17 @@ void RankReplay::alltoallv(bool neighbors, bool in_place) {
     fit_neighbors(scounts, c, false);
     fit_neighbors(rcounts, c, true);
   } else {
-    fit(scounts, c);
-    fit(rcounts, c);
+    fit(scounts, blocks(c));
+    fit(rcounts, blocks(c));
   }
   const std::vector<int> sdispls = displacements(scounts), rdispls = displacements(rcounts);
   void* sbuf = in_place ? MPI_IN_PLACE : data(0, bytes_of(sum(scounts), stype));
   void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
-  MPI_Request* q = started();
   // The neighbourhood form takes the same arguments, per neighbour instead of per rank.
-  if (q)
-    (neighbors ? MPI_Ineighbor_alltoallv : MPI_Ialltoallv)(sbuf, scounts.data(), sdispls.data(),
-                                                           stype, rbuf, rcounts.data(),
-                                                           rdispls.data(), rtype, c, q);
-  else
-    (neighbors ? MPI_Neighbor_alltoallv : MPI_Alltoallv)(sbuf, scounts.data(), sdispls.data(),
-                                                         stype, rbuf, rcounts.data(),
-                                                         rdispls.data(), rtype, c);
+  issue(neighbors ? MPI_Neighbor_alltoallv : MPI_Alltoallv,
+        neighbors ? MPI_Ineighbor_alltoallv : MPI_Ialltoallv,
+        neighbors ? MPI_Neighbor_alltoallv_init : MPI_Alltoallv_init, sbuf, scounts, sdispls, stype,
+        rbuf, rcounts, rdispls, rtype, c);
 }
 
 void RankReplay::neighbor(std::string_view kind) {
@@ -215,14 +191,13 @@ void RankReplay::neighbor(std::string_view kind) {
     fit_neighbors(std::vector<int>(static_cast<std::size_t>(out)), c, false);
     void* sbuf = data(0, bytes_of(scount, stype, kind == "alltoall" ? out : 1));
     void* rbuf = data(1, bytes_of(rcount, rtype, in));
-    MPI_Request* q = started();
     const int sn = static_cast<int>(scount), rn = static_cast<int>(rcount);
     if (kind == "allgather")
-      q ? MPI_Ineighbor_allgather(sbuf, sn, stype, rbuf, rn, rtype, c, q)
-        : MPI_Neighbor_allgather(sbuf, sn, stype, rbuf, rn, rtype, c);
+      issue(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, MPI_Neighbor_allgather_init, sbuf, sn,
+            stype, rbuf, rn, rtype, c);
     else
-      q ? MPI_Ineighbor_alltoall(sbuf, sn, stype, rbuf, rn, rtype, c, q)
-        : MPI_Neighbor_alltoall(sbuf, sn, stype, rbuf, rn, rtype, c);
+      issue(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, MPI_Neighbor_alltoall_init, sbuf, sn,
+            stype, rbuf, rn, rtype, c);
   } else if (kind == "allgatherv") {
     const long long scount = count();
     const MPI_Datatype stype = type();
@@ -233,10 +208,8 @@ void RankReplay::neighbor(std::string_view kind) {
     const std::vector<int> displs = displacements(rcounts);
     void* sbuf = data(0, bytes_of(scount, stype));
     void* rbuf = data(1, bytes_of(sum(rcounts), rtype));
-    MPI_Request* q = started();
-    const int sn = static_cast<int>(scount);
-    q ? MPI_Ineighbor_allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c, q)
-      : MPI_Neighbor_allgatherv(sbuf, sn, stype, rbuf, rcounts.data(), displs.data(), rtype, c);
+    issue(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, MPI_Neighbor_allgatherv_init, sbuf,
+          static_cast<int>(scount), stype, rbuf, rcounts, displs, rtype, c);
   } else if (kind == "alltoallv") {
     alltoallv(true, false);
   } else if (kind == "alltoallw") {
@@ -252,11 +225,8 @@ void RankReplay::neighbor(std::string_view kind) {
     std::vector<MPI_Aint> sdispls, rdispls;
     void* sbuf = data(0, byte_displacements(scounts, stypes, sdispls));
     void* rbuf = data(1, byte_displacements(rcounts, rtypes, rdispls));
-    MPI_Request* q = started();
-    q ? MPI_Ineighbor_alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf,
-                                rcounts.data(), rdispls.data(), rtypes.data(), c, q)
-      : MPI_Neighbor_alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf,
-                               rcounts.data(), rdispls.data(), rtypes.data(), c);
+    issue(MPI_Neighbor_alltoallw, MPI_Ineighbor_alltoallw, MPI_Neighbor_alltoallw_init, sbuf,
+          scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, c);
   } else {
     throw BadRecord(fmt::format("unknown operation neighbor_{}", kind));
   }

@@ -1,7 +1,9 @@
 /* The calls MPISIM_RECORD records since record format 3, one pattern each, as real codes use
  * them: a 2-D halo on a Cartesian communicator (MPI_Cart_create, MPI_Cart_shift, MPI_Cart_sub),
  * graph topologies, persistent requests, communicators made from groups with MPI_Reduce_scatter
- * and MPI_Alltoallw, non-blocking collectives, buffered sends, matched probes and MPI_Cancel. Each
+ * and MPI_Alltoallw, non-blocking collectives, buffered sends, matched probes and MPI_Cancel;
+ * since format 4, persistent collectives, MPI_Isendrecv, MPI_Comm_idup, partitioned
+ * communication and intercommunicators. Each
  * rank computes (declared with MPISIM_Compute, so that --cpu off has time to replay) between its
  * calls, by rank, so that messages wait on one another. Usage: record_coverage PATTERN [STEPS]. */
 #include <mpi.h>
@@ -15,7 +17,8 @@ static int rank, size, steps = 4;
 /* Statuses for MPI_Waitall (GCC takes MPI_STATUSES_IGNORE for an array of none and warns). */
 static MPI_Status statuses[32];
 
-enum { BIG = 1 << 15 }; /* a buffered send above the eager limit */
+enum { BIG = 1 << 15 };         /* a buffered send above the eager limit */
+enum { PARTS = 8, PART = 256 }; /* partitions of partitioned communication, elements in each */
 
 struct pattern {
   const char* name;
@@ -179,22 +182,46 @@ static void groups(void) {
   free(out);
 }
 
+/* The arguments of collectives with a block of N doubles per rank: the input `a`, the output
+ * `b` of `calls` collectives, and per rank the counts, displacements (in elements and in bytes)
+ * and types. */
+enum { N = 16 };
+struct blocks {
+  double *a, *b;
+  int *counts, *displs, *bytes;
+  MPI_Datatype* types;
+};
+
+static struct blocks blocks(int calls) {
+  struct blocks k = {calloc(N * size, sizeof(double)), calloc(N * size * calls, sizeof(double)),
+                     malloc(sizeof(int) * size),       malloc(sizeof(int) * size),
+                     malloc(sizeof(int) * size),       malloc(sizeof(MPI_Datatype) * size)};
+  for (int i = 0; i < size; ++i) {
+    k.counts[i] = N;
+    k.displs[i] = N * i;
+    k.bytes[i] = N * 8 * i;
+    k.types[i] = MPI_DOUBLE;
+  }
+  return k;
+}
+
+static void free_blocks(struct blocks* k) {
+  free(k->a);
+  free(k->b);
+  free(k->counts);
+  free(k->displs);
+  free(k->bytes);
+  free(k->types);
+}
+
 /* Every non-blocking collective, all outstanding at once (each into its own part of the
  * output), overlapped with compute and completed together. */
 static void nonblocking(void) {
-  enum { N = 16, CALLS = 17 };
-  double* a = calloc(N * size, sizeof(double));
-  double* b = calloc(N * size * CALLS, sizeof(double));
-  int* counts = malloc(sizeof(int) * size);
-  int* displs = malloc(sizeof(int) * size);
-  int* bytes = malloc(sizeof(int) * size);
-  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * size);
-  for (int i = 0; i < size; ++i) {
-    counts[i] = N;
-    displs[i] = N * i;
-    bytes[i] = N * 8 * i;
-    types[i] = MPI_DOUBLE;
-  }
+  enum { CALLS = 17 };
+  struct blocks k = blocks(CALLS);
+  double *a = k.a, *b = k.b;
+  int *counts = k.counts, *displs = k.displs, *bytes = k.bytes;
+  MPI_Datatype* types = k.types;
   const MPI_Comm w = MPI_COMM_WORLD;
   for (int s = 0; s < steps; ++s) {
     MPI_Request q[CALLS];
@@ -224,12 +251,7 @@ static void nonblocking(void) {
     MPI_Waitall(CALLS - 1, q + 1, statuses);
   }
   if (rank == 0) printf("nonblocking: done\n");
-  free(a);
-  free(b);
-  free(counts);
-  free(displs);
-  free(bytes);
-  free(types);
+  free_blocks(&k);
 }
 
 /* Buffered sends, small and above the eager limit, blocking and not, around a ring; the buffer
@@ -289,6 +311,206 @@ static void probes(void) {
   if (rank == 0) printf("probes: done\n");
 }
 
+/* Every persistent collective, made once and started at every step (MPI_Startall for most,
+ * MPI_Start for the barrier), overlapped with compute, completed together and freed at the end;
+ * the neighbourhood ones on a periodic 2-D grid. */
+static void persistent_collectives(void) {
+  enum { CALLS = 22 };
+  struct blocks k = blocks(CALLS);
+  double *a = k.a, *b = k.b;
+  int *counts = k.counts, *displs = k.displs, *bytes = k.bytes;
+  MPI_Datatype* types = k.types;
+  int dims[2] = {0, 0}, periods[2] = {1, 1};
+  MPI_Dims_create(size, 2, dims);
+  MPI_Comm grid;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+  int ncounts[4] = {N, N, N, N}, ndispls[4] = {0, N, 2 * N, 3 * N};
+  MPI_Aint nbytes[4] = {0, N * 8, 2 * N * 8, 3 * N * 8};
+  MPI_Datatype ntypes[4] = {MPI_DOUBLE, MPI_DOUBLE, MPI_DOUBLE, MPI_DOUBLE};
+  const MPI_Comm w = MPI_COMM_WORLD;
+  const MPI_Info i = MPI_INFO_NULL;
+  MPI_Request q[CALLS];
+#define OUT(k) (b + N * size * (k))
+  MPI_Bcast_init(OUT(0), N, MPI_DOUBLE, 1 % size, w, i, &q[0]);
+  MPI_Reduce_init(a, OUT(1), N, MPI_DOUBLE, MPI_SUM, 0, w, i, &q[1]);
+  MPI_Allreduce_init(a, OUT(2), N, MPI_DOUBLE, MPI_MAX, w, i, &q[2]);
+  MPI_Scan_init(a, OUT(3), N, MPI_DOUBLE, MPI_SUM, w, i, &q[3]);
+  MPI_Exscan_init(a, OUT(4), N, MPI_DOUBLE, MPI_SUM, w, i, &q[4]);
+  MPI_Gather_init(a, N, MPI_DOUBLE, OUT(5), N, MPI_DOUBLE, 0, w, i, &q[5]);
+  MPI_Gatherv_init(a, N, MPI_DOUBLE, OUT(6), counts, displs, MPI_DOUBLE, 1 % size, w, i, &q[6]);
+  MPI_Scatter_init(a, N, MPI_DOUBLE, OUT(7), N, MPI_DOUBLE, 0, w, i, &q[7]);
+  MPI_Scatterv_init(a, counts, displs, MPI_DOUBLE, OUT(8), N, MPI_DOUBLE, 0, w, i, &q[8]);
+  MPI_Allgather_init(a, N, MPI_DOUBLE, OUT(9), N, MPI_DOUBLE, w, i, &q[9]);
+  MPI_Allgatherv_init(a, N, MPI_DOUBLE, OUT(10), counts, displs, MPI_DOUBLE, w, i, &q[10]);
+  MPI_Alltoall_init(a, N, MPI_DOUBLE, OUT(11), N, MPI_DOUBLE, w, i, &q[11]);
+  MPI_Alltoallv_init(a, counts, displs, MPI_DOUBLE, OUT(12), counts, displs, MPI_DOUBLE, w, i,
+                     &q[12]);
+  MPI_Alltoallw_init(a, counts, bytes, types, OUT(13), counts, bytes, types, w, i, &q[13]);
+  MPI_Reduce_scatter_block_init(a, OUT(14), N, MPI_DOUBLE, MPI_SUM, w, i, &q[14]);
+  MPI_Reduce_scatter_init(a, OUT(15), counts, MPI_DOUBLE, MPI_SUM, w, i, &q[15]);
+  MPI_Neighbor_allgather_init(a, N, MPI_DOUBLE, OUT(16), N, MPI_DOUBLE, grid, i, &q[16]);
+  MPI_Neighbor_allgatherv_init(a, N, MPI_DOUBLE, OUT(17), ncounts, ndispls, MPI_DOUBLE, grid, i,
+                               &q[17]);
+  MPI_Neighbor_alltoall_init(a, N, MPI_DOUBLE, OUT(18), N, MPI_DOUBLE, grid, i, &q[18]);
+  MPI_Neighbor_alltoallv_init(a, ncounts, ndispls, MPI_DOUBLE, OUT(19), ncounts, ndispls,
+                              MPI_DOUBLE, grid, i, &q[19]);
+  MPI_Neighbor_alltoallw_init(a, ncounts, nbytes, ntypes, OUT(20), ncounts, nbytes, ntypes, grid, i,
+                              &q[20]);
+  MPI_Barrier_init(w, i, &q[21]);
+#undef OUT
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Startall(CALLS - 1, q);
+    work(s + 1);
+    MPI_Start(&q[CALLS - 1]);
+    work(s + 2);
+    MPI_Waitall(CALLS, q, statuses);
+  }
+  for (int c = 0; c < CALLS; ++c)
+    MPI_Request_free(&q[c]);
+  if (rank == 0) printf("persistent_collectives: done\n");
+  MPI_Comm_free(&grid);
+  free_blocks(&k);
+}
+
+/* MPI_Isendrecv and MPI_Isendrecv_replace around a ring in both directions, overlapped with
+ * compute; one receive from MPI_ANY_SOURCE that only the previous rank can match. */
+static void isendrecv(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  static double out[2048], in[2048], both[512];
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Request q[3];
+    MPI_Isendrecv(out, 2048, MPI_DOUBLE, next, 1, in, 2048, MPI_DOUBLE, prev, 1, MPI_COMM_WORLD,
+                  &q[0]);
+    MPI_Isendrecv_replace(both, 512, MPI_DOUBLE, prev, 2, next, 2, MPI_COMM_WORLD, &q[1]);
+    MPI_Isendrecv(out, 8, MPI_DOUBLE, next, 3, in + 8, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 3,
+                  MPI_COMM_WORLD, &q[2]);
+    work(s + 1);
+    MPI_Waitall(3, q, statuses);
+  }
+  if (rank == 0) printf("isendrecv: done\n");
+}
+
+/* Communicators duplicated without waiting (MPI_Comm_idup, with and without info) and with
+ * info, each used for a reduction and a ring exchange once the duplication completed. */
+static void idup(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  MPI_Comm dups[3];
+  MPI_Request q[2];
+  MPI_Comm_idup(MPI_COMM_WORLD, &dups[0], &q[0]);
+  work(0);
+  MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dups[1], &q[1]);
+  MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dups[2]);
+  MPI_Waitall(2, q, statuses);
+  double x = rank, y[64] = {0}, z[64] = {0};
+  for (int s = 0; s < steps; ++s)
+    for (int k = 0; k < 3; ++k) {
+      work(s + k);
+      MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, dups[k]);
+      MPI_Sendrecv(y, 64, MPI_DOUBLE, next, k, z, 64, MPI_DOUBLE, prev, k, dups[k],
+                   MPI_STATUS_IGNORE);
+    }
+  for (int k = 0; k < 3; ++k)
+    MPI_Comm_free(&dups[k]);
+  if (rank == 0) printf("idup: done\n");
+}
+
+/* Partitioned sends and receives around a ring: each step marks the partitions ready one by
+ * one (MPI_Pready), by range and by list, with compute between, and asks once whether the
+ * first partition arrived. */
+static void partitioned(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  static double out[PARTS * PART], in[PARTS * PART];
+  MPI_Request q[2];
+  MPI_Psend_init(out, PARTS, PART, MPI_DOUBLE, next, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]);
+  MPI_Precv_init(in, PARTS, PART, MPI_DOUBLE, prev, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]);
+  int list[3] = {7, 5, 6};
+  for (int s = 0; s < steps; ++s) {
+    MPI_Startall(2, q);
+    work(s);
+    MPI_Pready(0, q[0]);
+    MPI_Pready(1, q[0]);
+    work(s + 1);
+    MPI_Pready_range(2, 4, q[0]);
+    int arrived;
+    MPI_Parrived(q[1], 0, &arrived);
+    work(s + 2);
+    MPI_Pready_list(3, list, q[0]);
+    MPI_Waitall(2, q, statuses);
+  }
+  MPI_Request_free(&q[0]);
+  MPI_Request_free(&q[1]);
+  if (rank == 0) printf("partitioned: done\n");
+}
+
+/* Two groups (the first 3 ranks and the others, 1 to 8) joined by an intercommunicator:
+ * pairs exchange across it, collectives run on it (rooted ones from either side, counts per rank
+ * of the remote group, non-blocking and persistent ones too), then it is duplicated and merged
+ * into an intracommunicator. */
+static void intercomm(void) {
+  enum { K = 4 };
+  const int low = rank < 3;
+  MPI_Comm half, inter, dup, merged;
+  MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+  int me, theirs;
+  MPI_Comm_rank(half, &me);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? 3 : 0, 9, &inter);
+  MPI_Comm_remote_size(inter, &theirs);
+  const int ours = size - theirs, pairs = theirs < ours ? theirs : ours;
+  double x[K * 8] = {0}, y[K * 8] = {0};
+  int counts[8], displs[8], scattered[8];
+  for (int i = 0; i < ours; ++i)
+    scattered[i] = 24 / ours + (i < 24 % ours);
+  for (int i = 0; i < theirs; ++i) {
+    counts[i] = (low ? 2 : 1) + i % 2; /* what rank i of the other group sends this one */
+    displs[i] = K * i;
+  }
+  /* The rooted ones: the first group's rank 0 broadcasts and reduces, the last rank of the
+   * second group gathers. */
+  const int last = size - 4;
+  const int root_low = low ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  const int root_high = low ? last : (me == last ? MPI_ROOT : MPI_PROC_NULL);
+  MPI_Request q[3];
+  MPI_Allreduce_init(x, y, K, MPI_DOUBLE, MPI_SUM, inter, MPI_INFO_NULL, &q[2]);
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    if (me < pairs)
+      MPI_Sendrecv(x, K, MPI_DOUBLE, me, s, y, K, MPI_DOUBLE, me, s, inter, MPI_STATUS_IGNORE);
+    MPI_Bcast(x, K, MPI_DOUBLE, root_low, inter);
+    MPI_Reduce(x, y, K, MPI_DOUBLE, MPI_SUM, root_low, inter);
+    MPI_Allreduce(x, y, K, MPI_DOUBLE, MPI_MAX, inter);
+    MPI_Allgather(x, K, MPI_DOUBLE, y, K, MPI_DOUBLE, inter);
+    /* Rank r sends rank i of the other group (1 or 2) + i % 2 elements from the first group,
+     * (2 or 1) + r % 2 from the second: the counts each side expects. */
+    const int mine = (low ? 1 : 2) + me % 2;
+    MPI_Allgatherv(x, mine, MPI_DOUBLE, y, counts, displs, MPI_DOUBLE, inter);
+    MPI_Gatherv(x, mine, MPI_DOUBLE, y, counts, displs, MPI_DOUBLE, root_high, inter);
+    MPI_Alltoall(x, 2, MPI_DOUBLE, y, 2, MPI_DOUBLE, inter);
+    /* Each group's reduction, of 24 elements, scattered over the other: a count per rank of
+     * the group that receives. */
+    MPI_Reduce_scatter(x, y, scattered, MPI_DOUBLE, MPI_SUM, inter);
+    work(s + 1);
+    MPI_Ibarrier(inter, &q[0]);
+    MPI_Iallreduce(x, y + K, K, MPI_DOUBLE, MPI_MIN, inter, &q[1]);
+    MPI_Start(&q[2]);
+    MPI_Waitall(3, q, statuses);
+    MPI_Barrier(inter);
+  }
+  MPI_Request_free(&q[2]);
+  MPI_Comm_dup(inter, &dup);
+  if (me < pairs)
+    MPI_Sendrecv(x, K, MPI_DOUBLE, me, 1, y, K, MPI_DOUBLE, me, 1, dup, MPI_STATUS_IGNORE);
+  MPI_Intercomm_merge(inter, !low, &merged);
+  work(1);
+  MPI_Allreduce(MPI_IN_PLACE, x, K, MPI_DOUBLE, MPI_SUM, merged);
+  if (rank == 0) printf("intercomm: done\n");
+  MPI_Comm_free(&merged);
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&half);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -296,9 +518,12 @@ int main(int argc, char** argv) {
   const char* pattern = argc > 1 ? argv[1] : "";
   if (argc > 2) steps = atoi(argv[2]);
   static const struct pattern patterns[] = {
-      {"cart_halo", cart_halo}, {"topologies", topologies},   {"persistent", persistent},
-      {"groups", groups},       {"nonblocking", nonblocking}, {"buffered", buffered},
-      {"probes", probes}};
+      {"cart_halo", cart_halo},     {"topologies", topologies},
+      {"persistent", persistent},   {"groups", groups},
+      {"nonblocking", nonblocking}, {"buffered", buffered},
+      {"probes", probes},           {"persistent_collectives", persistent_collectives},
+      {"isendrecv", isendrecv},     {"idup", idup},
+      {"partitioned", partitioned}, {"intercomm", intercomm}};
   int found = 0;
   for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; ++i)
     if (strcmp(pattern, patterns[i].name) == 0) {
@@ -308,7 +533,8 @@ int main(int argc, char** argv) {
   if (!found && rank == 0)
     fprintf(stderr,
             "record_coverage: unknown pattern '%s' (cart_halo, topologies, persistent, "
-            "groups, nonblocking, buffered, probes)\n",
+            "groups, nonblocking, buffered, probes, persistent_collectives, isendrecv, idup, "
+            "partitioned, intercomm)\n",
             pattern);
   MPI_Finalize();
   return found ? 0 : 2;
