@@ -63,7 +63,7 @@ public:
   bool idle() override {
     if (settle_ && settle_()) return true;
     const SimTime bound =
-        mpilite::saturating_add(mpilite::earliest_decision(*w_), FakeTiming::kLatency);
+        mpilite::saturating_add(w_->earliest_undecided(), FakeTiming::kLatency);
     bool ready = false;
     std::vector<mpilite::Rank*> undecided;
     mpilite::for_each_undecided(*w_, [&](mpilite::Rank& r, SimTime) { undecided.push_back(&r); });

@@ -145,22 +145,22 @@ TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
   mpilite::World w({timing, delivery, bounds, hooks, exact}, 3, {0, 1, 2}, 64 * 1024);
   mpilite::Rank &a = *w.ranks()[0], &b = *w.ranks()[1], &c = *w.ranks()[2];
   constexpr SimTime kNone = mpilite::kTimeInfinity;
-  EXPECT_EQ(mpilite::earliest_decision(w), kNone);
+  EXPECT_EQ(w.earliest_undecided(), kNone);
   set_time(w, a, 50);
   set_time(w, b, 30);
   set_time(w, c, 40, true);
-  EXPECT_EQ(mpilite::earliest_decision(w), 30);
+  EXPECT_EQ(w.earliest_undecided(), 30);
   set_time(w, b, 60); // its entry at 30 is stale now
-  EXPECT_EQ(mpilite::earliest_decision(w), 40);
+  EXPECT_EQ(w.earliest_undecided(), 40);
   set_time(w, c, kNone, true);
-  EXPECT_EQ(mpilite::earliest_decision(w), 50);
+  EXPECT_EQ(w.earliest_undecided(), 50);
   set_time(w, b, 30); // back to a time whose entry was dropped
-  EXPECT_EQ(mpilite::earliest_decision(w), 30);
+  EXPECT_EQ(w.earliest_undecided(), 30);
   // Enough changes to rebuild the heap from the ranks more than once.
   for (SimTime t = 1000; t > 100; --t)
     set_time(w, a, t);
   set_time(w, b, kNone);
-  EXPECT_EQ(mpilite::earliest_decision(w), 101);
+  EXPECT_EQ(w.earliest_undecided(), 101);
   set_time(w, a, kNone);
-  EXPECT_EQ(mpilite::earliest_decision(w), kNone);
+  EXPECT_EQ(w.earliest_undecided(), kNone);
 }

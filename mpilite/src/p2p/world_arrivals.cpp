@@ -10,7 +10,7 @@
 namespace mpilite {
 
 SimTime WorldArrivals::earliest_action() {
-  return earliest_decision(w_);
+  return w_.earliest_undecided();
 }
 
 void WorldArrivals::arrived(Message& m, SimTime at) {

@@ -15,20 +15,19 @@ namespace {
 /// call before madvise() goes range by range.
 bool g_batches_work = true;
 
-/// Advises `ranges` through process_madvise() and removes those it advised; what a failed call
-/// leaves is for madvise() to do and report.
-void advise_batch(std::vector<iovec>& ranges, int advice) {
+/// Advises the `n` ranges through process_madvise(); returns how many from the first it advised
+/// (what a failed call leaves is for madvise() to do and report).
+std::size_t advise_batch(const iovec* ranges, std::size_t n, int advice) {
 #if defined(SYS_process_madvise) && defined(SYS_pidfd_open)
   const int self = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
   if (self < 0) {
     g_batches_work = false;
-    return;
+    return 0;
   }
   std::size_t done = 0;
   bool ok = true;
-  while (ok && done < ranges.size()) {
-    const long bytes =
-        syscall(SYS_process_madvise, self, ranges.data() + done, ranges.size() - done, advice, 0);
+  while (ok && done < n) {
+    const long bytes = syscall(SYS_process_madvise, self, ranges + done, n - done, advice, 0);
     if (bytes <= 0) {
       if (bytes < 0 && (errno == ENOSYS || errno == EPERM)) g_batches_work = false;
       ok = false;
@@ -36,15 +35,17 @@ void advise_batch(std::vector<iovec>& ranges, int advice) {
     }
     // A partial call advised whole ranges from the first on, as many as the bytes cover.
     auto left = static_cast<std::size_t>(bytes);
-    while (done < ranges.size() && left >= ranges[done].iov_len)
+    while (done < n && left >= ranges[done].iov_len)
       left -= ranges[done++].iov_len;
     if (left > 0) ok = false; // mid-range: let madvise() redo from that range
   }
   close(self);
-  ranges.erase(ranges.begin(), ranges.begin() + static_cast<long>(done));
+  return done;
 #else
   (void)ranges;
+  (void)n;
   (void)advice;
+  return 0;
 #endif
 }
 
@@ -55,12 +56,13 @@ BatchedAdvice::~BatchedAdvice() {
 }
 
 int BatchedAdvice::flush() {
-  if (pending_.empty()) return 0;
-  if (g_batches_work) advise_batch(pending_, advice_);
+  if (count_ == 0) return 0;
+  const std::size_t done = g_batches_work ? advise_batch(pending_.data(), count_, advice_) : 0;
   int error = 0;
-  for (const iovec& r : pending_)
-    if (madvise(r.iov_base, r.iov_len, advice_) != 0 && error == 0) error = errno;
-  pending_.clear();
+  for (std::size_t i = done; i < count_; ++i)
+    if (madvise(pending_[i].iov_base, pending_[i].iov_len, advice_) != 0 && error == 0)
+      error = errno;
+  count_ = 0;
   return error;
 }
 

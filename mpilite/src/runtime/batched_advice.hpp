@@ -1,8 +1,8 @@
 // madvise() over many ranges at once: one system call per batch instead of one per range.
 #pragma once
 
+#include <array>
 #include <cstddef>
-#include <vector>
 
 #include <sys/uio.h>
 
@@ -22,19 +22,22 @@ public:
   /// Queues [addr, addr + bytes); the batch is given when it is full. Returns what flush()
   /// returned then, else 0.
   int add(void* addr, std::size_t bytes) {
-    pending_.push_back({addr, bytes});
-    return pending_.size() == kBatch ? flush() : 0;
+    pending_[count_++] = {addr, bytes};
+    return count_ == kBatch ? flush() : 0;
   }
   /// Gives the pending ranges now. Returns 0, or the errno of the first range refused.
   int flush();
   /// Forgets the pending ranges (their memory is about to be unmapped anyway).
-  void drop() { pending_.clear(); }
+  void drop() { count_ = 0; }
 
 private:
   /// IOV_MAX: the most ranges one process_madvise() call takes.
   static constexpr std::size_t kBatch = 1024;
   int advice_;
-  std::vector<iovec> pending_;
+  // Inline, not on the heap: giving advice allocates nothing (nor maps, under a sanitizer's
+  // allocator), so a pool of stacks costs no mapping beyond its chunks.
+  std::array<iovec, kBatch> pending_;
+  std::size_t count_ = 0;
 };
 
 } // namespace mpilite

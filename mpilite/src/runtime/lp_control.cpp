@@ -147,8 +147,4 @@ void reply_from_host(World& w, const Reply& reply) {
   complete_reply(w, reply);
 }
 
-SimTime earliest_decision(World& w) {
-  return w.earliest_undecided();
-}
-
 } // namespace mpilite

@@ -55,8 +55,4 @@ void reply_from_host(World& w, const Reply& reply);
 /// A rendezvous's clear-to-send or data from another host process (HostDelivery::transfer_remote).
 void transfer_from_host(World& w, const Transfer& t);
 
-/// The earliest simulated time at which a stopped rank may act (match a message, answer a
-/// test): the smallest act over the ranks with something to decide.
-SimTime earliest_decision(World& w);
-
 } // namespace mpilite
