@@ -100,8 +100,7 @@ void RunControl::watch() {
     }
     if (reporting_ && now >= next_progress) {
       if (const std::string line = setup_line(); !line.empty()) {
-        std::fprintf(stderr, terminal_ ? "\r%s   " : "%s\n", line.c_str());
-        progress_shown_ = true;
+        show_progress(line);
       } else {
         due_.fetch_or(kProgress, std::memory_order_release);
       }
@@ -120,9 +119,7 @@ std::string RunControl::stop_reason() const {
 bool RunControl::handle(mpilite::Rank* rank) {
   const int due = due_.fetch_and(~kProgress, std::memory_order_acquire);
   if ((due & kProgress) && !acknowledged_.load()) {
-    const std::string line = progress_line();
-    std::fprintf(stderr, terminal_ ? "\r%s   " : "%s\n", line.c_str());
-    progress_shown_ = true;
+    show_progress(progress_line());
   }
   std::string why;
   int code = kLimitExitCode;
@@ -168,6 +165,11 @@ std::string RunControl::waiting_calls() const {
     list += fmt::format("{}rank {} in {}", list.empty() ? "" : ", ", r->id, r->call.name);
   }
   return list.empty() ? list : " (" + list + ")";
+}
+
+void RunControl::show_progress(const std::string& line) {
+  std::fprintf(stderr, terminal_ ? "\r%s   " : "%s\n", line.c_str());
+  progress_shown_ = true;
 }
 
 std::string RunControl::setup_line() const {

@@ -54,6 +54,8 @@ private:
   [[noreturn]] void end_without_rank_returning();
   std::string stop_reason() const;
   std::string progress_line() const;
+  /// Prints a progress line: rewritten in place on a terminal, a line of its own elsewhere.
+  void show_progress(const std::string& line);
   /// The progress line while the ranks are not all spawned, or "" once they are.
   std::string setup_line() const;
   // " (rank R in CALL, ...)" for the ranks of this host process that wait inside an MPI call.

@@ -62,8 +62,7 @@ public:
   void attach(mpilite::World& w) { w_ = &w; }
   bool idle() override {
     if (settle_ && settle_()) return true;
-    const SimTime bound =
-        mpilite::saturating_add(w_->earliest_undecided(), FakeTiming::kLatency);
+    const SimTime bound = mpilite::saturating_add(w_->earliest_undecided(), FakeTiming::kLatency);
     bool ready = false;
     std::vector<mpilite::Rank*> undecided;
     mpilite::for_each_undecided(*w_, [&](mpilite::Rank& r, SimTime) { undecided.push_back(&r); });

@@ -25,19 +25,17 @@ std::size_t advise_batch(const iovec* ranges, std::size_t n, int advice) {
     return 0;
   }
   std::size_t done = 0;
-  bool ok = true;
-  while (ok && done < n) {
+  while (done < n) {
     const long bytes = syscall(SYS_process_madvise, self, ranges + done, n - done, advice, 0);
     if (bytes <= 0) {
       if (bytes < 0 && (errno == ENOSYS || errno == EPERM)) g_batches_work = false;
-      ok = false;
       break;
     }
     // A partial call advised whole ranges from the first on, as many as the bytes cover.
     auto left = static_cast<std::size_t>(bytes);
     while (done < n && left >= ranges[done].iov_len)
       left -= ranges[done++].iov_len;
-    if (left > 0) ok = false; // mid-range: let madvise() redo from that range
+    if (left > 0) break; // mid-range: let madvise() redo from that range
   }
   close(self);
   return done;

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <ctime>
 
@@ -163,25 +164,32 @@ const char* outcome_name(mpilite::RunEnd end) {
 
 namespace {
 
-/// `t` as a share of the predicted time.
-double share(SimTime t, SimTime predicted) {
-  return predicted > 0 ? static_cast<double>(t) / static_cast<double>(predicted) : 0.0;
+/// Where rank `r`'s time went as shares of the predicted time: compute, communicate, wait,
+/// finished.
+std::array<double, 4> utilization(const RankSummary& r, SimTime predicted) {
+  const auto share = [predicted](SimTime t) {
+    return predicted > 0 ? static_cast<double>(t) / static_cast<double>(predicted) : 0.0;
+  };
+  return {share(r.stats.compute), share(r.stats.comm), share(r.stats.wait),
+          share(predicted - r.clock)};
+}
+
+json utilization_json(const std::array<double, 4>& u) {
+  return {{"compute", u[0]}, {"communicate", u[1]}, {"wait", u[2]}, {"finished", u[3]}};
 }
 
 /// What the text report says of the ranks as a whole: their mean utilization, the ranks that
 /// failed or skipped MPI_Finalize (the first kRanksNamed of each), their OpenMP regions.
 json rank_totals(const RunSummary& run) {
-  const auto fraction = [&run](SimTime t) { return share(t, run.predicted); };
-  double use[4] = {0, 0, 0, 0};
+  std::array<double, 4> use{};
   json failed = json::array(), unfinalized = json::array();
   std::size_t n_failed = 0, n_unfinalized = 0;
   std::uint64_t regions = 0;
   int widest = 0;
   for (const RankSummary& r : run.ranks) {
-    use[0] += fraction(r.stats.compute);
-    use[1] += fraction(r.stats.comm);
-    use[2] += fraction(r.stats.wait);
-    use[3] += fraction(run.predicted - r.clock);
+    const std::array<double, 4> u = utilization(r, run.predicted);
+    for (std::size_t i = 0; i < u.size(); ++i)
+      use[i] += u[i];
     if (r.exit_code != 0 && n_failed++ < kRanksNamed)
       failed.push_back({{"rank", r.rank}, {"exit_code", r.exit_code}, {"ended_by_exit", r.exited}});
     if (!r.finalized && n_unfinalized++ < kRanksNamed) unfinalized.push_back(r.rank);
@@ -189,11 +197,9 @@ json rank_totals(const RunSummary& run) {
     widest = std::max(widest, r.stats.widest_team);
   }
   const double n = std::max<double>(1, static_cast<double>(run.ranks.size()));
-  return {{"utilization_mean",
-           {{"compute", use[0] / n},
-            {"communicate", use[1] / n},
-            {"wait", use[2] / n},
-            {"finished", use[3] / n}}},
+  for (double& x : use)
+    x /= n;
+  return {{"utilization_mean", utilization_json(use)},
           {"failed", failed},
           {"failed_count", n_failed},
           {"unfinalized", unfinalized},
@@ -203,7 +209,6 @@ json rank_totals(const RunSummary& run) {
 }
 
 json ranks_json(const RunSummary& run) {
-  const auto fraction = [&run](SimTime t) { return share(t, run.predicted); };
   json ranks = json::array();
   for (const RankSummary& r : run.ranks)
     ranks.push_back({{"rank", r.rank},
@@ -221,11 +226,7 @@ json ranks_json(const RunSummary& run) {
                      {"exit_code", r.exit_code},
                      {"ended_by_exit", r.exited},
                      {"finalized", r.finalized},
-                     {"utilization",
-                      {{"compute", fraction(r.stats.compute)},
-                       {"communicate", fraction(r.stats.comm)},
-                       {"wait", fraction(r.stats.wait)},
-                       {"finished", fraction(run.predicted - r.clock)}}}});
+                     {"utilization", utilization_json(utilization(r, run.predicted))}});
   return ranks;
 }
 
