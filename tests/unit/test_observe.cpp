@@ -492,6 +492,47 @@ TEST(Observe, ReplayOfARecordWithoutOutcomesSaysTheyWereNotChecked) {
   std::filesystem::remove_all(dir);
 }
 
+/// What each rank's collectives that must fail their argument checks returned.
+std::vector<int> g_failed_codes[4];
+
+/// Each form of a broadcast, and a gatherv, with an invalid root, and a neighbourhood collective
+/// on a communicator without a topology: each fails its argument checks and returns. Then a
+/// broadcast that passes them.
+int failed_checks_program(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int me = test::world_rank();
+  int v[4] = {}, w[4] = {}, counts[4] = {1, 1, 1, 1}, displs[4] = {0, 1, 2, 3};
+  MPI_Request q;
+  std::vector<int>& codes = g_failed_codes[me];
+  codes.push_back(MPI_Bcast(v, 1, MPI_INT, 4, MPI_COMM_WORLD));
+  codes.push_back(MPI_Gatherv(v, 1, MPI_INT, w, counts, displs, MPI_INT, 4, MPI_COMM_WORLD));
+  codes.push_back(MPI_Ibcast(v, 1, MPI_INT, 4, MPI_COMM_WORLD, &q));
+  codes.push_back(MPI_Bcast_init(v, 1, MPI_INT, 4, MPI_COMM_WORLD, MPI_INFO_NULL, &q));
+  codes.push_back(MPI_Neighbor_allgather(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_WORLD));
+  MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+
+TEST(Observe, ACollectiveThatFailsItsChecksIsNotRecorded) {
+  const std::string dir = record("failed_checks", 4, failed_checks_program);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(g_failed_codes[r], (std::vector<int>{MPI_ERR_ROOT, MPI_ERR_ROOT, MPI_ERR_ROOT,
+                                                   MPI_ERR_ROOT, MPI_ERR_TOPOLOGY}))
+        << "rank " << r;
+    std::ifstream in(dir + "/rank-" + std::to_string(r) + ".ops");
+    std::vector<std::string> ops;
+    for (std::string line; std::getline(in, line);)
+      if (!line.starts_with("compute ")) ops.push_back(line.substr(0, line.find(' ')));
+    EXPECT_EQ(ops, (std::vector<std::string>{"init", "bcast", "finalize"})) << "rank " << r;
+  }
+  // Nothing is left for replay that the run did not do.
+  const auto replayed = test::simulate(test::config(4), mpisim::replay_main(dir, 1.0));
+  EXPECT_EQ(replayed.reason, mpilite::RunEnd::Finished) << replayed.message;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
   const std::string dir = scratch_dir("unrecorded");
   auto c = test::config(2);

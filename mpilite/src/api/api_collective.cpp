@@ -1,6 +1,6 @@
 // MPI entry points: barrier, broadcast and the reducing collectives, blocking and not. Each
-// collective has one function that checks its arguments and builds its schedule; the blocking
-// entry point runs it to completion, the non-blocking one returns its request.
+// collective has one function that checks its arguments, records them and builds its schedule;
+// the blocking entry point runs it to completion, the non-blocking one returns its request.
 #include <vector>
 
 #include "api_collective_call.hpp"
@@ -13,6 +13,7 @@ namespace {
 
 int barrier_call(CollectiveCall& k) {
   if (int e = k.begin(true)) return e;
+  k.record("barrier");
   return k.finish(k.inter() ? build_inter_barrier(k.schedule()) : build_barrier(k.schedule()));
 }
 
@@ -26,6 +27,7 @@ int bcast_call(CollectiveCall& k, void* buffer, int count, MPI_Datatype datatype
   // The other members of an intercommunicator root's group pass nothing MPI reads.
   if (!k.inter() || root != MPI_PROC_NULL)
     if (int e = k.buffer(buffer, count, type)) return e;
+  k.record("bcast", count, TypeArg{datatype}, root);
   const auto build = k.inter() ? build_inter_bcast : build_bcast;
   return k.finish(build(k.schedule(), buffer, static_cast<std::size_t>(count), *type, root));
 }
@@ -57,6 +59,7 @@ int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count
     if (int e = k.buffer(recvbuf, count)) return e;
     if (int e = k.not_aliased(sendbuf, recvbuf, is.own && count > 0)) return e;
   }
+  k.record("reduce", in_place_flag(sendbuf), count, TypeArg{datatype}, OpArg{op}, root);
   const auto build = k.inter() ? build_inter_reduce : build_reduce;
   return k.finish(
       build(k.schedule(), sendbuf, recvbuf, static_cast<std::size_t>(count), *type, root));
@@ -64,6 +67,19 @@ int reduce_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, int count
 
 /// Allreduce, Scan and Exscan take the same arguments.
 enum class AllKind { Allreduce, Scan, Exscan };
+
+/// The name `kind` is recorded under.
+const char* recorded_name(AllKind kind) {
+  switch (kind) {
+  case AllKind::Allreduce:
+    return "allreduce";
+  case AllKind::Scan:
+    return "scan";
+  case AllKind::Exscan:
+    break;
+  }
+  return "exscan";
+}
 
 int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf, int count,
              MPI_Datatype datatype, MPI_Op op) {
@@ -75,6 +91,7 @@ int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf
   if (int e = k.no_in_place_on_inter(sendbuf)) return e;
   if (int e = k.buffer(sendbuf, count)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, count > 0)) return e;
+  k.record(recorded_name(kind), in_place_flag(sendbuf), count, TypeArg{datatype}, OpArg{op});
   const auto n = static_cast<std::size_t>(count);
   if (k.inter()) return k.finish(build_inter_allreduce(k.schedule(), sendbuf, recvbuf, n, *type));
   switch (kind) {
@@ -88,10 +105,14 @@ int all_call(CollectiveCall& k, AllKind kind, const void* sendbuf, void* recvbuf
   return k.finish(build_exscan(k.schedule(), sendbuf, recvbuf, n, *type));
 }
 
+/// Which of Reduce_scatter and Reduce_scatter_block a call is: each has its own record, and a null
+/// `counts` does not tell them apart (MPI_Reduce_scatter's runs as a block of 0).
+enum class ScatterKind { PerRank, Block };
+
 /// Reduce_scatter (counts per rank) and Reduce_scatter_block (`block` for every rank, when
 /// `counts` is null).
-int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, const int* counts,
-                        int block, MPI_Datatype datatype, MPI_Op op) {
+int reduce_scatter_call(CollectiveCall& k, ScatterKind kind, const void* sendbuf, void* recvbuf,
+                        const int* counts, int block, MPI_Datatype datatype, MPI_Op op) {
   const Datatype* type;
   const Op* o;
   if (int e = reduction_args(k, counts ? 0 : block, datatype, op, type, o, true)) return e;
@@ -110,21 +131,21 @@ int reduce_scatter_call(CollectiveCall& k, const void* sendbuf, void* recvbuf, c
   if (int e = k.buffer(recvbuf, sendbuf == MPI_IN_PLACE ? total : mine)) return e;
   if (int e = k.buffer(sendbuf, total)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, total > 0)) return e;
+  if (kind == ScatterKind::PerRank)
+    k.record("reduce_scatter", in_place_flag(sendbuf), IntsArg{p, counts}, TypeArg{datatype},
+             OpArg{op});
+  else
+    k.record("reduce_scatter_block", in_place_flag(sendbuf), block, TypeArg{datatype}, OpArg{op});
   const auto build = k.inter() ? build_inter_reduce_scatter : build_reduce_scatter;
   return k.finish(build(k.schedule(), sendbuf, recvbuf, std::move(n), *type));
 }
 
-/// MPI_Allreduce_init, MPI_Scan_init and MPI_Exscan_init, recorded as `name`.
-int all_init(const char* call, const char* name, AllKind kind, const void* sendbuf, void* recvbuf,
-             int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-             MPI_Request* request) {
-  return init_persistent_collective(
-      call, comm, info, request,
-      [=](CollectiveCall& k) { return all_call(k, kind, sendbuf, recvbuf, count, datatype, op); },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_OP(k.c, name, sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
-                         OpArg{op}, CommArg{comm}, NewRequestArg{*request});
-      });
+/// MPI_Allreduce_init, MPI_Scan_init and MPI_Exscan_init.
+int all_init(const char* call, AllKind kind, const void* sendbuf, void* recvbuf, int count,
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return init_persistent_collective(call, comm, info, request, [=](CollectiveCall& k) {
+    return all_call(k, kind, sendbuf, recvbuf, count, datatype, op);
+  });
 }
 
 } // namespace
@@ -133,22 +154,18 @@ extern "C" {
 
 int PMPI_Barrier(MPI_Comm comm) {
   CollectiveCall k("MPI_Barrier", comm);
-  MPISIM_RECORD_OP(k.c, "barrier", CommArg{comm});
   return barrier_call(k);
 }
 MPISIM_WEAK_ALIAS(Barrier)
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ibarrier", comm, request);
-  const int e = barrier_call(k);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "barrier", CommArg{comm});
-  return e;
+  return barrier_call(k);
 }
 MPISIM_WEAK_ALIAS(Ibarrier)
 
 int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Bcast", comm);
-  MPISIM_RECORD_OP(k.c, "bcast", count, TypeArg{datatype}, root, CommArg{comm});
   return bcast_call(k, buffer, count, datatype, root);
 }
 MPISIM_WEAK_ALIAS(Bcast)
@@ -156,17 +173,13 @@ MPISIM_WEAK_ALIAS(Bcast)
 int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request* request) {
   CollectiveCall k("MPI_Ibcast", comm, request);
-  const int e = bcast_call(k, buffer, count, datatype, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "bcast", count, TypeArg{datatype}, root, CommArg{comm});
-  return e;
+  return bcast_call(k, buffer, count, datatype, root);
 }
 MPISIM_WEAK_ALIAS(Ibcast)
 
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce", comm);
-  MPISIM_RECORD_OP(k.c, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
-                   OpArg{op}, root, CommArg{comm});
   return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
 }
 MPISIM_WEAK_ALIAS(Reduce)
@@ -174,18 +187,13 @@ MPISIM_WEAK_ALIAS(Reduce)
 int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  int root, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce", comm, request);
-  const int e = reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
-                            TypeArg{datatype}, OpArg{op}, root, CommArg{comm});
-  return e;
+  return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
 }
 MPISIM_WEAK_ALIAS(Ireduce)
 
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
   CollectiveCall k("MPI_Allreduce", comm);
-  MPISIM_RECORD_OP(k.c, "allreduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
-                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Allreduce)
@@ -193,18 +201,13 @@ MPISIM_WEAK_ALIAS(Allreduce)
 int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallreduce", comm, request);
-  const int e = all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allreduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
-                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
-  return e;
+  return all_call(k, AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Iallreduce)
 
 int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm) {
   CollectiveCall k("MPI_Scan", comm);
-  MPISIM_RECORD_OP(k.c, "scan", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
-                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Scan)
@@ -212,18 +215,13 @@ MPISIM_WEAK_ALIAS(Scan)
 int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iscan", comm, request);
-  const int e = all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scan", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
-                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
-  return e;
+  return all_call(k, AllKind::Scan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Iscan)
 
 int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm) {
   CollectiveCall k("MPI_Exscan", comm);
-  MPISIM_RECORD_OP(k.c, "exscan", sendbuf == MPI_IN_PLACE ? 1 : 0, count, TypeArg{datatype},
-                   OpArg{op}, CommArg{comm});
   return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Exscan)
@@ -231,42 +229,31 @@ MPISIM_WEAK_ALIAS(Exscan)
 int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iexscan", comm, request);
-  const int e = all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "exscan", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
-                            TypeArg{datatype}, OpArg{op}, CommArg{comm});
-  return e;
+  return all_call(k, AllKind::Exscan, sendbuf, recvbuf, count, datatype, op);
 }
 MPISIM_WEAK_ALIAS(Iexscan)
 
 int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce_scatter", comm);
-  const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                     IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
-                     CommArg{comm});
-  return e;
+  return reduce_scatter_call(k, ScatterKind::PerRank, sendbuf, recvbuf, recvcounts, 0, datatype,
+                             op);
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter)
 
 int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce_scatter", comm, request);
-  const int e = reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
-                            CommArg{comm});
-  return e;
+  return reduce_scatter_call(k, ScatterKind::PerRank, sendbuf, recvbuf, recvcounts, 0, datatype,
+                             op);
 }
 MPISIM_WEAK_ALIAS(Ireduce_scatter)
 
 int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   CollectiveCall k("MPI_Reduce_scatter_block", comm);
-  MPISIM_RECORD_OP(k.c, "reduce_scatter_block", sendbuf == MPI_IN_PLACE ? 1 : 0, recvcount,
-                   TypeArg{datatype}, OpArg{op}, CommArg{comm});
-  return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
+  return reduce_scatter_call(k, ScatterKind::Block, sendbuf, recvbuf, nullptr, recvcount, datatype,
+                             op);
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_block)
 
@@ -274,66 +261,53 @@ int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request* request) {
   CollectiveCall k("MPI_Ireduce_scatter_block", comm, request);
-  const int e = reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "reduce_scatter_block", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            recvcount, TypeArg{datatype}, OpArg{op}, CommArg{comm});
-  return e;
+  return reduce_scatter_call(k, ScatterKind::Block, sendbuf, recvbuf, nullptr, recvcount, datatype,
+                             op);
 }
 MPISIM_WEAK_ALIAS(Ireduce_scatter_block)
 
 // Persistent forms (MPI-4.0): the same call, started by each MPI_Start.
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Barrier_init", comm, info, request, [=](CollectiveCall& k) { return barrier_call(k); },
-      [=](CollectiveCall& k) { MPISIM_RECORD_PCOLLECTIVE(k, request, "barrier", CommArg{comm}); });
+  return init_persistent_collective("MPI_Barrier_init", comm, info, request,
+                                    [=](CollectiveCall& k) { return barrier_call(k); });
 }
 MPISIM_WEAK_ALIAS(Barrier_init)
 
 int PMPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Bcast_init", comm, info, request,
-      [=](CollectiveCall& k) { return bcast_call(k, buffer, count, datatype, root); },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "bcast", count, TypeArg{datatype}, root,
-                                  CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Bcast_init", comm, info, request, [=](CollectiveCall& k) {
+    return bcast_call(k, buffer, count, datatype, root);
+  });
 }
 MPISIM_WEAK_ALIAS(Bcast_init)
 
 int PMPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Reduce_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce", sendbuf == MPI_IN_PLACE ? 1 : 0, count,
-                                  TypeArg{datatype}, OpArg{op}, root, CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Reduce_init", comm, info, request, [=](CollectiveCall& k) {
+    return reduce_call(k, sendbuf, recvbuf, count, datatype, op, root);
+  });
 }
 MPISIM_WEAK_ALIAS(Reduce_init)
 
 int PMPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return all_init("MPI_Allreduce_init", "allreduce_init", AllKind::Allreduce, sendbuf, recvbuf,
-                  count, datatype, op, comm, info, request);
+  return all_init("MPI_Allreduce_init", AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op,
+                  comm, info, request);
 }
 MPISIM_WEAK_ALIAS(Allreduce_init)
 
 int PMPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return all_init("MPI_Scan_init", "scan_init", AllKind::Scan, sendbuf, recvbuf, count, datatype,
-                  op, comm, info, request);
+  return all_init("MPI_Scan_init", AllKind::Scan, sendbuf, recvbuf, count, datatype, op, comm, info,
+                  request);
 }
 MPISIM_WEAK_ALIAS(Scan_init)
 
 int PMPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return all_init("MPI_Exscan_init", "exscan_init", AllKind::Exscan, sendbuf, recvbuf, count,
-                  datatype, op, comm, info, request);
+  return all_init("MPI_Exscan_init", AllKind::Exscan, sendbuf, recvbuf, count, datatype, op, comm,
+                  info, request);
 }
 MPISIM_WEAK_ALIAS(Exscan_init)
 
@@ -341,14 +315,9 @@ int PMPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvc
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Reduce_scatter_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return reduce_scatter_call(k, sendbuf, recvbuf, recvcounts, 0, datatype, op);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce_scatter", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  IntsArg{k.comm().size, recvcounts}, TypeArg{datatype}, OpArg{op},
-                                  CommArg{comm});
+      "MPI_Reduce_scatter_init", comm, info, request, [=](CollectiveCall& k) {
+        return reduce_scatter_call(k, ScatterKind::PerRank, sendbuf, recvbuf, recvcounts, 0,
+                                   datatype, op);
       });
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_init)
@@ -357,14 +326,9 @@ int PMPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvc
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Reduce_scatter_block_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return reduce_scatter_call(k, sendbuf, recvbuf, nullptr, recvcount, datatype, op);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "reduce_scatter_block",
-                                  sendbuf == MPI_IN_PLACE ? 1 : 0, recvcount, TypeArg{datatype},
-                                  OpArg{op}, CommArg{comm});
+      "MPI_Reduce_scatter_block_init", comm, info, request, [=](CollectiveCall& k) {
+        return reduce_scatter_call(k, ScatterKind::Block, sendbuf, recvbuf, nullptr, recvcount,
+                                   datatype, op);
       });
 }
 MPISIM_WEAK_ALIAS(Reduce_scatter_block_init)

@@ -2,15 +2,16 @@
 
 namespace mpilite {
 
-CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm) : c(name), handle_(comm) {}
+CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm)
+    : c(name), handle_(comm), form_(Form::Blocking) {}
 
 CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request)
-    : c(name), handle_(comm), request_(request), nonblocking_(true) {}
+    : c(name), handle_(comm), form_(Form::Nonblocking), request_(request) {}
 
 CollectiveCall::CollectiveCall(const char* name, MPI_Comm comm, MPI_Request* request,
                                HeldHandles& held, bool starting)
-    : c(name), handle_(comm), request_(request), nonblocking_(true), held_(&held),
-      check_only_(!starting) {}
+    : c(name), handle_(comm), form_(starting ? Form::PersistentStart : Form::PersistentInit),
+      request_(request), held_(&held) {}
 
 const Datatype* HeldHandles::type(MPI_Datatype h) const {
   for (const auto& [handle, t] : types_)
@@ -54,7 +55,7 @@ int CollectiveCall::begin(bool inter_ok) {
   if (int e = c.check_comm(handle_, comm_)) return e;
   if (comm_->inter() && !inter_ok) return c.refuse_intercomm(*comm_);
   c.collective(handle_);
-  if (nonblocking_ && !request_)
+  if (form_ != Form::Blocking && !request_)
     return c.error(handle_, MPI_ERR_ARG, "null pointer for the request (MPI_Request*)");
   return MPI_SUCCESS;
 }
@@ -118,12 +119,15 @@ Schedule& CollectiveCall::schedule() {
 }
 
 int CollectiveCall::finish(CollTask body) {
-  if (check_only_) return MPI_SUCCESS;
+  if (form_ == Form::PersistentInit) return MPI_SUCCESS;
   schedule().set_body(std::move(body));
-  if (nonblocking_) {
+  if (form_ != Form::Blocking) {
     *request_ = start_schedule(std::move(schedule_))->handle;
+    write_record();
     return MPI_SUCCESS;
   }
+  // Before it runs: a run that ends within it (a deadlock, a fatal error) still records it.
+  write_record();
   const int error = run_schedule(c.w, c.r, std::move(schedule_));
   if (error == MPI_SUCCESS) return MPI_SUCCESS;
   if (error == MPI_ERR_TRUNCATE)
@@ -131,6 +135,10 @@ int CollectiveCall::finish(CollTask body) {
                    "a message of this collective did not fit its receive buffer (the ranks "
                    "passed counts or types that do not match)");
   return c.error(handle_, error, "{}", error_class_text(error));
+}
+
+void CollectiveCall::write_record() {
+  if (record_) record_(*this);
 }
 
 } // namespace mpilite

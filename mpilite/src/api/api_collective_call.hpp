@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,12 @@ private:
   std::vector<std::pair<MPI_Op, std::unique_ptr<const Op>>> ops_;
 };
 
+/// 1 if `buf` is MPI_IN_PLACE, else 0, as a record writes it: replay passes MPI_IN_PLACE again,
+/// since a collective's in-place form may cost otherwise.
+inline int in_place_flag(const void* buf) {
+  return buf == MPI_IN_PLACE ? 1 : 0;
+}
+
 class CollectiveCall {
 public:
   /// A blocking collective on `comm`.
@@ -49,6 +56,13 @@ public:
                  bool starting);
 
   ApiCall c;
+
+  /// Records the collective as `op` (its blocking form's name) with `args`, the arguments every
+  /// form of it records. Called once they have passed their checks: a call that fails them did
+  /// nothing for replay to do. The form adds the rest: the communicator, then the request of a
+  /// non-blocking call (named `i` `op`) or of a persistent one's init call (`op` `_init`); a start
+  /// is MPI_Start's own line. finish() writes the line, or write_record() for an init call.
+  template <class... Args> void record(const char* op, const Args&... args);
 
   /// Checks the communicator (and the request pointer); the other checks need it. An
   /// intercommunicator is refused unless the call runs on one (`inter_ok`).
@@ -104,45 +118,52 @@ public:
   Schedule& schedule();
   /// Runs `body` (an algorithm on schedule()) to completion when blocking, or starts it and hands
   /// out its request; a persistent collective being made drops it (each start builds it anew).
+  /// Writes the blocking or non-blocking call's record.
   int finish(CollTask body);
+  /// Writes what record() kept, if the run is being recorded: by the init call of a persistent
+  /// collective once its request is made (finish() writes the other forms' lines).
+  void write_record();
 
 private:
+  enum class Form {
+    Blocking,
+    Nonblocking,
+    PersistentInit,  ///< checks only: nothing runs
+    PersistentStart, ///< runs as the non-blocking form; MPI_Start records it
+  };
+
   MPI_Comm handle_;
+  Form form_;
   Comm* comm_ = nullptr;
   MPI_Request* request_ = nullptr;
-  bool nonblocking_ = false;
   HeldHandles* held_ = nullptr;
-  bool check_only_ = false;
   const Op* op_ = nullptr;
   std::shared_ptr<Schedule> schedule_; ///< owned by its request once started
+  /// The line record() made: kept, since a non-blocking or persistent call's request is not yet
+  /// known when its arguments have passed their checks.
+  std::function<void(CollectiveCall&)> record_;
 };
 
-/// Records a non-blocking collective that started (`e` MPI_SUCCESS) as its blocking form's line,
-/// its name after an `i` and its request after the arguments: once started, so that the request
-/// is known.
-#define MPISIM_RECORD_ICOLLECTIVE(k, e, request, op, ...)                                          \
-  do {                                                                                             \
-    if ((e) == MPI_SUCCESS)                                                                        \
-      MPISIM_RECORD_OP((k).c, "i" op, __VA_ARGS__, NewRequestArg{*(request)});                     \
-  } while (0)
-
-/// Records a persistent collective made by the init call of frame `k` as its blocking form's
-/// line, its name before `_init` and its request after the arguments (the non-blocking form's
-/// line with another name: replay makes it again with the same arguments).
-#define MPISIM_RECORD_PCOLLECTIVE(k, request, op, ...)                                             \
-  MPISIM_RECORD_OP((k).c, op "_init", __VA_ARGS__, NewRequestArg{*(request)})
+template <class... Args> void CollectiveCall::record(const char* op, const Args&... args) {
+  if (!c.w.op_log || form_ == Form::PersistentStart) return;
+  record_ = [op, args...](CollectiveCall& k) {
+    OpLog& log = *k.c.w.op_log;
+    const CommArg comm{k.handle_};
+    if (k.form_ == Form::Blocking) return log.record(k.c, op, args..., comm);
+    const std::string name =
+        k.form_ == Form::Nonblocking ? fmt::format("i{}", op) : fmt::format("{}_init", op);
+    log.record(k.c, name.c_str(), args..., comm, NewRequestArg{*k.request_});
+  };
+}
 
 /// How a persistent collective starts: its collective's checks and schedule, with the arguments
 /// of its init call, on the frame it is given.
 using CollectiveStart = std::function<int(CollectiveCall&)>;
-/// How the init call of a persistent collective is recorded (MPISIM_RECORD_PCOLLECTIVE), on the
-/// init call's frame once its request is made.
-using CollectiveRecord = std::function<void(CollectiveCall&)>;
 
 /// The init call of a persistent collective (MPI_Bcast_init, ...): checks the arguments as
 /// `start` does, and makes the persistent request whose every MPI_Start runs `start` as the
 /// matching non-blocking collective (MPI_Ibcast, ...) would, at the same simulated cost.
 int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
-                               CollectiveStart start, const CollectiveRecord& record);
+                               CollectiveStart start);
 
 } // namespace mpilite

@@ -1,6 +1,6 @@
 // MPI entry points: the collectives that move data without reducing it (gather, scatter,
 // allgather, alltoall and their v/w forms), blocking and not. As in api_collective.cpp, one
-// function per collective checks and builds; the entry points only say how it completes.
+// function per collective checks, records and builds; the entry points only say how it completes.
 #include <vector>
 
 #include "api_collective_call.hpp"
@@ -62,6 +62,8 @@ int gather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Datat
   }
   if (is.own)
     if (int e = own_block(k, is.all, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
+  k.record("gather", in_place_flag(sendbuf), sendcount, TypeArg{sendtype}, recvcount,
+           TypeArg{recvtype}, root);
   const auto build = k.inter() ? build_inter_gather : build_gather;
   return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                         either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
@@ -82,6 +84,9 @@ int gatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
   }
   if (is.own)
     if (int e = own_block(k, is.all, sendbuf, sendcount, sendtype, stype, recvbuf)) return e;
+  k.record("gatherv", in_place_flag(sendbuf), sendcount, TypeArg{sendtype},
+           CountsArg{k.comm().handle, k.is_root(root) ? recvcounts : nullptr}, TypeArg{recvtype},
+           root);
   const auto build = k.inter() ? build_inter_gatherv : build_gatherv;
   return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                         either(stype, rtype), recvbuf, recvcounts, displs, either(rtype, stype),
@@ -102,6 +107,8 @@ int scatter_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Data
   }
   if (is.own)
     if (int e = own_block(k, is.all, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
+  k.record("scatter", in_place_flag(recvbuf), sendcount, TypeArg{sendtype}, recvcount,
+           TypeArg{recvtype}, root);
   const auto build = k.inter() ? build_inter_scatter : build_scatter;
   return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                         either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
@@ -122,6 +129,9 @@ int scatterv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts,
   }
   if (is.own)
     if (int e = own_block(k, is.all, recvbuf, recvcount, recvtype, rtype, sendbuf)) return e;
+  k.record("scatterv", in_place_flag(recvbuf),
+           CountsArg{k.comm().handle, k.is_root(root) ? sendcounts : nullptr}, TypeArg{sendtype},
+           recvcount, TypeArg{recvtype}, root);
   const auto build = k.inter() ? build_inter_scatterv : build_scatterv;
   return k.finish(build(k.schedule(), sendbuf, sendcounts, displs, either(stype, rtype), recvbuf,
                         static_cast<std::size_t>(recvcount), either(rtype, stype), root));
@@ -146,6 +156,8 @@ int allgather_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Da
                       static_cast<long>(recvcount) * k.blocks()))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  k.record("allgather", in_place_flag(sendbuf), sendcount, TypeArg{sendtype}, recvcount,
+           TypeArg{recvtype});
   const auto build = k.inter() ? build_inter_allgather : build_allgather;
   return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                         either(stype, rtype), recvbuf, static_cast<std::size_t>(recvcount),
@@ -162,6 +174,8 @@ int allgatherv_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_D
   if (int e = checked_v(k, recvbuf, recvcounts, displs, recvtype, rtype, "recvcounts", "displs"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  k.record("allgatherv", in_place_flag(sendbuf), sendcount, TypeArg{sendtype},
+           CountsArg{k.comm().handle, recvcounts}, TypeArg{recvtype});
   const auto build = k.inter() ? build_inter_allgatherv : build_allgatherv;
   return k.finish(build(k.schedule(), sendbuf, static_cast<std::size_t>(sendcount),
                         either(stype, rtype), recvbuf, recvcounts, displs, *rtype));
@@ -192,6 +206,8 @@ int alltoall_call(CollectiveCall& k, const void* sendbuf, int sendcount, MPI_Dat
   if (int e = k.not_in_place(recvbuf, "the receive buffer")) return e;
   if (int e = checked(k, recvbuf, recvcount, recvtype, rtype, recvcount * size)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, sendcount > 0)) return e;
+  k.record("alltoall", in_place_flag(sendbuf), sendcount, TypeArg{sendtype}, recvcount,
+           TypeArg{recvtype});
   if (k.inter())
     return k.finish(build_inter_alltoall(
         k.schedule(),
@@ -222,6 +238,8 @@ int alltoallv_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_v(k, recvbuf, recvcounts, rdispls, recvtype, rtype, "recvcounts", "rdispls"))
     return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  k.record("alltoallv", in_place_flag(sendbuf), CountsArg{k.comm().handle, sendcounts},
+           TypeArg{sendtype}, CountsArg{k.comm().handle, recvcounts}, TypeArg{recvtype});
   if (k.inter())
     return k.finish(build_inter_alltoall(
         k.schedule(),
@@ -268,6 +286,11 @@ int alltoallw_call(CollectiveCall& k, const void* sendbuf, const int* sendcounts
   if (int e = checked_types(k, recvtypes, "recvtypes", rtypes)) return e;
   if (int e = k.buffer(recvbuf, total, absolute_one(rtypes))) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, true)) return e;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  k.record("alltoallw", in_place_flag(sendbuf),
+           CountsArg{k.comm().handle, in_place ? nullptr : sendcounts},
+           TypesArg{in_place ? 0 : k.blocks(), sendtypes}, CountsArg{k.comm().handle, recvcounts},
+           TypesArg{k.blocks(), recvtypes});
   if (k.inter()) {
     auto at = [](const std::vector<const Datatype*>& types, int i) {
       return types[static_cast<std::size_t>(i)];
@@ -291,8 +314,6 @@ extern "C" {
 int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Gather", comm);
-  MPISIM_RECORD_OP(k.c, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Gather)
@@ -301,10 +322,7 @@ int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
   CollectiveCall k("MPI_Igather", comm, request);
-  const int e = gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
-  return e;
+  return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Igather)
 
@@ -312,12 +330,7 @@ int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
   CollectiveCall k("MPI_Gatherv", comm);
-  const int e =
-      gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
-  MPISIM_RECORD_OP(k.c, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   CountsArg{comm, k.is_root(root) ? recvcounts : nullptr}, TypeArg{recvtype}, root,
-                   CommArg{comm});
-  return e;
+  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Gatherv)
 
@@ -325,21 +338,13 @@ int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Igatherv", comm, request);
-  const int e =
-      gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype},
-                            CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
-                            TypeArg{recvtype}, root, CommArg{comm});
-  return e;
+  return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Igatherv)
 
 int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Scatter", comm);
-  MPISIM_RECORD_OP(k.c, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
   return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Scatter)
@@ -348,10 +353,7 @@ int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request* request) {
   CollectiveCall k("MPI_Iscatter", comm, request);
-  const int e = scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
-  return e;
+  return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
 }
 MPISIM_WEAK_ALIAS(Iscatter)
 
@@ -359,12 +361,8 @@ int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm) {
   CollectiveCall k("MPI_Scatterv", comm);
-  const int e =
-      scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-  MPISIM_RECORD_OP(k.c, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                   CountsArg{comm, k.is_root(root) ? sendcounts : nullptr}, TypeArg{sendtype},
-                   recvcount, TypeArg{recvtype}, root, CommArg{comm});
-  return e;
+  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                       root);
 }
 MPISIM_WEAK_ALIAS(Scatterv)
 
@@ -372,20 +370,14 @@ int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iscatterv", comm, request);
-  const int e =
-      scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root, CommArg{comm});
-  return e;
+  return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                       root);
 }
 MPISIM_WEAK_ALIAS(Iscatterv)
 
 int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Allgather", comm);
-  MPISIM_RECORD_OP(k.c, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   recvcount, TypeArg{recvtype}, CommArg{comm});
   return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Allgather)
@@ -393,10 +385,7 @@ MPISIM_WEAK_ALIAS(Allgather)
 int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallgather", comm, request);
-  const int e = allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Iallgather)
 
@@ -404,11 +393,7 @@ int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm) {
   CollectiveCall k("MPI_Allgatherv", comm);
-  const int e =
-      allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-  MPISIM_RECORD_OP(k.c, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Allgatherv)
 
@@ -416,20 +401,13 @@ int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Iallgatherv", comm, request);
-  const int e =
-      allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype}, CountsArg{comm, recvcounts}, TypeArg{recvtype},
-                            CommArg{comm});
-  return e;
+  return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Iallgatherv)
 
 int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoall", comm);
-  MPISIM_RECORD_OP(k.c, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount, TypeArg{sendtype},
-                   recvcount, TypeArg{recvtype}, CommArg{comm});
   return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Alltoall)
@@ -437,10 +415,7 @@ MPISIM_WEAK_ALIAS(Alltoall)
 int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoall", comm, request);
-  const int e = alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ialltoall)
 
@@ -448,12 +423,8 @@ int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoallv", comm);
-  const int e = alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype);
-  MPISIM_RECORD_OP(k.c, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0, CountsArg{comm, sendcounts},
-                   TypeArg{sendtype}, CountsArg{comm, recvcounts}, TypeArg{recvtype},
-                   CommArg{comm});
-  return e;
+  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
 }
 MPISIM_WEAK_ALIAS(Alltoallv)
 
@@ -462,12 +433,8 @@ int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoallv", comm, request);
-  const int e = alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, sendcounts}, TypeArg{sendtype},
-                            CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
 }
 MPISIM_WEAK_ALIAS(Ialltoallv)
 
@@ -475,14 +442,8 @@ int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   CollectiveCall k("MPI_Alltoallw", comm);
-  const int e = alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                               rdispls, recvtypes);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "alltoallw", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                     CountsArg{comm, sendbuf == MPI_IN_PLACE ? nullptr : sendcounts},
-                     TypesArg{sendbuf == MPI_IN_PLACE ? 0 : k.blocks(), sendtypes},
-                     CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes}, CommArg{comm});
-  return e;
+  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
 }
 MPISIM_WEAK_ALIAS(Alltoallw)
 
@@ -491,14 +452,8 @@ int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request* request) {
   CollectiveCall k("MPI_Ialltoallw", comm, request);
-  const int e = alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                               rdispls, recvtypes);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "alltoallw", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                            CountsArg{comm, sendbuf == MPI_IN_PLACE ? nullptr : sendcounts},
-                            TypesArg{sendbuf == MPI_IN_PLACE ? 0 : k.blocks(), sendtypes},
-                            CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes},
-                            CommArg{comm});
-  return e;
+  return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
 }
 MPISIM_WEAK_ALIAS(Ialltoallw)
 
@@ -507,34 +462,20 @@ MPISIM_WEAK_ALIAS(Ialltoallw)
 int PMPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Gather_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "gather", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
-                                  CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Gather_init", comm, info, request, [=](CollectiveCall& k) {
+    return gather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
 }
 MPISIM_WEAK_ALIAS(Gather_init)
 
 int PMPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Gatherv_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                            root);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "gatherv", sendbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                                  TypeArg{sendtype},
-                                  CountsArg{comm, k.is_root(root) ? recvcounts : nullptr},
-                                  TypeArg{recvtype}, root, CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Gatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return gatherv_call(k, sendbuf, sendcount, sendtype, recvbuf,
+                                                          recvcounts, displs, recvtype, root);
+                                    });
 }
 MPISIM_WEAK_ALIAS(Gatherv_init)
 
@@ -542,14 +483,8 @@ int PMPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Scatter_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Scatter_init", comm, info, request, [=](CollectiveCall& k) {
         return scatter_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "scatter", recvbuf == MPI_IN_PLACE ? 1 : 0, sendcount,
-                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
-                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Scatter_init)
@@ -557,18 +492,11 @@ MPISIM_WEAK_ALIAS(Scatter_init)
 int PMPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Scatterv_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return scatterv_call(k, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                             root);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "scatterv", recvbuf == MPI_IN_PLACE ? 1 : 0,
-                                  CountsArg{comm, k.is_root(root) ? sendcounts : nullptr},
-                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, root,
-                                  CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Scatterv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return scatterv_call(k, sendbuf, sendcounts, displs, sendtype,
+                                                           recvbuf, recvcount, recvtype, root);
+                                    });
 }
 MPISIM_WEAK_ALIAS(Scatterv_init)
 
@@ -576,14 +504,8 @@ int PMPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Allgather_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Allgather_init", comm, info, request, [=](CollectiveCall& k) {
         return allgather_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "allgather", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  sendcount, TypeArg{sendtype}, recvcount, TypeArg{recvtype},
-                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Allgather_init)
@@ -591,17 +513,11 @@ MPISIM_WEAK_ALIAS(Allgather_init)
 int PMPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Allgatherv_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        return allgatherv_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                               recvtype);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "allgatherv", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  sendcount, TypeArg{sendtype}, CountsArg{comm, recvcounts},
-                                  TypeArg{recvtype}, CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Allgatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      return allgatherv_call(k, sendbuf, sendcount, sendtype,
+                                                             recvbuf, recvcounts, displs, recvtype);
+                                    });
 }
 MPISIM_WEAK_ALIAS(Allgatherv_init)
 
@@ -609,14 +525,8 @@ int PMPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoall_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Alltoall_init", comm, info, request, [=](CollectiveCall& k) {
         return alltoall_call(k, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoall", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  sendcount, TypeArg{sendtype}, recvcount, TypeArg{recvtype},
-                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoall_init)
@@ -626,15 +536,9 @@ int PMPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoallv_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
         return alltoallv_call(k, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoallv", sendbuf == MPI_IN_PLACE ? 1 : 0,
-                                  CountsArg{comm, sendcounts}, TypeArg{sendtype},
-                                  CountsArg{comm, recvcounts}, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoallv_init)
@@ -644,18 +548,9 @@ int PMPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Alltoallw_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
         return alltoallw_call(k, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                               rdispls, recvtypes);
-      },
-      [=](CollectiveCall& k) {
-        const bool in_place = sendbuf == MPI_IN_PLACE;
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "alltoallw", in_place ? 1 : 0,
-                                  CountsArg{comm, in_place ? nullptr : sendcounts},
-                                  TypesArg{in_place ? 0 : k.blocks(), sendtypes},
-                                  CountsArg{comm, recvcounts}, TypesArg{k.blocks(), recvtypes},
-                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Alltoallw_init)

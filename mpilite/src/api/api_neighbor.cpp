@@ -48,15 +48,8 @@ struct NeighborCall {
                        "{} has no process topology (neighbourhood collectives need a Cartesian, "
                        "graph or distributed graph communicator)",
                        cm.label());
-    find();
+    n = neighborhood_of(*cm.topology, k.rank(), edges());
     return MPI_SUCCESS;
-  }
-  /// The neighbourhood of a frame whose checks have passed (what a persistent collective's init
-  /// call records).
-  static NeighborCall found(CollectiveCall& frame) {
-    NeighborCall x(frame);
-    x.find();
-    return x;
   }
 
 private:
@@ -64,7 +57,6 @@ private:
     const CommLocal* l = k.c.r.comms.find(k.comm().handle);
     return l ? l->dist_graph.get() : nullptr;
   }
-  void find() { n = neighborhood_of(*k.comm().topology, k.rank(), edges()); }
 
 public:
   /// Checks one buffer of `count` elements of `h` per slot (MPI_IN_PLACE is not allowed).
@@ -120,6 +112,8 @@ int allgather_call(NeighborCall& x, const void* sendbuf, int sendcount, MPI_Data
   if (int e = x.begin()) return e;
   if (int e = x.uniform(sendbuf, sendcount, sendtype, 1, "the send buffer", st)) return e;
   if (int e = x.uniform(recvbuf, recvcount, recvtype, x.in(), "the receive buffer", rt)) return e;
+  x.k.record("neighbor_allgather", x.in(), x.out(), sendcount, TypeArg{sendtype}, recvcount,
+             TypeArg{recvtype});
   return x.run(lay_out(x.n.destinations, [&](int) { return nth(sendbuf, 0, sendcount, st); }),
                lay_out(x.n.sources, [&](int i) { return nth(recvbuf, i, recvcount, rt); }));
 }
@@ -134,6 +128,8 @@ int allgatherv_call(NeighborCall& x, const void* sendbuf, int sendcount, MPI_Dat
   if (int e = x.varying(recvbuf, recvcounts, displs, x.in(), "the receive buffer", "recvcounts",
                         "displs", rt))
     return e;
+  x.k.record("neighbor_allgatherv", sendcount, TypeArg{sendtype}, IntsArg{x.in(), recvcounts},
+             TypeArg{recvtype});
   return x.run(lay_out(x.n.destinations, [&](int) { return nth(sendbuf, 0, sendcount, st); }),
                lay_out(x.n.sources, [&](int i) {
                  return block(recvbuf, rt->extent * displs[i], recvcounts[i], rt);
@@ -146,6 +142,8 @@ int alltoall_call(NeighborCall& x, const void* sendbuf, int sendcount, MPI_Datat
   if (int e = x.begin()) return e;
   if (int e = x.uniform(sendbuf, sendcount, sendtype, x.out(), "the send buffer", st)) return e;
   if (int e = x.uniform(recvbuf, recvcount, recvtype, x.in(), "the receive buffer", rt)) return e;
+  x.k.record("neighbor_alltoall", x.in(), x.out(), sendcount, TypeArg{sendtype}, recvcount,
+             TypeArg{recvtype});
   return x.run(lay_out(x.n.destinations, [&](int i) { return nth(sendbuf, i, sendcount, st); }),
                lay_out(x.n.sources, [&](int i) { return nth(recvbuf, i, recvcount, rt); }));
 }
@@ -166,6 +164,8 @@ int alltoallv_call(NeighborCall& x, const void* sendbuf, const int sendcounts[],
   auto slot = [](const void* buf, const int* counts, const int* displs, const Datatype* t) {
     return [=](int i) { return block(buf, t->extent * displs[i], counts[i], t); };
   };
+  x.k.record("neighbor_alltoallv", IntsArg{x.out(), sendcounts}, TypeArg{sendtype},
+             IntsArg{x.in(), recvcounts}, TypeArg{recvtype});
   return x.run(lay_out(x.n.destinations, slot(sendbuf, sendcounts, sdispls, st)),
                lay_out(x.n.sources, slot(recvbuf, recvcounts, rdispls, rt)));
 }
@@ -190,6 +190,8 @@ int alltoallw_call(NeighborCall& x, const void* sendbuf, const int sendcounts[],
     return
         [=, &t](int i) { return block(buf, displs[i], counts[i], t[static_cast<std::size_t>(i)]); };
   };
+  x.k.record("neighbor_alltoallw", IntsArg{x.out(), sendcounts}, TypesArg{x.out(), sendtypes},
+             IntsArg{x.in(), recvcounts}, TypesArg{x.in(), recvtypes});
   return x.run(lay_out(x.n.destinations, slot(sendbuf, sendcounts, sdispls, st)),
                lay_out(x.n.sources, slot(recvbuf, recvcounts, rdispls, rt)));
 }
@@ -202,11 +204,7 @@ int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_allgather", comm);
   NeighborCall x(k);
-  const int e = allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "neighbor_allgather", x.in(), x.out(), sendcount, TypeArg{sendtype},
-                     recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgather)
 
@@ -215,10 +213,7 @@ int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_allgather", comm, request);
   NeighborCall x(k);
-  const int e = allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_allgather", x.in(), x.out(), sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgather)
 
@@ -227,12 +222,7 @@ int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_allgatherv", comm);
   NeighborCall x(k);
-  const int e =
-      allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
-                     IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgatherv)
 
@@ -241,11 +231,7 @@ int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_allgatherv", comm, request);
   NeighborCall x(k);
-  const int e =
-      allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
-                            IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_allgatherv)
 
@@ -253,11 +239,7 @@ int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoall", comm);
   NeighborCall x(k);
-  const int e = alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "neighbor_alltoall", x.in(), x.out(), sendcount, TypeArg{sendtype},
-                     recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoall)
 
@@ -266,10 +248,7 @@ int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoall", comm, request);
   NeighborCall x(k);
-  const int e = alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoall", x.in(), x.out(), sendcount,
-                            TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoall)
 
@@ -278,12 +257,8 @@ int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoallv", comm);
   NeighborCall x(k);
-  const int e = alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "neighbor_alltoallv", IntsArg{x.out(), sendcounts}, TypeArg{sendtype},
-                     IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
-  return e;
+  return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallv)
 
@@ -293,12 +268,8 @@ int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
                              MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoallv", comm, request);
   NeighborCall x(k);
-  const int e = alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoallv", IntsArg{x.out(), sendcounts},
-                            TypeArg{sendtype}, IntsArg{x.in(), recvcounts}, TypeArg{recvtype},
-                            CommArg{comm});
-  return e;
+  return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoallv)
 
@@ -308,13 +279,8 @@ int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             MPI_Comm comm) {
   CollectiveCall k("MPI_Neighbor_alltoallw", comm);
   NeighborCall x(k);
-  const int e = alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                               rdispls, recvtypes);
-  if (e == MPI_SUCCESS)
-    MPISIM_RECORD_OP(k.c, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
-                     TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
-                     TypesArg{x.in(), recvtypes}, CommArg{comm});
-  return e;
+  return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallw)
 
@@ -324,12 +290,8 @@ int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request* request) {
   CollectiveCall k("MPI_Ineighbor_alltoallw", comm, request);
   NeighborCall x(k);
-  const int e = alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                               rdispls, recvtypes);
-  MPISIM_RECORD_ICOLLECTIVE(k, e, request, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
-                            TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
-                            TypesArg{x.in(), recvtypes}, CommArg{comm});
-  return e;
+  return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes);
 }
 MPISIM_WEAK_ALIAS(Ineighbor_alltoallw)
 
@@ -339,15 +301,9 @@ int PMPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_allgather_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Neighbor_allgather_init", comm, info, request, [=](CollectiveCall& k) {
         NeighborCall x(k);
         return allgather_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        const NeighborCall x = NeighborCall::found(k);
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_allgather", x.in(), x.out(), sendcount,
-                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgather_init)
@@ -356,18 +312,12 @@ int PMPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Dataty
                                   void* recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
-  return init_persistent_collective(
-      "MPI_Neighbor_allgatherv_init", comm, info, request,
-      [=](CollectiveCall& k) {
-        NeighborCall x(k);
-        return allgatherv_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                               recvtype);
-      },
-      [=](CollectiveCall& k) {
-        const NeighborCall x = NeighborCall::found(k);
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_allgatherv", sendcount, TypeArg{sendtype},
-                                  IntsArg{x.in(), recvcounts}, TypeArg{recvtype}, CommArg{comm});
-      });
+  return init_persistent_collective("MPI_Neighbor_allgatherv_init", comm, info, request,
+                                    [=](CollectiveCall& k) {
+                                      NeighborCall x(k);
+                                      return allgatherv_call(x, sendbuf, sendcount, sendtype,
+                                                             recvbuf, recvcounts, displs, recvtype);
+                                    });
 }
 MPISIM_WEAK_ALIAS(Neighbor_allgatherv_init)
 
@@ -375,15 +325,9 @@ int PMPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoall_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoall_init", comm, info, request, [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoall_call(x, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        const NeighborCall x = NeighborCall::found(k);
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoall", x.in(), x.out(), sendcount,
-                                  TypeArg{sendtype}, recvcount, TypeArg{recvtype}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoall_init)
@@ -393,17 +337,10 @@ int PMPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], co
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoallv_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoallv_init", comm, info, request, [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoallv_call(x, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype);
-      },
-      [=](CollectiveCall& k) {
-        const NeighborCall x = NeighborCall::found(k);
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoallv", IntsArg{x.out(), sendcounts},
-                                  TypeArg{sendtype}, IntsArg{x.in(), recvcounts}, TypeArg{recvtype},
-                                  CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallv_init)
@@ -414,17 +351,10 @@ int PMPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
   return init_persistent_collective(
-      "MPI_Neighbor_alltoallw_init", comm, info, request,
-      [=](CollectiveCall& k) {
+      "MPI_Neighbor_alltoallw_init", comm, info, request, [=](CollectiveCall& k) {
         NeighborCall x(k);
         return alltoallw_call(x, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                               rdispls, recvtypes);
-      },
-      [=](CollectiveCall& k) {
-        const NeighborCall x = NeighborCall::found(k);
-        MPISIM_RECORD_PCOLLECTIVE(k, request, "neighbor_alltoallw", IntsArg{x.out(), sendcounts},
-                                  TypesArg{x.out(), sendtypes}, IntsArg{x.in(), recvcounts},
-                                  TypesArg{x.in(), recvtypes}, CommArg{comm});
       });
 }
 MPISIM_WEAK_ALIAS(Neighbor_alltoallw_init)

@@ -37,7 +37,7 @@ private:
 } // namespace
 
 int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request,
-                               CollectiveStart start, const CollectiveRecord& record) {
+                               CollectiveStart start) {
   auto op = std::make_shared<PersistentCollective>(comm, std::move(start));
   // The init call's own frame: what it records is of the outermost call.
   CollectiveCall k = op->init_frame(name, request);
@@ -45,7 +45,7 @@ int init_persistent_collective(const char* name, MPI_Comm comm, MPI_Info info, M
   InfoEntries* hints; // none that mpisim acts on
   if (int e = check_info(k.c, info, hints, true, comm)) return e;
   if (int e = make_persistent(k.c, op, RequestKind::Collective, comm, request)) return e;
-  if (k.c.w.op_log) record(k);
+  k.write_record();
   return MPI_SUCCESS;
 }
 
