@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "api_call.hpp"
 
 namespace mpilite {
@@ -73,8 +75,9 @@ MPI_Status empty_status();
 /// handle names (null for MPI_REQUEST_NULL); `ops` the operation to complete: the request
 /// itself or what a persistent request started (null when inactive).
 struct HandleSet {
-  std::vector<Request*> named;
-  std::vector<Request*> ops;
+  // Inline for the common few handles: MPI_Wait runs for nearly every message.
+  boost::container::small_vector<Request*, 4> named;
+  boost::container::small_vector<Request*, 4> ops;
 };
 int lookup_requests(ApiCall& c, int count, const MPI_Request* handles, HandleSet& out);
 

@@ -2,6 +2,7 @@
 // sequence) winning among eligible messages, and a time bound for wildcard decisions.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "comm.hpp"
@@ -35,7 +36,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m);
 void describe_message(MPI_Status& s, const Comm& comm, const Message& m);
 
 /// Whether any of `receives` matches the envelope of `m`.
-bool could_take(const std::vector<const Request*>& receives, const Message& m);
+bool could_take(std::span<const Request* const> receives, const Message& m);
 
 /// What a candidate search leaves out: messages in `taken` (set aside for other receives) and,
 /// with `hidden_by`, every source whose first matching message one of those receives could match.

@@ -204,7 +204,9 @@ Request* World::new_request(Rank& owner, RequestKind kind) {
     request_generation_.push_back(0);
   }
   Request& r = requests_[i];
-  r = Request{};
+  // In place: assigning a temporary zeroed it with a slow string store and moved every member.
+  std::destroy_at(&r);
+  std::construct_at(&r);
   r.kind = kind;
   r.owner = &owner;
   r.handle = kRequestBase | static_cast<int>(i);

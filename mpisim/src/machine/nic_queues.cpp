@@ -1,6 +1,8 @@
 #include "nic_queues.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <utility>
 
 namespace mpisim {
@@ -28,6 +30,15 @@ NicQueues::Leg NicQueues::leg_of(const mpilite::Leg& leg, SimTime work) {
   return l;
 }
 
+NicQueues::Turn NicQueues::Turn::of(SimTime t, const Leg& l, std::size_t slot) {
+  // Beyond these a packed turn would order legs wrongly: refuse rather than mispredict.
+  if (l.seq >= (std::uint64_t{1} << 56) || slot > UINT32_MAX)
+    throw std::runtime_error(
+        "the NIC model's queues overflowed (a sender's 2^56th message, or 2^32 legs under way)");
+  return {t, static_cast<std::uint32_t>(l.src), static_cast<std::uint32_t>(slot),
+          l.seq << 8 | l.kind};
+}
+
 bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
@@ -37,7 +48,7 @@ bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   l.leaves = alone.leaves;
   l.alone_arrives = alone.arrives;
   l.sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
-  to_send_.push({l.leaves, l.src, l.seq, l.kind, legs_.store(l)});
+  to_send_.push(Turn::of(l.leaves, l, legs_.store(l)));
   return true;
 }
 
@@ -61,7 +72,7 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   // already streaming in is not overtaken by a short one that ends before it.
   const SimTime first_byte = l.at_receiver - l.work;
   if (here)
-    to_deliver_.push({first_byte, l.src, l.seq, l.kind, slot});
+    to_deliver_.push(Turn::of(first_byte, l, slot));
   else // the receiver's host decides the arrival (received), stamped with its first byte
     legs_.release(slot);
   if (done.message && done.request) arrivals.sent(done.src, done.request, done.sent);
@@ -75,7 +86,7 @@ SimTime NicQueues::received(const mpilite::Leg& leg, SimTime first_byte) {
   Leg l = leg_of(leg, costs_.injection(leg.from, leg.to, leg.bytes));
   l.at_receiver = first_byte + l.work;
   l.injected = true;
-  to_deliver_.push({first_byte, l.src, l.seq, l.kind, legs_.store(l)});
+  to_deliver_.push(Turn::of(first_byte, l, legs_.store(l)));
   return l.at_receiver;
 }
 
