@@ -10,15 +10,19 @@
 // while mapped. RTLD_LOCAL keeps each copy's symbols out of the others' reach. The MPI library is
 // not in the copies: their MPI symbols resolve to this executable (linked with -rdynamic), so all
 // ranks share one simulator. dlmopen namespaces would also separate the copies, but glibc allows
-// only 16 of them and a new namespace cannot see this executable's symbols.
+// only 16 of them and a new namespace cannot see this executable's symbols. Once loaded, a
+// copy's code is mapped from one file for all ranks (shared_text.hpp).
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
+#include "shared_text.hpp"
 #include "simulator_main.hpp"
 #include "world.hpp"
 
@@ -29,16 +33,6 @@ extern char** environ;
 namespace {
 
 using Entry = int (*)(int, char**, char**);
-
-bool write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = write(fd, p, n);
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
 
 /// Where the copies go: TMPDIR if set, else the shared-memory file system if there is one, else
 /// /tmp. Files on a disk file system cost it an inode each, and ext4 looks for one away from
@@ -86,6 +80,23 @@ private:
   std::size_t loaded_ = 0;
 };
 
+/// Maps the code and constants of the copy `handle` from one file for every rank (SharedText).
+/// Where that fails the copy keeps its own pages: slower, and said once.
+void share_code(void* handle) {
+  static const mpisim::SharedText text(
+      mpisim_program_image,
+      static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
+  static bool told = false;
+  link_map* map = nullptr;
+  std::string why =
+      dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 ? text.share(map->l_addr) : dlerror();
+  if (why.empty() || std::exchange(told, true)) return;
+  std::fprintf(stderr,
+               "mpisim: the ranks' copies of the program keep their own code (%s): the run is "
+               "slower than it could be\n",
+               why.c_str());
+}
+
 /// Loads this rank's copy of the program and returns its main, or nullptr after a message.
 Entry load_copy(int rank) {
   static CopyDirectory directory;
@@ -94,9 +105,9 @@ Entry load_copy(int rank) {
   const std::string path = dir + "/rank-" + std::to_string(rank) + ".so";
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
   const bool written =
-      fd >= 0 &&
-      write_all(fd, mpisim_program_image,
-                static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
+      fd >= 0 && mpisim::write_image(
+                     fd, mpisim_program_image,
+                     static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
   if (fd >= 0) close(fd);
   void* handle = written ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
   unlink(path.c_str());
@@ -106,6 +117,7 @@ Entry load_copy(int rank) {
                  written ? dlerror() : "cannot write the copy (is TMPDIR full?)");
     return nullptr;
   }
+  share_code(handle);
   // The copy stays loaded until the process ends: MPI objects of other ranks (user operations,
   // attribute callbacks) may still point into it.
   auto entry = reinterpret_cast<Entry>(dlsym(handle, "main"));
