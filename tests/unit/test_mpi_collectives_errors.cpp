@@ -172,8 +172,12 @@ TEST(CollectiveErrors, MissingRequestPointerAndArrays) {
     c.push_back(MPI_Gatherv(v, 1, MPI_INT, v + 4, nullptr, counts, MPI_INT, 0, MPI_COMM_WORLD));
     c.push_back(MPI_Allgatherv(v, 1, MPI_INT, v + 4, counts, nullptr, MPI_INT, MPI_COMM_WORLD));
     c.push_back(MPI_Op_create(nullptr, 1, nullptr));
+    // Not a block of zero counts: MPI_Reduce_scatter_block is the call for that.
+    MPI_Request q;
+    c.push_back(MPI_Reduce_scatter(v, v + 4, nullptr, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    c.push_back(MPI_Ireduce_scatter(v, v + 4, nullptr, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q));
   });
-  EXPECT_EQ(codes, std::vector<int>(5, MPI_ERR_ARG));
+  EXPECT_EQ(codes, std::vector<int>(7, MPI_ERR_ARG));
 }
 
 TEST(CollectiveErrors, CountsThatDisagreeBetweenRanksAreTruncation) {

@@ -115,12 +115,13 @@ int reduce_scatter_call(CollectiveCall& k, ScatterKind kind, const void* sendbuf
                         const int* counts, int block, MPI_Datatype datatype, MPI_Op op) {
   const Datatype* type;
   const Op* o;
-  if (int e = reduction_args(k, counts ? 0 : block, datatype, op, type, o, true)) return e;
+  const bool per_rank = kind == ScatterKind::PerRank;
+  if (int e = reduction_args(k, per_rank ? 0 : block, datatype, op, type, o, true)) return e;
   // On an intercommunicator too, one count per rank of the caller's group (which receives).
   const int p = k.comm().size;
   std::vector<std::size_t> n(static_cast<std::size_t>(p), static_cast<std::size_t>(block));
   long total = static_cast<long>(block) * p;
-  if (counts) {
+  if (per_rank) { // a null array is an error, not a block of 0
     if (int e = k.counts(counts, "recvcounts", total, p)) return e;
     for (int i = 0; i < p; ++i)
       n[static_cast<std::size_t>(i)] = static_cast<std::size_t>(counts[i]);
@@ -131,7 +132,7 @@ int reduce_scatter_call(CollectiveCall& k, ScatterKind kind, const void* sendbuf
   if (int e = k.buffer(recvbuf, sendbuf == MPI_IN_PLACE ? total : mine)) return e;
   if (int e = k.buffer(sendbuf, total)) return e;
   if (int e = k.not_aliased(sendbuf, recvbuf, total > 0)) return e;
-  if (kind == ScatterKind::PerRank)
+  if (per_rank)
     k.record("reduce_scatter", in_place_flag(sendbuf), IntsArg{p, counts}, TypeArg{datatype},
              OpArg{op});
   else
