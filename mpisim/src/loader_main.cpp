@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -34,14 +35,20 @@ namespace {
 
 using Entry = int (*)(int, char**, char**);
 
-/// Where the copies go: TMPDIR if set, else the shared-memory file system if there is one, else
-/// /tmp. Files on a disk file system cost it an inode each, and ext4 looks for one away from
-/// recently deleted inodes: at 1 024 ranks, creating the copies in /tmp took 5 % of a CG run's
-/// CPU time.
+/// Where the copies go: TMPDIR if set, else the shared-memory file system when it has room for
+/// every local rank's copy twice over, else /tmp. Files on a disk file system cost it an inode
+/// each, and ext4 looks for one away from recently deleted inodes: at 1 024 ranks, creating the
+/// copies in /tmp took 5 % of a CG run's CPU time. A copy stays whole in memory while mapped
+/// (unlinked but not freed), and containers often give /dev/shm only 64 MiB.
 std::string copy_parent() {
   const char* tmp = std::getenv("TMPDIR");
   if (tmp && *tmp) return tmp;
-  if (access("/dev/shm", W_OK | X_OK) == 0) return "/dev/shm";
+  const auto image = static_cast<double>(mpisim_program_image_end - mpisim_program_image);
+  const auto copies = static_cast<double>(mpilite::World::get().ranks().size());
+  struct statvfs shm {};
+  if (access("/dev/shm", W_OK | X_OK) == 0 && statvfs("/dev/shm", &shm) == 0 &&
+      static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) >= 2 * image * copies)
+    return "/dev/shm";
   return "/tmp";
 }
 
