@@ -35,6 +35,10 @@ namespace {
 
 using Entry = int (*)(int, char**, char**);
 
+std::size_t image_size() {
+  return static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image);
+}
+
 /// Where the copies go: TMPDIR if set, else the shared-memory file system when it has room for
 /// every local rank's copy twice over, else /tmp. Files on a disk file system cost it an inode
 /// each, and ext4 looks for one away from recently deleted inodes: at 1 024 ranks, creating the
@@ -43,7 +47,7 @@ using Entry = int (*)(int, char**, char**);
 std::string copy_parent() {
   const char* tmp = std::getenv("TMPDIR");
   if (tmp && *tmp) return tmp;
-  const auto image = static_cast<double>(mpisim_program_image_end - mpisim_program_image);
+  const auto image = static_cast<double>(image_size());
   const auto copies = static_cast<double>(mpilite::World::get().ranks().size());
   struct statvfs shm {};
   if (access("/dev/shm", W_OK | X_OK) == 0 && statvfs("/dev/shm", &shm) == 0 &&
@@ -90,9 +94,7 @@ private:
 /// Maps the code and constants of the copy `handle` from one file for every rank (SharedText).
 /// Where that fails the copy keeps its own pages: slower, and said once.
 void share_code(void* handle) {
-  static const mpisim::SharedText text(
-      mpisim_program_image,
-      static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
+  static const mpisim::SharedText text(mpisim_program_image, image_size());
   static bool told = false;
   link_map* map = nullptr;
   std::string why =
@@ -111,10 +113,7 @@ Entry load_copy(int rank) {
   if (dir.empty()) return nullptr;
   const std::string path = dir + "/rank-" + std::to_string(rank) + ".so";
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
-  const bool written =
-      fd >= 0 && mpisim::write_image(
-                     fd, mpisim_program_image,
-                     static_cast<std::size_t>(mpisim_program_image_end - mpisim_program_image));
+  const bool written = fd >= 0 && mpisim::write_image(fd, mpisim_program_image, image_size());
   if (fd >= 0) close(fd);
   void* handle = written ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
   unlink(path.c_str());

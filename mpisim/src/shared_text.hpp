@@ -33,9 +33,6 @@ public:
   /// pages then, which costs only speed).
   std::string share(std::size_t base) const;
 
-  /// Whether copies can share: false for images with text relocations, or without a memory file.
-  bool enabled() const { return fd_ >= 0; }
-
 private:
   const unsigned char* image_;
   std::size_t size_;
