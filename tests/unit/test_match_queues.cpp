@@ -48,6 +48,23 @@ TEST(FlatIndex, AgreesWithStdMapUnderRandomInsertAndErase) {
     }
 }
 
+TEST(FlatIndex, GrowsFromTwoSlots) {
+  // Each rank has two of these: a rank that hears from one source pays two slots, not 16.
+  mpilite::FlatIndex index;
+  EXPECT_EQ(index.capacity(), 0u);
+  EXPECT_EQ(index.find(envelope_key(0, 0)), nullptr);
+  index.insert(envelope_key(0, 7), 70);
+  EXPECT_EQ(index.capacity(), 2u);
+  EXPECT_EQ(index.find(envelope_key(0, 8)), nullptr); // a miss ends at the free slot
+  index.insert(envelope_key(0, 8), 80);
+  index.insert(envelope_key(1, 7), 71);
+  EXPECT_EQ(index.capacity(), 8u);
+  index.erase(envelope_key(0, 7));
+  EXPECT_EQ(index.find(envelope_key(0, 7)), nullptr);
+  EXPECT_EQ(*index.find(envelope_key(0, 8)), 80u);
+  EXPECT_EQ(*index.find(envelope_key(1, 7)), 71u);
+}
+
 TEST(FlatIndex, KeyOfAnySourceDiffersFromEveryRank) {
   EXPECT_NE(envelope_key(1, MPI_ANY_SOURCE), envelope_key(1, 0));
   EXPECT_NE(envelope_key(1, 5), envelope_key(2, 5));

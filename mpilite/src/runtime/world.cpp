@@ -81,6 +81,7 @@ void World::rank_entry(void* arg) {
   // Each rank gets its own argv: programs (and getopt) may permute it. The World owns the
   // strings so that a rank that never returns (exit(), abort, deadlock) leaks nothing.
   r.args.assign(w.argv_, w.argv_ + w.argc_);
+  r.argv.reserve(r.args.size() + 1); // one allocation: a million ranks pay for each
   for (auto& a : r.args)
     r.argv.push_back(a.data());
   r.argv.push_back(nullptr);
