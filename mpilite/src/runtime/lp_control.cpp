@@ -16,7 +16,6 @@ void for_each_undecided(World& w, const std::function<void(Rank&, SimTime)>& vis
         r->task.state != TaskState::Done)
       return false;
     r->in_undecided_list = false;
-    r->decision_entry = kTimeInfinity; // World::rebuild_decisions walks the list only
     return true;
   });
   // A copy: deciding may add ranks to the list.

@@ -55,9 +55,6 @@ struct Rank {
   /// Smallest time at which an undecided receive of this rank could take effect.
   SimTime undecided_key = kTimeInfinity;
   bool in_undecided_list = false;
-  /// The time of this rank's newest entry in the world's heap of decisions (kTimeInfinity:
-  /// none), so that a time that did not change is not pushed again (World::note_undecided).
-  SimTime decision_entry = kTimeInfinity;
   /// Replies this rank's sends still await from other host processes (a rendezvous, synchronous
   /// or buffered send to a rank there): input from elsewhere that no posted receive shows.
   int remote_replies = 0;

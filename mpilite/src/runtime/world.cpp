@@ -24,7 +24,7 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
              std::size_t stack_size, bool copy_stacks)
     : kernel_(kernel), world_size_(world_size),
       sched_(local_ranks.size(), stack_size, StackPoolOptions{.copy_stacks = copy_stacks}),
-      comms_(world_size), keyvals_(world_size) {
+      comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
   first_local_ = local_ranks.empty() ? 0 : local_ranks.front();
@@ -34,6 +34,7 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
   for (int id : local_ranks) {
     auto r = std::make_unique<Rank>();
     r->id = id;
+    r->task.index = ranks_.size(); // its stack slot, and its slot of decisions_
     ranks_.push_back(std::move(r));
   }
   rank_of_slot_ = std::move(local_ranks);
@@ -93,6 +94,7 @@ void World::rank_entry(void* arg) {
   r.exit_code = (*w.main_)(w.argc_, r.argv.data());
   end_of_rank(r);
   w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
+  w.retire(r);
 }
 
 RunEnd World::run(const Main& main, int argc, char** argv) {
@@ -133,6 +135,7 @@ void World::exit_rank(int code) {
     message += "; as under mpiexec, the run ends with its code";
     stop(RunEnd::Abort, code, std::move(message));
   }
+  retire(r);
   sched_.finish_current();
 }
 
@@ -278,47 +281,19 @@ void World::run_deferred() {
   running_deferred_ = false;
 }
 
-namespace {
-
-SimTime decision_time(const Rank& r) {
-  return r.task.state == TaskState::Done ? kTimeInfinity : std::min(r.undecided_key, r.decide_time);
-}
-
-} // namespace
-
 void World::note_undecided(Rank& r) {
-  const SimTime t = std::min(r.undecided_key, r.decide_time);
-  if (t == kTimeInfinity) return;
-  if (!r.in_undecided_list) {
+  // A finished rank's receives left posted decide nothing (World::retire).
+  const SimTime t =
+      r.task.state == TaskState::Done ? kTimeInfinity : std::min(r.undecided_key, r.decide_time);
+  if (t < kTimeInfinity && !r.in_undecided_list) {
     r.in_undecided_list = true;
     undecided_.push_back(&r);
   }
-  if (t == r.decision_entry) return;
-  r.decision_entry = t;
-  decisions_.push_back({t, &r});
-  std::push_heap(decisions_.begin(), decisions_.end(), std::greater<>());
-  // Stale entries buried under the top would otherwise pile up with every change.
-  if (decisions_.size() > 2 * undecided_.size() + 64) rebuild_decisions();
-}
-
-void World::rebuild_decisions() {
-  decisions_.clear();
-  for (Rank* r : undecided_) {
-    r->decision_entry = decision_time(*r);
-    if (r->decision_entry < kTimeInfinity) decisions_.push_back({r->decision_entry, r});
-  }
-  std::make_heap(decisions_.begin(), decisions_.end(), std::greater<>());
+  decisions_.set(r.task.index, t);
 }
 
 SimTime World::earliest_undecided() {
-  while (!decisions_.empty()) {
-    const Decision& top = decisions_.front();
-    if (decision_time(*top.rank) == top.t) return top.t;
-    if (top.rank->decision_entry == top.t) top.rank->decision_entry = kTimeInfinity;
-    std::pop_heap(decisions_.begin(), decisions_.end(), std::greater<>());
-    decisions_.pop_back();
-  }
-  return kTimeInfinity;
+  return decisions_.min();
 }
 
 } // namespace mpilite

@@ -21,6 +21,7 @@
 #include "info_table.hpp"
 #include "kernel.hpp"
 #include "message.hpp"
+#include "min_tree.hpp"
 #include "op.hpp"
 #include "op_table.hpp"
 #include "rank.hpp"
@@ -165,6 +166,8 @@ private:
   static void rank_entry(void* arg);
   /// What ends a rank as the end of its process would: atexit() handlers, then destructors.
   static void end_of_rank(Rank& r);
+  /// The rank's fiber is about to end: it decides nothing more.
+  void retire(Rank& r) { decisions_.set(r.task.index, kTimeInfinity); }
 
   static World* current_;
   const pthread_t thread_ = pthread_self(); ///< the simulation thread (the one that made it)
@@ -187,16 +190,10 @@ private:
   std::vector<std::uint32_t> request_generation_;
   std::vector<Message*> free_messages_;
   std::vector<Rank*> undecided_;
-  /// The times of the undecided ranks, in a min-heap: the network asks for the earliest at every
-  /// idle round, and walking every waiting rank for it made a round cost the rank count. An
-  /// entry whose rank's time has changed since is stale, and is dropped when it reaches the top.
-  struct Decision {
-    SimTime t;
-    Rank* rank;
-    bool operator>(const Decision& o) const { return t > o.t; }
-  };
-  std::vector<Decision> decisions_;
-  void rebuild_decisions();
+  /// min(undecided_key, decide_time) of each local rank, by its slot: the network asks for the
+  /// earliest at every idle round, and walking every waiting rank for it made a round cost the
+  /// rank count.
+  MinTree decisions_;
   OpTable ops_;
   struct Deferred {
     void (*fn)(void*);
