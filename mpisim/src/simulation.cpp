@@ -208,8 +208,9 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   {
     const mpilite::Kernel kernel{*network_, *link_, *this, *this, *policy_};
     control_ = std::make_unique<RunControl>(config_, s.reporting_host);
-    mpilite::World world(kernel, config_.ranks, map.ranks_of(host), config_.stack_size,
-                         config_.copy_stacks);
+    auto world_owner = std::make_unique<mpilite::World>(kernel, config_.ranks, map.ranks_of(host),
+                                                        config_.stack_size, config_.copy_stacks);
+    mpilite::World& world = *world_owner;
     // However this block is left, the watchdog stops before the world goes.
     const auto stop_control = [this](Simulation*) { control_.reset(); };
     const std::unique_ptr<Simulation, decltype(stop_control)> control_ends(this, stop_control);
@@ -274,6 +275,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     if (replay) s.replay = *replay;
     arrivals_.reset();
     world_ = nullptr;
+    mpilite::World::end(std::move(world_owner));
   }
   mine.idle_rounds = idle_rounds_;
   s.idle_rounds = idle_rounds_;

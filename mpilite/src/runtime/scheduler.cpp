@@ -84,9 +84,10 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
   }
 }
 
-void Scheduler::stop() {
+void Scheduler::stop(bool keep_segment) {
   stopping_ = true;
   current_->state = TaskState::Blocked;
+  if (keep_segment) root_.data_base = current_->data_base;
   switch_to(root_, false);
   std::abort(); // a stopped fiber is never resumed
 }

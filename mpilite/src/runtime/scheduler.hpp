@@ -81,7 +81,9 @@ public:
   /// From a fiber: ends the current task as if its entry function had returned.
   [[noreturn]] void finish_current();
   /// From a fiber: end the simulation run; control returns from run() with Stopped.
-  [[noreturn]] void stop();
+  /// `keep_segment`: the fiber's privatized segment stays current after it, for the other
+  /// threads of its OpenMP team, which may still be running its code.
+  [[noreturn]] void stop(bool keep_segment = false);
 
   Task* current() const { return current_; }
   bool in_fiber() const { return current_ != &root_; }

@@ -41,13 +41,34 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
   set_overflow_rank_names(rank_of_slot_.data(), sched_.stacks().stack_size());
 }
 
-World::~World() {
+void World::end(std::unique_ptr<World> world) {
+  const bool teams_left = std::any_of(world->ranks_.begin(), world->ranks_.end(),
+                                      [](const auto& r) { return team_in_region(*r); });
+  if (!teams_left) return; // destroyed here
+  world->keep_abandoned_stacks();
+  world->detach();
+  // Reachable from here to the end: kept on purpose, and not a leak to LeakSanitizer.
+  static auto* const kept = new std::vector<std::unique_ptr<World>>;
+  kept->push_back(std::move(world));
+}
+
+void World::detach() {
   clear_idle_hooks();
+  set_overflow_rank_names(nullptr, 0);
+  current_ = nullptr;
+}
+
+void World::keep_abandoned_stacks() {
   std::vector<std::size_t> abandoned;
   for (const auto& r : ranks_)
     if (r->task.state != TaskState::Done && r->task.stack.bottom)
       abandoned.push_back(r->task.index);
   sched_.keep_for_leak_check(abandoned);
+}
+
+World::~World() {
+  clear_idle_hooks();
+  keep_abandoned_stacks();
   for (Message* m : free_messages_)
     delete m;
   for (auto& r : ranks_)
@@ -143,7 +164,7 @@ void World::stop(RunEnd why, int exit_code, std::string message) {
   end_ = why;
   exit_code_ = exit_code;
   stop_message_ = std::move(message);
-  sched_.stop();
+  sched_.stop(in_rank() && team_in_region(self()));
 }
 
 void World::stop_when_idle(RunEnd why, int exit_code, std::string message) {

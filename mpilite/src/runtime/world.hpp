@@ -46,6 +46,13 @@ public:
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
+  /// Ends the life of `world` after its run: destroys it, unless a rank's OpenMP team is still
+  /// in a region (the run ended from its master's MPI call, or while its workers were busy).
+  /// Those threads go on running the rank's code, its privatized data and the region on its
+  /// stack until the process exits, so such a world then stays in memory to the end, detached
+  /// (World::try_get() no longer finds it, and another simulation may run).
+  static void end(std::unique_ptr<World> world);
+
   /// The world of the running simulation.
   static World& get() { return *current_; }
   static World* try_get() { return current_; }
@@ -163,6 +170,14 @@ private:
   Rank* find_sparse(int world_rank);
   void recycle_datatype(std::size_t slot);
   void run_deferred();
+  /// Gives up what the world registered process-wide (current_, idle hooks, rank names).
+  void detach();
+  /// Whether other threads of the rank's OpenMP team are in a region with it.
+  static bool team_in_region(const Rank& r) {
+    return r.openmp_region != nullptr && r.region_threads > 1;
+  }
+  /// The stacks of fibers that never finished stay for LeakSanitizer to scan (StackPool).
+  void keep_abandoned_stacks();
   static void rank_entry(void* arg);
   /// What ends a rank as the end of its process would: atexit() handlers, then destructors.
   static void end_of_rank(Rank& r);

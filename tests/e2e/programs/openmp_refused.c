@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Privatized: each rank's copy lives with the rank's state in the simulator. */
+static volatile long g_work;
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const char* what = argc > 1 ? argv[1] : "";
@@ -30,6 +33,20 @@ int main(int argc, char** argv) {
       {
 #pragma omp critical
         MPI_Barrier(MPI_COMM_WORLD);
+      }
+    }
+  } else if (strcmp(what, "mpi-in-critical-while-working") == 0) {
+    /* The run ends from the master while the other thread still works on the rank's globals:
+     * the simulator must not free them under it before the process exits. */
+#pragma omp parallel num_threads(2)
+    {
+      if (omp_get_thread_num() == 0) {
+#pragma omp critical
+        MPI_Barrier(MPI_COMM_WORLD);
+      } else {
+        const double end = omp_get_wtime() + 0.5;
+        while (omp_get_wtime() < end)
+          g_work = g_work + 1;
       }
     }
   } else if (strcmp(what, "mpi-from-worker") == 0) {
