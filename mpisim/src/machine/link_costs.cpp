@@ -57,6 +57,8 @@ LinkCosts::LinkCosts(const MachineParams& m, int ranks)
     segment_links_.back().latency = s.latency;
     segment_links_.back().bandwidth = s.bandwidth;
   }
+  for (int d = 0; d <= topology_.diameter(); ++d)
+    latency_at_.push_back(work_out_transfer(d, 0));
   for (const LinkSegment& s : m_.segments)
     if (transfer_at_distance(1, s.from) <= 0)
       throw ConfigError(fmt::format("machine {}: a message of {} bytes, where a segment starts, "
@@ -78,9 +80,9 @@ const MachineParams& LinkCosts::link_for(std::size_t bytes) const {
   return m_;
 }
 
-SimTime LinkCosts::transfer_at_distance(int d, std::size_t bytes) const {
+SimTime LinkCosts::work_out_transfer(int d, std::size_t bytes) const {
   if (d == 0) {
-    if (!m_.intra_latency && !m_.intra_bandwidth) return transfer_at_distance(1, bytes);
+    if (!m_.intra_latency && !m_.intra_bandwidth) return work_out_transfer(1, bytes);
     return mpilite::saturating_add(m_.intra_latency.value_or(m_.latency),
                                    byte_time(bytes, m_.intra_bandwidth.value_or(m_.bandwidth)));
   }

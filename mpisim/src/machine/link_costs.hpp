@@ -42,7 +42,12 @@ public:
   /// latency + switching_time(distance, bytes).
   SimTime transfer(int src, int dst, std::size_t bytes) const;
   /// transfer() for a message that crosses `d` links (0: inside a node).
-  SimTime transfer_at_distance(int d, std::size_t bytes) const;
+  SimTime transfer_at_distance(int d, std::size_t bytes) const {
+    // A latency is wanted with every leg: it is worked out once per distance.
+    if (bytes == 0 && static_cast<std::size_t>(d) < latency_at_.size())
+      return latency_at_[static_cast<std::size_t>(d)];
+    return work_out_transfer(d, bytes);
+  }
   /// The part of transfer(src, dst, bytes) that grows with the bytes: how long the message
   /// occupies the links of its route (bytes / bandwidth for cut-through, d times that for
   /// store-and-forward, ...). 0 inside a node.
@@ -67,11 +72,14 @@ private:
   /// The link for messages of `bytes`: the machine, or a copy with a segment's latency and
   /// bandwidth.
   const MachineParams& link_for(std::size_t bytes) const;
+  /// transfer_at_distance() from the machine's parameters.
+  SimTime work_out_transfer(int d, std::size_t bytes) const;
 
   MachineParams m_;
   std::vector<MachineParams> segment_links_; ///< one per m_.segments
   int ranks_;
   Topology topology_;
+  std::vector<SimTime> latency_at_; ///< transfer_at_distance(d, 0) for d = 0..diameter
   SimTime min_latency_ = 0;
 };
 

@@ -23,9 +23,10 @@ LegPlan NetworkModel::alone(const Leg& leg) const {
   // clear-to-send are the MPI library's progress, not its call.
   const bool first = leg.kind == LegKind::Eager || leg.kind == LegKind::RequestToSend;
   const SimTime leaves = leg.start + (first ? costs_.send_overhead() : 0);
-  const SimTime whole = costs_.transfer(leg.from, leg.to, leg.bytes);
+  const int d = costs_.distance(leg.from, leg.to);
+  const SimTime whole = costs_.transfer_at_distance(d, leg.bytes);
   // A size segment may have a latency of its own: the latency is never more than the whole.
-  const SimTime latency = std::min(whole, costs_.transfer(leg.from, leg.to, 0));
+  const SimTime latency = std::min(whole, costs_.transfer_at_distance(d, 0));
   const SimTime arrives = mpilite::saturating_add(leaves, whole);
   // Data after a clear-to-send is done at the sender when its last byte has left, a header's
   // latency before it arrives; every other leg is done at the sender once it leaves.
