@@ -67,7 +67,6 @@ void World::keep_abandoned_stacks() {
 }
 
 World::~World() {
-  clear_idle_hooks();
   keep_abandoned_stacks();
   for (Message* m : free_messages_)
     delete m;
@@ -76,8 +75,7 @@ World::~World() {
       r->unexpected.erase(m);
       delete m;
     }
-  set_overflow_rank_names(nullptr, 0);
-  current_ = nullptr;
+  detach();
 }
 
 Rank* World::find_sparse(int world_rank) {
