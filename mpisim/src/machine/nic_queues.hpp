@@ -16,12 +16,12 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "link_costs.hpp"
 #include "message_timing.hpp"
 #include "slot_pool.hpp"
+#include "sorted_run_queue.hpp"
 
 namespace mpisim {
 
@@ -76,7 +76,7 @@ private:
       return seq_kind > o.seq_kind;
     }
   };
-  using Queue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
+  using Queue = SortedRunQueue<Turn>;
 
   /// A leg of `work` in the queues, from what mpilite says of it.
   static Leg leg_of(const mpilite::Leg& leg, SimTime work);
