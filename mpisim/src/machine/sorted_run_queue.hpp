@@ -19,20 +19,24 @@ namespace mpisim {
 /// T needs operator>; keys that compare equal may come out in either order.
 template <class T> class SortedRunQueue {
 public:
-  bool empty() const { return head_ == run_.size() && heap_.empty(); }
-  std::size_t size() const { return run_.size() - head_ + heap_.size(); }
+  bool empty() const { return live_ == 0 && heap_.empty(); }
+  std::size_t size() const { return live_ + heap_.size(); }
 
   void push(const T& v) {
-    if (head_ == run_.size()) { // no run: start it again at the front
+    // Only a key that starts the run again or goes to the heap can become the top.
+    if (live_ == 0) {
       run_.clear();
       head_ = 0;
       run_.push_back(v);
+      live_ = 1;
+      if (heap_.empty() || !(v > heap_.top())) set_top(v, true);
     } else if (!(run_.back() > v)) {
       run_.push_back(v);
+      ++live_;
     } else {
       heap_.push(v);
+      if (top_ > v) set_top(v, false);
     }
-    find_top();
   }
 
   /// The smallest key. Not empty().
@@ -40,32 +44,42 @@ public:
 
   /// Removes top(). Not empty().
   void pop() {
-    if (top_in_run_) {
-      ++head_;
-      // The popped part of the run is reclaimed once it is the larger half.
-      if (head_ * 2 > run_.size() && head_ >= 64) {
-        run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(head_));
-        head_ = 0;
-      }
-    } else {
-      heap_.pop();
+    if (!top_in_run_) {
+      pop_heap();
+      return;
+    }
+    ++head_;
+    --live_;
+    // The popped part of the run is reclaimed once it is the larger half.
+    if (head_ > live_ && head_ >= 64) {
+      run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
     }
     find_top();
   }
 
 private:
+  // Out of line: its registers would otherwise be saved and restored on every pop of the run.
+  [[gnu::noinline]] void pop_heap() {
+    heap_.pop();
+    find_top();
+  }
   // Once per change rather than at every top(): the NIC model reads the top several times for
   // each leg it decides.
   void find_top() {
-    top_in_run_ = head_ != run_.size() && (heap_.empty() || !(run_[head_] > heap_.top()));
-    if (top_in_run_)
-      top_ = run_[head_];
+    if (live_ != 0 && (heap_.empty() || !(run_[head_] > heap_.top())))
+      set_top(run_[head_], true);
     else if (!heap_.empty())
-      top_ = heap_.top();
+      set_top(heap_.top(), false);
+  }
+  void set_top(const T& v, bool in_run) {
+    top_ = v;
+    top_in_run_ = in_run;
   }
 
   std::vector<T> run_; ///< in order from head_
   std::size_t head_ = 0;
+  std::size_t live_ = 0; ///< keys in the run from head_ (kept: the vector's size divides by 24)
   bool top_in_run_ = false;
   T top_{}; ///< a copy: top() is read more often than the queue changes
   std::priority_queue<T, std::vector<T>, std::greater<>> heap_;
