@@ -57,7 +57,7 @@ ApiCall::~ApiCall() {
 int ApiCall::check_init() {
   if (r.initialized && !r.finalized) return MPI_SUCCESS;
   // MPI-4.0 section 11.3: a session opens MPI to its rank as MPI_Init does, with or without it.
-  for (MPI_Errhandler session : r.sessions)
+  for (MPI_Errhandler session : r.rare_or_default().sessions)
     if (session != MPI_ERRHANDLER_NULL) return MPI_SUCCESS;
   return error(MPI_COMM_WORLD, MPI_ERR_OTHER, "{}",
                r.finalized ? "called after MPI_Finalize" : "called before MPI_Init");

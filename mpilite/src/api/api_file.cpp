@@ -150,7 +150,7 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   }
   f.path = filename;
   f.amode = amode;
-  f.errhandler = c.r.file_errhandler;
+  f.errhandler = c.r.rare_or_default().file_errhandler;
   c.w.errhandlers().retain(f.errhandler);
   replace_info(f.info, info);
   f.etype = std::make_shared<Datatype>(*builtin_datatype(MPI_BYTE));
@@ -342,7 +342,7 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler) {
   if (!c.w.errhandlers().valid(errhandler))
     return file_error(c, fh, MPI_ERR_ARG, "invalid error handler {:#x}",
                       static_cast<unsigned>(errhandler));
-  c.w.errhandlers().replace(fh ? fh->f.errhandler : c.r.file_errhandler, errhandler);
+  c.w.errhandlers().replace(fh ? fh->f.errhandler : c.r.rare().file_errhandler, errhandler);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_set_errhandler)
@@ -353,7 +353,7 @@ int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler* errhandler) {
   if (fh != MPI_FILE_NULL)
     if (int e = check_file(c, fh)) return e;
   if (!errhandler) return file_error(c, fh, MPI_ERR_ARG, "null errhandler argument");
-  *errhandler = fh ? fh->f.errhandler : c.r.file_errhandler;
+  *errhandler = fh ? fh->f.errhandler : c.r.rare_or_default().file_errhandler;
   c.w.errhandlers().retain(*errhandler);
   return MPI_SUCCESS;
 }

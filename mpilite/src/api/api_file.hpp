@@ -13,7 +13,7 @@ namespace mpilite {
 /// Raises error `code` of call `c` on `fh` (MPI_FILE_NULL: the rank's MPI_FILE_NULL handler).
 template <class... Args>
 int file_error(ApiCall& c, MPI_File fh, int code, fmt::format_string<Args...> f, Args&&... args) {
-  const MPI_Errhandler handler = fh ? fh->f.errhandler : c.r.file_errhandler;
+  const MPI_Errhandler handler = fh ? fh->f.errhandler : c.r.rare_or_default().file_errhandler;
   return raise_object_error(c.w, c.r, &fh, handler, c.name, code,
                             fmt::format(f, std::forward<Args>(args)...));
 }

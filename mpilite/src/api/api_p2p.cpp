@@ -65,12 +65,13 @@ int begin_send(ApiCall& c, SendMode mode, const P2pArgs& a, Request*& out) {
   const std::size_t bytes = a.count * a.type->size;
   if (mode == SendMode::Buffered) {
     const std::size_t used = bsend_in_use(c.w, c.r);
-    if (used + bytes + MPI_BSEND_OVERHEAD > c.r.bsend_capacity)
+    const std::size_t capacity = c.r.rare().bsend_capacity;
+    if (used + bytes + MPI_BSEND_OVERHEAD > capacity)
       return c.error(a.comm->handle, MPI_ERR_BUFFER,
                      "buffered send of {} bytes needs {} bytes of attached buffer, {} of {} free "
                      "(attach a larger buffer with MPI_Buffer_attach)",
-                     bytes, bytes + MPI_BSEND_OVERHEAD,
-                     c.r.bsend_capacity - std::min(used, c.r.bsend_capacity), c.r.bsend_capacity);
+                     bytes, bytes + MPI_BSEND_OVERHEAD, capacity - std::min(used, capacity),
+                     capacity);
   }
   out = start_send(c.w, c.r, mode, a.buf, a.count, *a.type, a.comm->peer_world(a.peer, c.r.id),
                    a.tag, a.comm->context);

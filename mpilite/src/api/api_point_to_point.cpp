@@ -1,4 +1,5 @@
 // MPI entry points: point-to-point sends and receives, and the buffer of buffered sends.
+#include <utility>
 #include <vector>
 
 #include "api_p2p.hpp"
@@ -191,15 +192,16 @@ MPISIM_WEAK_ALIAS(Get_count)
 int PMPI_Buffer_attach(void* buffer, int size) {
   ApiCall c("MPI_Buffer_attach");
   if (int e = c.check_init()) return e;
-  if (c.r.bsend_buffer)
+  RankRare& rare = c.r.rare();
+  if (rare.bsend_buffer)
     return c.error(MPI_COMM_WORLD, MPI_ERR_BUFFER,
                    "a buffer is already attached (detach it first)");
   if (size < 0) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size {}", size);
   if (!buffer && size > 0)
     return c.error(MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer of {} bytes", size);
   MPISIM_RECORD_OP(c, "buffer_attach", size);
-  c.r.bsend_buffer = buffer;
-  c.r.bsend_capacity = static_cast<std::size_t>(size);
+  rare.bsend_buffer = buffer;
+  rare.bsend_capacity = static_cast<std::size_t>(size);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Buffer_attach)
@@ -212,10 +214,9 @@ int PMPI_Buffer_detach(void* buffer_addr, int* size) {
   MPISIM_RECORD_OP(c, "buffer_detach");
   // The buffered messages must have left before the program may reuse the buffer.
   drain_bsend(c.w, c.r);
-  *static_cast<void**>(buffer_addr) = c.r.bsend_buffer;
-  *size = static_cast<int>(c.r.bsend_capacity);
-  c.r.bsend_buffer = nullptr;
-  c.r.bsend_capacity = 0;
+  RankRare& rare = c.r.rare();
+  *static_cast<void**>(buffer_addr) = std::exchange(rare.bsend_buffer, nullptr);
+  *size = static_cast<int>(std::exchange(rare.bsend_capacity, 0));
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Buffer_detach)

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api_errhandler.hpp"
 #include "api_object_checks.hpp"
@@ -23,8 +24,9 @@ constexpr std::string_view kPsets[] = {"mpi://WORLD", "mpi://SELF"};
 /// session of the caller.
 MPI_Errhandler* find_session(Rank& r, MPI_Session session) {
   const long i = static_cast<long>(session) - MPI_SESSION_NULL - 1;
-  if (i < 0 || i >= static_cast<long>(r.sessions.size())) return nullptr;
-  MPI_Errhandler& slot = r.sessions[static_cast<std::size_t>(i)];
+  std::vector<MPI_Errhandler>& sessions = r.rare().sessions;
+  if (i < 0 || i >= static_cast<long>(sessions.size())) return nullptr;
+  MPI_Errhandler& slot = sessions[static_cast<std::size_t>(i)];
   return slot == MPI_ERRHANDLER_NULL ? nullptr : &slot;
 }
 
@@ -128,8 +130,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* ses
                    static_cast<unsigned>(errhandler));
   if (!session) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null session argument");
   c.w.errhandlers().retain(errhandler);
-  c.r.sessions.push_back(errhandler);
-  *session = MPI_SESSION_NULL + static_cast<int>(c.r.sessions.size());
+  std::vector<MPI_Errhandler>& sessions = c.r.rare().sessions;
+  sessions.push_back(errhandler);
+  *session = MPI_SESSION_NULL + static_cast<int>(sessions.size());
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Session_init)

@@ -6,6 +6,7 @@
 // performance-variable sessions can be made and freed (they hold no handles). MPI_T calls return
 // their codes without calling an error handler, as MPI requires.
 #include <algorithm>
+#include <vector>
 
 #include "api_call.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 /// MPI_T_init_thread / MPI_T_finalize, else what `body` returns.
 template <class Body> int tool_call(const char* name, Body body) {
   ApiCall c(name);
-  if (c.r.tool_inits == 0) return MPI_T_ERR_NOT_INITIALIZED;
+  if (c.r.rare_or_default().tool_inits == 0) return MPI_T_ERR_NOT_INITIALIZED;
   return body(c.r);
 }
 
@@ -47,7 +48,8 @@ int zero_count(const char* name, int* count) {
 /// Whether `s` is an open performance-variable session of rank `r`.
 bool session_open(const Rank& r, MPI_T_pvar_session s) {
   const auto i = reinterpret_cast<std::uintptr_t>(s);
-  return i >= 1 && i <= r.tool_sessions.size() && r.tool_sessions[i - 1];
+  const std::vector<bool>& open = r.rare_or_default().tool_sessions;
+  return i >= 1 && i <= open.size() && open[i - 1];
 }
 
 /// A call on a session and a handle: the session must be open; MPI_T_PVAR_ALL_HANDLES names
@@ -84,14 +86,15 @@ int PMPI_T_init_thread(int required, int* provided) {
   if (!provided) return MPI_T_ERR_INVALID;
   // As MPI_Init_thread: a rank is one fiber and can rely on MPI_THREAD_FUNNELED at most.
   *provided = std::min(required, MPI_THREAD_FUNNELED);
-  ++c.r.tool_inits;
+  ++c.r.rare().tool_inits;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(T_init_thread)
 
 int PMPI_T_finalize(void) {
   return tool_call("MPI_T_finalize", [](Rank& r) {
-    if (--r.tool_inits == 0) r.tool_sessions.clear();
+    RankRare& rare = r.rare();
+    if (--rare.tool_inits == 0) rare.tool_sessions.clear();
     return MPI_SUCCESS;
   });
 }
@@ -144,8 +147,9 @@ MPISIM_TOOL_ANSWER(T_enum_get_item, (MPI_T_enum, int, int*, char*, int*), no_han
 int PMPI_T_pvar_session_create(MPI_T_pvar_session* session) {
   return tool_call("MPI_T_pvar_session_create", [session](Rank& r) {
     if (!session) return MPI_T_ERR_INVALID;
-    r.tool_sessions.push_back(true);
-    *session = reinterpret_cast<MPI_T_pvar_session>(r.tool_sessions.size());
+    std::vector<bool>& sessions = r.rare().tool_sessions;
+    sessions.push_back(true);
+    *session = reinterpret_cast<MPI_T_pvar_session>(sessions.size());
     return MPI_SUCCESS;
   });
 }
@@ -154,7 +158,7 @@ MPISIM_WEAK_ALIAS(T_pvar_session_create)
 int PMPI_T_pvar_session_free(MPI_T_pvar_session* session) {
   return tool_call("MPI_T_pvar_session_free", [session](Rank& r) {
     if (!session || !session_open(r, *session)) return MPI_T_ERR_INVALID_SESSION;
-    r.tool_sessions[reinterpret_cast<std::uintptr_t>(*session) - 1] = false;
+    r.rare().tool_sessions[reinterpret_cast<std::uintptr_t>(*session) - 1] = false;
     *session = MPI_T_PVAR_SESSION_NULL;
     return MPI_SUCCESS;
   });

@@ -1,6 +1,7 @@
 #include "bsend.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "p2p.hpp"
 #include "world.hpp"
@@ -9,7 +10,7 @@ namespace mpilite {
 
 std::size_t bsend_in_use(World& w, Rank& r) {
   std::size_t used = 0;
-  std::erase_if(r.bsend_pending, [&](Request* q) {
+  std::erase_if(r.rare().bsend_pending, [&](Request* q) {
     if (by_clock(r, *q) == ByClock::Yes) {
       w.free_request(q);
       return true;
@@ -23,15 +24,16 @@ std::size_t bsend_in_use(World& w, Rank& r) {
 Request* reserve_bsend(World& w, Rank& r, std::size_t bytes) {
   Request* q = w.new_request(r, RequestKind::Send);
   q->message_bytes = bytes;
-  r.bsend_pending.push_back(q);
+  r.rare().bsend_pending.push_back(q);
   return q;
 }
 
 void drain_bsend(World& w, Rank& r) {
-  wait_all(w, r, r.bsend_pending.data(), r.bsend_pending.size());
-  for (Request* q : r.bsend_pending)
+  std::vector<Request*>& pending = r.rare().bsend_pending;
+  wait_all(w, r, pending.data(), pending.size());
+  for (Request* q : pending)
     w.free_request(q);
-  r.bsend_pending.clear();
+  pending.clear();
 }
 
 } // namespace mpilite

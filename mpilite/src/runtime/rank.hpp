@@ -44,6 +44,25 @@ struct CallInfo {
   bool has_peer = false;
 };
 
+/// The parts of a rank that few programs use (Rank::rare()).
+struct RankRare {
+  std::size_t bsend_capacity = 0; ///< attached buffer (MPI_Buffer_attach)
+  void* bsend_buffer = nullptr;
+  /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)
+  /// when its message has been transmitted.
+  std::vector<Request*> bsend_pending;
+  /// The handler of MPI_FILE_NULL: errors of MPI_File_open and of files opened later.
+  MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
+  /// The error handler of each session this rank opened (MPI_Session_init), by handle
+  /// MPI_SESSION_NULL + 1 + index; MPI_ERRHANDLER_NULL once finalized. Sessions are local
+  /// (MPI-4.0 section 11.3), so a rank's own list is all that exists of them.
+  std::vector<MPI_Errhandler> sessions;
+  /// MPI_T_init_thread calls not yet matched by MPI_T_finalize.
+  int tool_inits = 0;
+  /// MPI_T_pvar_session_create's sessions, by handle - 1: whether each is still open.
+  std::vector<bool> tool_sessions;
+};
+
 struct Rank {
   Task task;
   int id = 0; ///< world rank
@@ -101,21 +120,16 @@ struct Rank {
   /// concurrent non-blocking collectives on one communicator never take each other's messages.
   /// A communicator that reuses a context must erase its entry (on every member, when freed).
   std::unordered_map<int, std::uint32_t> collectives_started;
-  std::size_t bsend_capacity = 0; ///< attached buffer (MPI_Buffer_attach)
-  void* bsend_buffer = nullptr;
-  /// Buffered sends whose data still occupies the attached buffer: each completes (bsend.hpp)
-  /// when its message has been transmitted.
-  std::vector<Request*> bsend_pending;
-  /// The handler of MPI_FILE_NULL: errors of MPI_File_open and of files opened later.
-  MPI_Errhandler file_errhandler = MPI_ERRORS_RETURN;
-  /// The error handler of each session this rank opened (MPI_Session_init), by handle
-  /// MPI_SESSION_NULL + 1 + index; MPI_ERRHANDLER_NULL once finalized. Sessions are local
-  /// (MPI-4.0 section 11.3), so a rank's own list is all that exists of them.
-  std::vector<MPI_Errhandler> sessions;
-  /// MPI_T_init_thread calls not yet matched by MPI_T_finalize.
-  int tool_inits = 0;
-  /// MPI_T_pvar_session_create's sessions, by handle - 1: whether each is still open.
-  std::vector<bool> tool_sessions;
+  /// What few programs use (buffered sends, MPI_File error handlers, sessions, the tool
+  /// interface), made on first use: a rank that never calls them costs a pointer instead of
+  /// 112 bytes (docs/large-scale.md, What a rank costs).
+  std::unique_ptr<RankRare> rare_state;
+  RankRare& rare() {
+    if (!rare_state) rare_state = std::make_unique<RankRare>();
+    return *rare_state;
+  }
+  /// For reading only: the defaults while nothing was set.
+  const RankRare& rare_or_default() const;
 
   /// Advances the clock to `t` (if later), accounting the gap as waiting, except for the first
   /// `busy` of it, spent in overheads (a collective's). `cause`: the critical path that set `t`.
