@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "comm_local.hpp"
 #include "critical_path.hpp"
@@ -119,7 +120,9 @@ struct Rank {
   /// Collectives this rank started per collective context: the next one's tag, so that
   /// concurrent non-blocking collectives on one communicator never take each other's messages.
   /// A communicator that reuses a context must erase its entry (on every member, when freed).
-  std::unordered_map<int, std::uint32_t> collectives_started;
+  /// A flat map: a rank uses a few contexts, and a hash map cost about 200 bytes per rank
+  /// once it held one.
+  boost::container::flat_map<int, std::uint32_t> collectives_started;
   /// What few programs use (buffered sends, MPI_File error handlers, sessions, the tool
   /// interface), made on first use: a rank that never calls them costs a pointer instead of
   /// 112 bytes (docs/large-scale.md, What a rank costs).
