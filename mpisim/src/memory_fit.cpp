@@ -38,10 +38,10 @@ std::optional<std::uint64_t> read_number(const char* path) {
 
 } // namespace
 
-RankFloor rank_floor() {
+RankFloor rank_floor(bool copy_stacks) {
   RankFloor f;
   f.state = sizeof(mpilite::Rank);
-  f.stack = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  f.stack = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) - (copy_stacks ? 0 : f.state);
   const std::size_t segment = mpilite::private_segment_size();
   f.globals = segment < kLazySegment ? segment : 0;
   return f;
@@ -69,8 +69,8 @@ std::optional<std::string> ranks_do_not_fit(std::uint64_t ranks, const RankFloor
   const double need = static_cast<double>(ranks) * static_cast<double>(floor.total());
   if (need <= static_cast<double>(available)) return std::nullopt;
   return fmt::format(
-      "{} ranks per host process need at least {} of memory ({} each: {} of rank state, a "
-      "{} page of stack, {} of privatized globals), and this machine has {} available, enough "
+      "{} ranks per host process need at least {} of memory ({} each: {} of rank state, "
+      "{} of stack, {} of privatized globals), and this machine has {} available, enough "
       "for about {} ranks per host process; simulate fewer ranks, or spread them over host "
       "processes on several machines (docs/large-scale.md)",
       ranks, bytes(need), bytes(static_cast<double>(floor.total())), bytes(floor.state),
@@ -78,12 +78,12 @@ std::optional<std::string> ranks_do_not_fit(std::uint64_t ranks, const RankFloor
       available / floor.total());
 }
 
-void check_ranks_fit(int ranks) {
+void check_ranks_fit(int ranks, bool copy_stacks) {
   const auto available = available_memory();
   if (!available) return;
   const int hosts = protocols::launched_processes();
   const std::uint64_t share = (static_cast<std::uint64_t>(ranks) + hosts - 1) / hosts;
-  if (const auto refusal = ranks_do_not_fit(share, rank_floor(), *available))
+  if (const auto refusal = ranks_do_not_fit(share, rank_floor(copy_stacks), *available))
     throw ConfigError(*refusal);
 }
 

@@ -134,15 +134,21 @@ void set_time(mpilite::World& w, mpilite::Rank& r, SimTime t, bool test = false)
   w.note_undecided(r);
 }
 
-} // namespace
-
-TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
+/// A world of three ranks on the fake kernel, not run.
+struct ThreeRanks {
   FakeTiming timing;
   mpilite::ExactMatching exact;
   test::NoRemoteHosts delivery;
   test::NoHooks hooks;
   test::StaticLookahead bounds;
-  mpilite::World w({timing, delivery, bounds, hooks, exact}, 3, {0, 1, 2}, 64 * 1024);
+  mpilite::World w{{timing, delivery, bounds, hooks, exact}, 3, {0, 1, 2}, 64 * 1024};
+};
+
+} // namespace
+
+TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
+  ThreeRanks three;
+  mpilite::World& w = three.w;
   mpilite::Rank &a = *w.ranks()[0], &b = *w.ranks()[1], &c = *w.ranks()[2];
   constexpr SimTime kNone = mpilite::kTimeInfinity;
   EXPECT_EQ(w.earliest_undecided(), kNone);
@@ -163,4 +169,17 @@ TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
   EXPECT_EQ(w.earliest_undecided(), 101);
   set_time(w, a, kNone);
   EXPECT_EQ(w.earliest_undecided(), kNone);
+}
+
+TEST(FakeKernel, EachRanksStateLivesAtTheTopOfItsStack) {
+  ThreeRanks three;
+  mpilite::World& w = three.w;
+  const mpilite::StackPool& stacks = w.scheduler().stacks();
+  for (std::size_t i = 0; i < 3; ++i) {
+    const mpilite::Rank* r = w.ranks()[i].get();
+    EXPECT_EQ(static_cast<const void*>(r), stacks.reserved(i));
+    const mpilite::Stack s = stacks.stack(i);
+    EXPECT_EQ(reinterpret_cast<const std::byte*>(r), s.bottom + s.size);
+    EXPECT_EQ(r->id, static_cast<int>(i));
+  }
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,40 @@ TEST(StackPool, SizesAreRoundedUpToPages) {
   StackPool pool(1, 20000);
   EXPECT_EQ(pool.stack_size() % 4096, 0u);
   EXPECT_GE(pool.stack_size(), 20000u);
+}
+
+TEST(StackPool, TheTopReserveLiesAboveTheStackAndOutlivesItsRelease) {
+  // Enough stacks that their releases fill a batch and are given back at once.
+  constexpr std::size_t kStacks = 1100;
+  StackPool pool(kStacks, 16 * 1024, {.top_reserve = 900});
+  for (std::size_t i = 0; i < kStacks; ++i) {
+    const mpilite::Stack s = pool.stack(i);
+    auto* reserve = static_cast<std::byte*>(pool.reserved(i));
+    ASSERT_EQ(s.size, 16u * 1024 - 960); // 900 bytes, rounded up to 64
+    ASSERT_EQ(s.bottom + s.size, reserve);
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(reserve) % 64, 0u);
+    std::memset(reserve, 0x5a, 900);
+    std::memset(s.bottom, 0x33, s.size);
+  }
+  for (std::size_t i = 0; i < kStacks; ++i)
+    pool.release(i);
+  // The first 1 024 were given back: their stacks read as zero again, all but the top page,
+  // which their reserves share.
+  for (std::size_t i : {std::size_t{0}, std::size_t{1023}}) {
+    const mpilite::Stack s = pool.stack(i);
+    const auto* reserve = static_cast<const std::byte*>(pool.reserved(i));
+    EXPECT_EQ(s.bottom[0], std::byte{0});
+    EXPECT_EQ(s.bottom[16 * 1024 - 4096 - 1], std::byte{0});
+    EXPECT_EQ(s.bottom[16 * 1024 - 4096], std::byte{0x33});
+    EXPECT_EQ(reserve[0], std::byte{0x5a});
+    EXPECT_EQ(reserve[899], std::byte{0x5a});
+  }
+}
+
+TEST(StackPool, CopiedStacksKeepNoTopReserve) {
+  EXPECT_THROW(StackPool(2, 64 * 1024, {.copy_stacks = true, .top_reserve = 900}),
+               std::logic_error);
+  EXPECT_THROW(StackPool(2, 64 * 1024, {.top_reserve = 8192}), std::logic_error);
 }
 
 struct PingPong {

@@ -20,16 +20,22 @@ TEST(MemoryFit, TooManyRanksAreRefusedNamingWhatTheyNeedAndWhatFits) {
   EXPECT_NE(refusal->find("100000000 ranks per host process need at least 572.2 GiB"),
             std::string::npos)
       << *refusal;
-  EXPECT_NE(refusal->find("(6.0 KiB each: 1.0 KiB of rank state, a 4.0 KiB page of stack, 1.0 "
-                          "KiB of privatized globals)"),
+  EXPECT_NE(refusal->find("(6.0 KiB each: 1.0 KiB of rank state, 4.0 KiB of stack, 1.0 KiB of "
+                          "privatized globals)"),
             std::string::npos)
       << *refusal;
   EXPECT_NE(refusal->find("20.0 GiB available, enough for about 3495253 ranks"), std::string::npos)
       << *refusal;
 }
 
-TEST(MemoryFit, TheFloorCountsTheRankStateAndAStackPage) {
-  const mpisim::RankFloor floor = mpisim::rank_floor();
+TEST(MemoryFit, TheFloorCountsTheRankStateAndAStackPageThatHoldsIt) {
+  const mpisim::RankFloor floor = mpisim::rank_floor(false);
+  EXPECT_GT(floor.state, 256u);
+  EXPECT_EQ(floor.state + floor.stack, 4096u);
+}
+
+TEST(MemoryFit, CopiedStacksLeaveTheRankStateOnTheHeap) {
+  const mpisim::RankFloor floor = mpisim::rank_floor(true);
   EXPECT_GT(floor.state, 256u);
   EXPECT_EQ(floor.stack, 4096u);
 }

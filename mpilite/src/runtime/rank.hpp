@@ -157,4 +157,12 @@ struct Rank {
   }
 };
 
+/// Destroys a Rank that World made: in place, where it lives in the top page of its fiber's
+/// stack, or on the heap.
+struct RankDeleter {
+  bool in_place = false;
+  void operator()(Rank* r) const;
+};
+using RankPtr = std::unique_ptr<Rank, RankDeleter>;
+
 } // namespace mpilite

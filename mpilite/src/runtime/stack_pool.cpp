@@ -64,6 +64,11 @@ UsedPart used_part(const Stack& s, std::size_t bytes, std::size_t page) {
 StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions& options) {
   const std::size_t page = page_size();
   size_ = round_up(size, page);
+  reserve_ = round_up(options.top_reserve, 64);
+  if (reserve_ > page || reserve_ >= size_)
+    throw std::logic_error("a stack's top reserve must fit in its top page");
+  if (reserve_ > 0 && options.copy_stacks)
+    throw std::logic_error("stack copying keeps no top reserve: it parks whole pages");
   guard_bytes_ = page;
   slot_bytes_ = size_ + guard_bytes_;
   install_guards(count, options);
@@ -139,7 +144,7 @@ void StackPool::keep_for_leak_check([[maybe_unused]] const std::vector<std::size
   if (indices.empty()) return;
   // Each stack alone: kernel guard regions sit inside readable mappings and fault when scanned.
   for (std::size_t i : indices)
-    __lsan_register_root_region(stack(i).bottom, size_);
+    __lsan_register_root_region(stack(i).bottom, stack(i).size);
   chunks_.clear();
 #endif
 }
@@ -156,7 +161,7 @@ std::byte* StackPool::slot(std::size_t index) const {
 }
 
 Stack StackPool::stack(std::size_t index) const {
-  return {slot(index) + guard_bytes_, size_};
+  return {slot(index) + guard_bytes_, size_ - reserve_};
 }
 
 long StackPool::slot_of(const void* addr, bool& in_guard) const {
@@ -257,8 +262,10 @@ bool StackPool::below_stack(std::size_t index, const void* addr) const {
 }
 
 void StackPool::release(std::size_t index) {
-  // Dropped pages read as zero again, which also restores the canary; guard regions stay.
-  releases_.add(slot(index) + guard_bytes_, size_);
+  // Dropped pages read as zero again, which also restores the canary; guard regions stay. The
+  // top reserve's page stays: its owner outlives the stack.
+  const std::size_t bytes = reserve_ > 0 ? size_ - guard_bytes_ : size_;
+  if (bytes > 0) releases_.add(slot(index) + guard_bytes_, bytes);
   if (parked_.empty()) return;
   std::free(parked_[index].copy);
   parked_[index] = {};

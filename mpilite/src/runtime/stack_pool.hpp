@@ -40,6 +40,11 @@ struct StackPoolOptions {
   /// Stack copying: a fiber's stack is copied out to the heap while it is switched out (see
   /// StackPool::park). Needs kernel guard regions; the constructor throws without them.
   bool copy_stacks = false;
+  /// Bytes at the top of every slot that are not stack but the caller's (reserved()): World
+  /// keeps a rank's state there, on the page its fiber's first frames touch anyway, instead of
+  /// a kilobyte of heap per rank. At most a page; kept when the stack is released; not with
+  /// copy_stacks, which turns a parked stack's pages into guard regions.
+  std::size_t top_reserve = 0;
 };
 
 /// A switched-out fiber's stack while copying is on: the used part, [top - bytes, top), lives
@@ -60,8 +65,11 @@ public:
   StackPool(const StackPool&) = delete;
   StackPool& operator=(const StackPool&) = delete;
 
+  /// The usable stack of slot `index`: below its top reserve.
   Stack stack(std::size_t index) const;
   std::size_t stack_size() const { return size_; }
+  /// The top reserve of slot `index` (StackPoolOptions::top_reserve bytes, 64-byte aligned).
+  void* reserved(std::size_t index) const { return slot(index) + guard_bytes_ + size_ - reserve_; }
   OverflowCheck check() const {
     return stacks_per_guard_ == 1 ? OverflowCheck::GuardPage : OverflowCheck::GuardPerBlock;
   }
@@ -93,7 +101,8 @@ public:
   /// True if `addr` lies in the pool's memory below the usable part of stack `index`: a stack
   /// pointer there has overflowed.
   bool below_stack(std::size_t index, const void* addr) const;
-  /// Returns the pages of stack `index` to the kernel (the rank has finished), in batches: a
+  /// Returns the pages of stack `index` to the kernel (the rank has finished), all but the page
+  /// of its top reserve, in batches: a
   /// finished stack holds what it held while its rank was blocked, so waiting for a batch never
   /// raises the peak, and the stacks still waiting when the pool goes are unmapped with it.
   void release(std::size_t index);
@@ -135,6 +144,7 @@ private:
   void install_guards(std::size_t count, const StackPoolOptions& options);
 
   std::size_t size_;
+  std::size_t reserve_ = 0;
   std::size_t slot_bytes_;
   std::size_t guard_bytes_;
   std::size_t per_chunk_;

@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "idle_hooks.hpp"
 #include "overflow_guard.hpp"
+
+#if defined(MPISIM_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
+#endif
 
 namespace mpilite {
 
@@ -18,12 +24,41 @@ constexpr MPI_Datatype kDerivedTypeBase = static_cast<MPI_Datatype>(0x8c000000);
 constexpr MPI_Request kRequestBase = static_cast<MPI_Request>(0xac000000);
 constexpr std::uint32_t kIndexMask = 0x00ffffff;
 
+// A rank's state shares the top page of its stack with its fiber's first frames (a rank blocked
+// in MPI_Recv uses about 1 KiB of that page), so that neither costs a page of its own.
+static_assert(sizeof(Rank) <= 2048, "a rank's state must leave its stack's top page to frames");
+
+/// A rank's state at `at` (the top reserve of its stack), or on the heap when `at` is null.
+RankPtr make_rank(void* at) {
+  if (!at) return RankPtr(new Rank());
+#if defined(MPISIM_ASAN)
+  // The memory may have held the frames of a fiber of an earlier run, still poisoned; and what
+  // the rank's state points to must stay reachable for LeakSanitizer, which scans no stacks.
+  __asan_unpoison_memory_region(at, sizeof(Rank));
+  __lsan_register_root_region(at, sizeof(Rank));
+#endif
+  return RankPtr(new (at) Rank(), RankDeleter{true});
+}
+
 } // namespace
+
+void RankDeleter::operator()(Rank* r) const {
+  if (!in_place) {
+    delete r;
+    return;
+  }
+  r->~Rank();
+#if defined(MPISIM_ASAN)
+  __lsan_unregister_root_region(r, sizeof(Rank));
+#endif
+}
 
 World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
              std::size_t stack_size, bool copy_stacks)
     : kernel_(kernel), world_size_(world_size),
-      sched_(local_ranks.size(), stack_size, StackPoolOptions{.copy_stacks = copy_stacks}),
+      sched_(local_ranks.size(), stack_size,
+             StackPoolOptions{.copy_stacks = copy_stacks,
+                              .top_reserve = copy_stacks ? 0 : sizeof(Rank)}),
       comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
@@ -31,8 +66,9 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
   for (std::size_t i = 0; i < local_ranks.size(); ++i)
     if (local_ranks[i] != first_local_ + static_cast<int>(i)) dense_ = false;
   ranks_.reserve(local_ranks.size());
+  const bool in_place = !sched_.stacks().copies_stacks();
   for (int id : local_ranks) {
-    auto r = std::make_unique<Rank>();
+    RankPtr r = make_rank(in_place ? sched_.stacks().reserved(ranks_.size()) : nullptr);
     r->id = id;
     r->task.index = ranks_.size(); // its stack slot, and its slot of decisions_
     ranks_.push_back(std::move(r));

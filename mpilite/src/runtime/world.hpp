@@ -79,7 +79,7 @@ public:
       return ranks_[static_cast<std::size_t>(i)].get();
     return dense_ ? nullptr : find_sparse(world_rank);
   }
-  const std::vector<std::unique_ptr<Rank>>& ranks() const { return ranks_; }
+  const std::vector<RankPtr>& ranks() const { return ranks_; }
   int size() const { return world_size_; }
   Kernel& kernel() { return kernel_; }
   Scheduler& scheduler() { return sched_; }
@@ -190,9 +190,10 @@ private:
   int world_size_;
   int first_local_ = 0;
   bool dense_ = true;
-  std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<int> rank_of_slot_;
   Scheduler sched_;
+  /// After sched_: a rank may live in its stack's top page, so it goes before the stacks do.
+  std::vector<RankPtr> ranks_;
   CommTable comms_;
   GroupTable groups_;
   Keyvals keyvals_;
