@@ -63,10 +63,11 @@ UsedPart used_part(const Stack& s, std::size_t bytes, std::size_t page) {
 
 StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions& options) {
   const std::size_t page = page_size();
-  size_ = round_up(size, page);
+  asked_ = round_up(size, page);
   reserve_ = round_up(options.top_reserve, 64);
-  if (reserve_ > page || reserve_ >= size_)
-    throw std::logic_error("a stack's top reserve must fit in its top page");
+  if (reserve_ > page) throw std::logic_error("a stack's top reserve must fit in its top page");
+  // A page more holds the reserve, so that every stack still has the size asked for.
+  size_ = asked_ + (reserve_ > 0 ? page : 0);
   if (reserve_ > 0 && options.copy_stacks)
     throw std::logic_error("stack copying keeps no top reserve: it parks whole pages");
   guard_bytes_ = page;

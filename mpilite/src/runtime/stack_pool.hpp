@@ -42,8 +42,9 @@ struct StackPoolOptions {
   bool copy_stacks = false;
   /// Bytes at the top of every slot that are not stack but the caller's (reserved()): World
   /// keeps a rank's state there, on the page its fiber's first frames touch anyway, instead of
-  /// a kilobyte of heap per rank. At most a page; kept when the stack is released; not with
-  /// copy_stacks, which turns a parked stack's pages into guard regions.
+  /// a kilobyte of heap per rank. At most a page, added to each slot so that the stack keeps its
+  /// size; kept when the stack is released; not with copy_stacks, which turns a parked stack's
+  /// pages into guard regions.
   std::size_t top_reserve = 0;
 };
 
@@ -67,7 +68,8 @@ public:
 
   /// The usable stack of slot `index`: below its top reserve.
   Stack stack(std::size_t index) const;
-  std::size_t stack_size() const { return size_; }
+  /// The size asked for, rounded up to pages: every usable stack has at least this.
+  std::size_t stack_size() const { return asked_; }
   /// The top reserve of slot `index` (StackPoolOptions::top_reserve bytes, 64-byte aligned).
   void* reserved(std::size_t index) const { return slot(index) + guard_bytes_ + size_ - reserve_; }
   OverflowCheck check() const {
@@ -143,7 +145,8 @@ private:
   bool guarded(std::size_t index) const { return index % stacks_per_guard_ == 0; }
   void install_guards(std::size_t count, const StackPoolOptions& options);
 
-  std::size_t size_;
+  std::size_t asked_; ///< stack_size()
+  std::size_t size_;  ///< a slot above its guard: the stack and its top reserve
   std::size_t reserve_ = 0;
   std::size_t slot_bytes_;
   std::size_t guard_bytes_;
