@@ -38,10 +38,10 @@ std::optional<std::uint64_t> read_number(const char* path) {
 
 } // namespace
 
-RankFloor rank_floor(bool copy_stacks) {
+RankFloor rank_floor(bool state_in_stack) {
   RankFloor f;
   f.state = sizeof(mpilite::Rank);
-  f.stack = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) - (copy_stacks ? 0 : f.state);
+  f.stack = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) - (state_in_stack ? f.state : 0);
   const std::size_t segment = mpilite::private_segment_size();
   f.globals = segment < kLazySegment ? segment : 0;
   return f;
@@ -78,12 +78,12 @@ std::optional<std::string> ranks_do_not_fit(std::uint64_t ranks, const RankFloor
       available / floor.total());
 }
 
-void check_ranks_fit(int ranks, bool copy_stacks) {
+void check_ranks_fit(int ranks, bool state_in_stack) {
   const auto available = available_memory();
   if (!available) return;
   const int hosts = protocols::launched_processes();
   const std::uint64_t share = (static_cast<std::uint64_t>(ranks) + hosts - 1) / hosts;
-  if (const auto refusal = ranks_do_not_fit(share, rank_floor(copy_stacks), *available))
+  if (const auto refusal = ranks_do_not_fit(share, rank_floor(state_in_stack), *available))
     throw ConfigError(*refusal);
 }
 

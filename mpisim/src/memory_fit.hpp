@@ -11,7 +11,7 @@
 namespace mpisim {
 
 /// The least a rank costs whatever its program does: its state, the stack page its fiber
-/// touches first (which holds the state too unless stacks are copied), and its copy of the
+/// touches first (which holds the state too where it lives in the stack), and its copy of the
 /// program's privatized globals where that is not mapped lazily.
 struct RankFloor {
   std::size_t state = 0;
@@ -21,9 +21,9 @@ struct RankFloor {
   std::size_t total() const { return state + stack + globals; }
 };
 
-/// This process's rank floor (the privatized globals are laid out by then); `copy_stacks`: the
-/// ranks' state is on the heap rather than in their stacks' top pages.
-RankFloor rank_floor(bool copy_stacks);
+/// This process's rank floor (the privatized globals are laid out by then); `state_in_stack`:
+/// each rank's state is in its stack's top page rather than on the heap.
+RankFloor rank_floor(bool state_in_stack);
 
 /// Bytes this process may still use: MemAvailable, or less under a cgroup's limit.
 std::optional<std::uint64_t> available_memory();
@@ -35,6 +35,6 @@ std::optional<std::string> ranks_do_not_fit(std::uint64_t ranks, const RankFloor
 /// Throws ConfigError when the mean share of `ranks` over the host processes mpiexec launched
 /// cannot fit in this machine's memory: called before anything is sized by the rank count (the
 /// network model's per-node state, the rank map), so that the refusal comes at once.
-void check_ranks_fit(int ranks, bool copy_stacks);
+void check_ranks_fit(int ranks, bool state_in_stack);
 
 } // namespace mpisim

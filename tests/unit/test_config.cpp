@@ -264,6 +264,25 @@ TEST(Config, StacksAreCopiedOutByDefaultFromSoManyRanksPerHostProcess) {
                        "MPISIM_STACK_COPY=yes is not valid; allowed: auto, on, off"));
 }
 
+TEST(Config, RanksStateLivesInTheirStacksByDefaultFromSoManyRanksPerHostProcess) {
+  const std::string below = "MPISIM_RANKS=" + std::to_string(mpisim::kRankStateInStackRanks - 1);
+  const std::string at = "MPISIM_RANKS=" + std::to_string(mpisim::kRankStateInStackRanks);
+  EXPECT_FALSE(config_of({below}).state_in_stack);
+  EXPECT_TRUE(config_of({at}).state_in_stack);
+  EXPECT_FALSE(config_of({at, "MPISIM_HOSTS=2"}).state_in_stack); // per host process
+  EXPECT_FALSE(config_of({at, "MPISIM_RANK_STATE=heap"}).state_in_stack);
+  EXPECT_TRUE(config_of({"MPISIM_RANKS=2", "MPISIM_RANK_STATE=stack"}).state_in_stack);
+  EXPECT_TRUE(contains(error_of({"MPISIM_RANK_STATE=disk"}),
+                       "MPISIM_RANK_STATE=disk is not valid; allowed: auto, stack, heap"));
+#if !defined(MPISIM_ASAN)
+  // Copied stacks park their pages: the state stays on the heap, and asking otherwise is refused.
+  const std::string copied = "MPISIM_RANKS=" + std::to_string(mpisim::kStackCopyRanks);
+  EXPECT_FALSE(config_of({copied}).state_in_stack);
+  EXPECT_TRUE(contains(error_of({"MPISIM_STACK_COPY=on", "MPISIM_RANK_STATE=stack"}),
+                       "MPISIM_RANK_STATE=stack cannot be used while stacks are copied out"));
+#endif
+}
+
 TEST(Config, StackIsRoundedUpToPagesWithAMinimum) {
   EXPECT_EQ(config_of({"MPISIM_STACK=16KiB"}).stack_size, 16384u);
   EXPECT_EQ(config_of({"MPISIM_STACK=20000"}).stack_size, 20480u);

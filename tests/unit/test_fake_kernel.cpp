@@ -171,15 +171,31 @@ TEST(FakeKernel, EarliestDecisionFollowsEveryChangeOfTheRanksTimes) {
   EXPECT_EQ(w.earliest_undecided(), kNone);
 }
 
-TEST(FakeKernel, EachRanksStateLivesAtTheTopOfItsStack) {
-  ThreeRanks three;
-  mpilite::World& w = three.w;
+TEST(FakeKernel, EachRanksStateLivesAtTheTopOfItsStackWhenAsked) {
+  FakeTiming timing;
+  mpilite::ExactMatching exact;
+  test::NoRemoteHosts delivery;
+  test::NoHooks hooks;
+  test::StaticLookahead bounds;
+  mpilite::World w({timing, delivery, bounds, hooks, exact}, 3, {0, 1, 2}, 64 * 1024, false, true);
   const mpilite::StackPool& stacks = w.scheduler().stacks();
   for (std::size_t i = 0; i < 3; ++i) {
     const mpilite::Rank* r = w.ranks()[i].get();
     EXPECT_EQ(static_cast<const void*>(r), stacks.reserved(i));
     const mpilite::Stack s = stacks.stack(i);
     EXPECT_EQ(reinterpret_cast<const std::byte*>(r), s.bottom + s.size);
+    EXPECT_GE(s.size, 64u * 1024);
     EXPECT_EQ(r->id, static_cast<int>(i));
+  }
+}
+
+TEST(FakeKernel, EachRanksStateIsOnTheHeapByDefault) {
+  ThreeRanks three;
+  const mpilite::StackPool& stacks = three.w.scheduler().stacks();
+  for (std::size_t i = 0; i < 3; ++i) {
+    const mpilite::Stack s = stacks.stack(i);
+    const auto* r = reinterpret_cast<const std::byte*>(three.w.ranks()[i].get());
+    EXPECT_TRUE(r < s.bottom || r >= s.bottom + s.size + 4096) << "rank " << i;
+    EXPECT_EQ(s.size, 64u * 1024);
   }
 }

@@ -29,13 +29,13 @@ TEST(MemoryFit, TooManyRanksAreRefusedNamingWhatTheyNeedAndWhatFits) {
 }
 
 TEST(MemoryFit, TheFloorCountsTheRankStateAndAStackPageThatHoldsIt) {
-  const mpisim::RankFloor floor = mpisim::rank_floor(false);
+  const mpisim::RankFloor floor = mpisim::rank_floor(true);
   EXPECT_GT(floor.state, 256u);
   EXPECT_EQ(floor.state + floor.stack, 4096u);
 }
 
-TEST(MemoryFit, CopiedStacksLeaveTheRankStateOnTheHeap) {
-  const mpisim::RankFloor floor = mpisim::rank_floor(true);
+TEST(MemoryFit, StateOnTheHeapComesBesideTheStackPage) {
+  const mpisim::RankFloor floor = mpisim::rank_floor(false);
   EXPECT_GT(floor.state, 256u);
   EXPECT_EQ(floor.stack, 4096u);
 }

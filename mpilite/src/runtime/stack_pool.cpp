@@ -71,6 +71,10 @@ StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions
   if (reserve_ > 0 && options.copy_stacks)
     throw std::logic_error("stack copying keeps no top reserve: it parks whole pages");
   guard_bytes_ = page;
+  // An odd number of pages per slot: the stacks' tops (the hottest bytes of every fiber, and its
+  // rank's state) then fall on every page colour of a cache indexed by address bits above the
+  // page offset; with an even number they would share half of its sets.
+  if ((size_ / page + 1) % 2 == 0) size_ += page;
   slot_bytes_ = size_ + guard_bytes_;
   install_guards(count, options);
   if (options.copy_stacks) enable_copying(count);

@@ -54,11 +54,11 @@ void RankDeleter::operator()(Rank* r) const {
 }
 
 World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
-             std::size_t stack_size, bool copy_stacks)
+             std::size_t stack_size, bool copy_stacks, bool state_in_stack)
     : kernel_(kernel), world_size_(world_size),
       sched_(local_ranks.size(), stack_size,
              StackPoolOptions{.copy_stacks = copy_stacks,
-                              .top_reserve = copy_stacks ? 0 : sizeof(Rank)}),
+                              .top_reserve = state_in_stack ? sizeof(Rank) : 0}),
       comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
@@ -66,9 +66,8 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
   for (std::size_t i = 0; i < local_ranks.size(); ++i)
     if (local_ranks[i] != first_local_ + static_cast<int>(i)) dense_ = false;
   ranks_.reserve(local_ranks.size());
-  const bool in_place = !sched_.stacks().copies_stacks();
   for (int id : local_ranks) {
-    RankPtr r = make_rank(in_place ? sched_.stacks().reserved(ranks_.size()) : nullptr);
+    RankPtr r = make_rank(state_in_stack ? sched_.stacks().reserved(ranks_.size()) : nullptr);
     r->id = id;
     r->task.index = ranks_.size(); // its stack slot, and its slot of decisions_
     ranks_.push_back(std::move(r));

@@ -39,9 +39,11 @@ public:
   using Main = std::function<int(int, char**)>;
 
   /// `local_ranks`: the world ranks this host process simulates, in increasing order.
-  /// `copy_stacks`: stack copying (StackPoolOptions::copy_stacks).
+  /// `copy_stacks`: stack copying (StackPoolOptions::copy_stacks). `state_in_stack`: each Rank
+  /// lives at the top of its stack, in the page its fiber's first frames touch, instead of on the
+  /// heap (StackPoolOptions::top_reserve); not with `copy_stacks`.
   World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size,
-        bool copy_stacks = false);
+        bool copy_stacks = false, bool state_in_stack = false);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;

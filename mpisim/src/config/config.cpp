@@ -256,6 +256,15 @@ const std::vector<Variable>& table() {
                        "poisoned redzones and lose their shadow memory)");
 #endif
            }},
+          {{"MPISIM_RANK_STATE", "--rank-state",
+            "where each rank's state (about 1 KiB) lives: at the top of its stack, in the page its "
+            "first frames touch anyway (a kilobyte less per rank), or on the heap, packed (shares "
+            "the caches better below a few hundred thousand ranks)",
+            "auto: stack from 262 144 ranks per host process, unless stacks are copied",
+            "auto, stack, heap"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.rank_state = pick(v, s, {RankState::Auto, RankState::Stack, RankState::Heap});
+           }},
           {{"MPISIM_REPORT", "--report", "also write the report as JSON to this file", "",
             "a file path"},
            [](Config& c, const VariableInfo&, const std::string& s) { c.report_path = s; }},
@@ -515,6 +524,14 @@ Config Config::from_environment(char** envp) {
   if (!config.stack_given) config.stack_size = default_stack_size(ranks_per_host);
   config.copy_stacks = config.stack_copy == StackCopy::On ||
                        (config.stack_copy == StackCopy::Auto && default_stack_copy(ranks_per_host));
+  if (config.rank_state == RankState::Stack && config.copy_stacks)
+    throw ConfigError("MPISIM_RANK_STATE=stack cannot be used while stacks are copied out "
+                      "(MPISIM_STACK_COPY): a parked stack's pages hold no memory; set "
+                      "MPISIM_RANK_STATE=heap or MPISIM_STACK_COPY=off");
+  config.state_in_stack =
+      !config.copy_stacks &&
+      (config.rank_state == RankState::Stack ||
+       (config.rank_state == RankState::Auto && ranks_per_host >= kRankStateInStackRanks));
   check_machine(config, settings);
   check_map(config);
   return config;

@@ -21,6 +21,8 @@ using mpilite::SimTime;
 enum class CpuMode { Measured, Off };
 /// MPISIM_STACK_COPY; Auto is On from kStackCopyRanks ranks per host process.
 enum class StackCopy { Auto, On, Off };
+/// MPISIM_RANK_STATE; Auto is Stack from kRankStateInStackRanks ranks per host process.
+enum class RankState { Auto, Stack, Heap };
 enum class Lookahead { Static, Dynamic };
 /// MPISIM_EPOCH: what a rank's real-time clocks (time, gettimeofday) read at simulated time 0.
 /// Auto is Fixed with CpuMode::Off (a reproducible run) and Launch otherwise.
@@ -72,6 +74,10 @@ struct Config {
   /// Whether blocked ranks' stacks are copied out: MPISIM_STACK_COPY, or for Auto
   /// default_stack_copy() for the ranks of a host process.
   bool copy_stacks = false;
+  RankState rank_state = RankState::Auto;
+  /// Whether each rank's state lives at the top of its stack (mpilite::World): MPISIM_RANK_STATE,
+  /// or for Auto default_state_in_stack() for the ranks of a host process; never with copying.
+  bool state_in_stack = false;
   std::string report_path;
   std::string trace_path;
   std::string comm_matrix_path;
@@ -129,5 +135,13 @@ inline constexpr long kStackCopyRanks = 4'194'304;
 /// Whether ranks' stacks are copied out by default with `ranks_per_host` ranks on a host
 /// process: from kStackCopyRanks on, never in the sanitized build.
 bool default_stack_copy(long ranks_per_host);
+
+/// From this many ranks per host process, MPISIM_RANK_STATE=auto puts each rank's state (about
+/// 1 KiB) at the top of its stack, in the page its first frames touch anyway, rather than on
+/// the heap: a million blocked ranks then take 5.0 GiB instead of 5.9 GiB. Below, the states
+/// stay packed on the heap, where they share the caches better: a page apart, every rank's
+/// state falls on the same few cache sets (NPB CG at 256 ranks: 4 % more L2 misses, a few
+/// percent slower). The same count from which the default stacks are 256 KiB.
+inline constexpr long kRankStateInStackRanks = 262'144;
 
 } // namespace mpisim

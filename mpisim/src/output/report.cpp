@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <ctime>
+#include <string_view>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -58,6 +59,8 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"stack_default", !c.stack_given},
       {"stack_copy", c.copy_stacks},
       {"stack_copy_default", c.stack_copy == StackCopy::Auto},
+      {"rank_state_in_stack", c.state_in_stack},
+      {"rank_state_in_stack_default", c.rank_state == RankState::Auto},
       {"auto_shared_malloc_bytes", c.auto_shared_malloc},
       {"sampling", c.sampling},
       {"sampling_report", c.sampling_report},
@@ -303,14 +306,16 @@ void render_openmp(std::string& out, const json& r) {
                        widest, cores, cores);
 }
 
-/// What the settings line says of stack copying: nothing when it is off by default.
-std::string stack_copy_text(const json& s) {
-  const bool on = s.value("stack_copy", false);
-  const bool by_default = s.value("stack_copy_default", true);
-  if (!on) return by_default ? "" : ", not copied out (MPISIM_STACK_COPY=off)";
-  return by_default
-             ? ", copied out while blocked (the default for this many ranks per host process)"
-             : ", copied out while blocked (MPISIM_STACK_COPY=on)";
+/// What the settings line says of a stacks' mode (setting `key`, and `key`_default whether it
+/// came by default): `on` or `off` with why, nothing when it is off by default.
+std::string stack_mode_text(const json& s, const std::string& key, std::string_view on,
+                            std::string_view off, std::string_view set_on,
+                            std::string_view set_off) {
+  const bool is_on = s.value(key, false);
+  const bool by_default = s.value(key + "_default", true);
+  if (!is_on) return by_default ? "" : fmt::format(", {} ({})", off, set_off);
+  return fmt::format(", {} ({})", on,
+                     by_default ? "the default for this many ranks per host process" : set_on);
 }
 
 void render_settings(std::string& out, const json& s) {
@@ -330,7 +335,12 @@ void render_settings(std::string& out, const json& s) {
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()),
       s.value("stack_default", false) ? " (the default for this many ranks per host process)" : "",
-      s["overflow_check"].get<std::string>(), stack_copy_text(s),
+      s["overflow_check"].get<std::string>(),
+      stack_mode_text(s, "stack_copy", "copied out while blocked", "not copied out",
+                      "MPISIM_STACK_COPY=on", "MPISIM_STACK_COPY=off") +
+          stack_mode_text(s, "rank_state_in_stack", "each rank's state in its top page",
+                          "ranks' state on the heap", "MPISIM_RANK_STATE=stack",
+                          "MPISIM_RANK_STATE=heap"),
       s["calendar_epoch"].get<std::string>(), s["calendar"].get<std::string>());
   if (!s["variables"].empty()) {
     out += "variables:";
