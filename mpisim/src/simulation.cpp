@@ -273,6 +273,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     s.remote_messages = world.remote_messages;
     det_profile_receives = det_ ? det_->profile_receives() : 0;
     s.overflow_check = world.scheduler().stacks().describe();
+    s.state_in_stack = world.states_in_stacks();
     if (replay) s.replay = *replay;
     arrivals_.reset();
     world_ = nullptr;

@@ -82,6 +82,7 @@ struct RunSummary {
   std::string map;               ///< RankMap::description(): the mapping used
   std::uint64_t idle_rounds = 0; ///< times the host had no runnable rank and computed bounds
   std::string overflow_check;    ///< StackPool::describe()
+  bool state_in_stack = false;   ///< mpilite::World::states_in_stacks()
   /// MPISIM_EPOCH as resolved: what real-time clocks read at time 0 (seconds since 1970, UTC),
   /// and how it was chosen ("launch", "fixed" or "date").
   std::int64_t calendar_epoch_s = 0;

@@ -66,8 +66,11 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
   for (std::size_t i = 0; i < local_ranks.size(); ++i)
     if (local_ranks[i] != first_local_ + static_cast<int>(i)) dense_ = false;
   ranks_.reserve(local_ranks.size());
+  // With a guard page per block of stacks (older kernels, many ranks), an overflow may run
+  // through its neighbours' stacks before it is caught: it must not reach their ranks' states.
+  states_in_stacks_ = state_in_stack && sched_.stacks().check() == OverflowCheck::GuardPage;
   for (int id : local_ranks) {
-    RankPtr r = make_rank(state_in_stack ? sched_.stacks().reserved(ranks_.size()) : nullptr);
+    RankPtr r = make_rank(states_in_stacks_ ? sched_.stacks().reserved(ranks_.size()) : nullptr);
     r->id = id;
     r->task.index = ranks_.size(); // its stack slot, and its slot of decisions_
     ranks_.push_back(std::move(r));

@@ -41,7 +41,8 @@ public:
   /// `local_ranks`: the world ranks this host process simulates, in increasing order.
   /// `copy_stacks`: stack copying (StackPoolOptions::copy_stacks). `state_in_stack`: each Rank
   /// lives at the top of its stack, in the page its fiber's first frames touch, instead of on the
-  /// heap (StackPoolOptions::top_reserve); not with `copy_stacks`.
+  /// heap (StackPoolOptions::top_reserve), where each stack has a guard page of its own; not
+  /// with `copy_stacks`.
   World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size,
         bool copy_stacks = false, bool state_in_stack = false);
   ~World();
@@ -82,6 +83,9 @@ public:
     return dense_ ? nullptr : find_sparse(world_rank);
   }
   const std::vector<RankPtr>& ranks() const { return ranks_; }
+  /// Whether each Rank lives at the top of its stack (the constructor's `state_in_stack`, where
+  /// every stack has a guard page of its own).
+  bool states_in_stacks() const { return states_in_stacks_; }
   int size() const { return world_size_; }
   Kernel& kernel() { return kernel_; }
   Scheduler& scheduler() { return sched_; }
@@ -192,6 +196,7 @@ private:
   int world_size_;
   int first_local_ = 0;
   bool dense_ = true;
+  bool states_in_stacks_ = false;
   std::vector<int> rank_of_slot_;
   Scheduler sched_;
   /// After sched_: a rank may live in its stack's top page, so it goes before the stacks do.

@@ -59,7 +59,7 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"stack_default", !c.stack_given},
       {"stack_copy", c.copy_stacks},
       {"stack_copy_default", c.stack_copy == StackCopy::Auto},
-      {"rank_state_in_stack", c.state_in_stack},
+      {"rank_state_in_stack", run.state_in_stack},
       {"rank_state_in_stack_default", c.rank_state == RankState::Auto},
       {"auto_shared_malloc_bytes", c.auto_shared_malloc},
       {"sampling", c.sampling},
