@@ -59,4 +59,30 @@ TEST(Report, ListsEveryRankForTheFile) {
   EXPECT_FALSE(report["ranks"][11]["finalized"].get<bool>());
 }
 
+TEST(Report, SettingsSayWhereTheRanksStateIsAndWhy) {
+  const mpisim::Config c = test::config(100);
+  nlohmann::json report = mpisim::build_report(c, hundred_ranks(c));
+  // What the settings line says after the stacks' overflow check, up to the next setting.
+  const std::string check = "(" + report["settings"]["overflow_check"].get<std::string>() + ")";
+  const auto after_check = [&](const char* asked, bool in_stack) {
+    report["settings"]["rank_state"] = asked;
+    report["settings"]["rank_state_in_stack"] = in_stack;
+    const std::string text = mpisim::render_report(report);
+    const std::size_t from = text.find(check);
+    if (from == std::string::npos) return text;
+    const std::size_t at = from + check.size();
+    return text.substr(at, text.find(';', at) - at);
+  };
+  EXPECT_EQ(after_check("auto", false), "");
+  EXPECT_EQ(after_check("auto", true),
+            ", each rank's state in its top page (the default for this many ranks per host "
+            "process)");
+  EXPECT_EQ(after_check("stack", true),
+            ", each rank's state in its top page (MPISIM_RANK_STATE=stack)");
+  EXPECT_EQ(after_check("heap", false), ", ranks' state on the heap (MPISIM_RANK_STATE=heap)");
+  // Asked for, but a guard page covers a block of stacks (mpilite::World keeps them on the heap).
+  EXPECT_EQ(after_check("stack", false),
+            ", ranks' state on the heap (a guard page covers a block of stacks)");
+}
+
 } // namespace

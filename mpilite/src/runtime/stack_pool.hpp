@@ -104,9 +104,9 @@ public:
   /// pointer there has overflowed.
   bool below_stack(std::size_t index, const void* addr) const;
   /// Returns the pages of stack `index` to the kernel (the rank has finished), all but the page
-  /// of its top reserve, in batches: a
-  /// finished stack holds what it held while its rank was blocked, so waiting for a batch never
-  /// raises the peak, and the stacks still waiting when the pool goes are unmapped with it.
+  /// of its top reserve, in batches: a finished stack holds what it held while its rank was
+  /// blocked, so waiting for a batch never raises the peak, and the stacks still waiting when the
+  /// pool goes are unmapped with it.
   void release(std::size_t index);
 
   /// Whether stacks are copied out while their fibers are switched out.

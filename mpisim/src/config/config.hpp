@@ -75,8 +75,9 @@ struct Config {
   /// default_stack_copy() for the ranks of a host process.
   bool copy_stacks = false;
   RankState rank_state = RankState::Auto;
-  /// Whether each rank's state lives at the top of its stack (mpilite::World): MPISIM_RANK_STATE,
-  /// or for Auto default_state_in_stack() for the ranks of a host process; never with copying.
+  /// Whether each rank's state is to live at the top of its stack (mpilite::World):
+  /// MPISIM_RANK_STATE, or for Auto from kRankStateInStackRanks ranks per host process; never
+  /// with copying.
   bool state_in_stack = false;
   std::string report_path;
   std::string trace_path;

@@ -60,7 +60,9 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"stack_copy", c.copy_stacks},
       {"stack_copy_default", c.stack_copy == StackCopy::Auto},
       {"rank_state_in_stack", run.state_in_stack},
-      {"rank_state_in_stack_default", c.rank_state == RankState::Auto},
+      {"rank_state", c.rank_state == RankState::Auto    ? "auto"
+                     : c.rank_state == RankState::Stack ? "stack"
+                                                        : "heap"},
       {"auto_shared_malloc_bytes", c.auto_shared_malloc},
       {"sampling", c.sampling},
       {"sampling_report", c.sampling_report},
@@ -306,16 +308,27 @@ void render_openmp(std::string& out, const json& r) {
                        widest, cores, cores);
 }
 
-/// What the settings line says of a stacks' mode (setting `key`, and `key`_default whether it
-/// came by default): `on` or `off` with why, nothing when it is off by default.
-std::string stack_mode_text(const json& s, const std::string& key, std::string_view on,
-                            std::string_view off, std::string_view set_on,
-                            std::string_view set_off) {
-  const bool is_on = s.value(key, false);
-  const bool by_default = s.value(key + "_default", true);
-  if (!is_on) return by_default ? "" : fmt::format(", {} ({})", off, set_off);
+/// What the settings line says of a stacks' mode: `on` or `off` and why (`why_on`, `why_off`
+/// when it was not the default), nothing when it is off by default.
+std::string stack_mode_text(bool is_on, bool by_default, std::string_view on, std::string_view off,
+                            std::string_view why_on, std::string_view why_off) {
+  if (!is_on) return by_default ? "" : fmt::format(", {} ({})", off, why_off);
   return fmt::format(", {} ({})", on,
-                     by_default ? "the default for this many ranks per host process" : set_on);
+                     by_default ? "the default for this many ranks per host process" : why_on);
+}
+
+std::string stack_modes_text(const json& s) {
+  const std::string rank_state = s.value("rank_state", "auto");
+  return stack_mode_text(s.value("stack_copy", false), s.value("stack_copy_default", true),
+                         "copied out while blocked", "not copied out", "MPISIM_STACK_COPY=on",
+                         "MPISIM_STACK_COPY=off") +
+         // Asked for, the states still stay on the heap where a guard page covers a block of
+         // stacks (mpilite::World).
+         stack_mode_text(s.value("rank_state_in_stack", false), rank_state == "auto",
+                         "each rank's state in its top page", "ranks' state on the heap",
+                         "MPISIM_RANK_STATE=stack",
+                         rank_state == "heap" ? "MPISIM_RANK_STATE=heap"
+                                              : "a guard page covers a block of stacks");
 }
 
 void render_settings(std::string& out, const json& s) {
@@ -335,12 +348,7 @@ void render_settings(std::string& out, const json& s) {
       s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()),
       s.value("stack_default", false) ? " (the default for this many ranks per host process)" : "",
-      s["overflow_check"].get<std::string>(),
-      stack_mode_text(s, "stack_copy", "copied out while blocked", "not copied out",
-                      "MPISIM_STACK_COPY=on", "MPISIM_STACK_COPY=off") +
-          stack_mode_text(s, "rank_state_in_stack", "each rank's state in its top page",
-                          "ranks' state on the heap", "MPISIM_RANK_STATE=stack",
-                          "MPISIM_RANK_STATE=heap"),
+      s["overflow_check"].get<std::string>(), stack_modes_text(s),
       s["calendar_epoch"].get<std::string>(), s["calendar"].get<std::string>());
   if (!s["variables"].empty()) {
     out += "variables:";
