@@ -99,12 +99,15 @@ SimTime LinkCosts::transmission(int src, int dst, std::size_t bytes) const {
 
 SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
   if (node_of(src) == node_of(dst)) return 0;
+  const MachineParams& link = link_for(bytes);
+  const SimTime bytes_time = byte_time(bytes, link.bandwidth);
+  if (&link == &m_) return bytes_time;
   // A segment's line may start below the latency (a fitted intercept, even a negative one): the
   // NIC is then busy only as long as the line takes beyond a header's latency, so that a message
   // alone still arrives, and is sent, when the line says.
   const int d = distance(src, dst);
   const SimTime line = transfer_at_distance(d, bytes) - transfer_at_distance(d, 0);
-  return std::clamp<SimTime>(line, 0, byte_time(bytes, link_for(bytes).bandwidth));
+  return std::clamp<SimTime>(line, 0, bytes_time);
 }
 
 SimTime LinkCosts::floor_at_distance(int d) const {
