@@ -29,6 +29,16 @@ endforeach()
 add_test(NAME e2e.network.recording_names_the_model COMMAND ${EXPECT} 0
   -m "\"network_model\": \"nic v2\""
   -- sh -c "rm -rf nic_record && ${RUN} -np 2 --cpu off --record nic_record ${E2E_BIN}/link_bound uniband 2 8 12e9 >/dev/null && cat nic_record/meta.json")
+# A size segment whose line starts below the latency (a calibrated intercept, -2 us here) is
+# followed by the NIC model too, on one host process and on two: a one-way rendezvous message of
+# n bytes takes o_s + o_r + 2 L (request and clear-to-send) - 2 us + n / 7 GB/s, 38.849143 us for
+# 256 KiB and 151.196572 us for 1 MiB (the cluster preset: o_s = o_r = 200 ns, L = 1.5 us).
+foreach(hosts 1 2)
+  add_test(NAME e2e.network.nic_follows_a_negative_intercept.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "^262144 3\\.884914300000e-05$" -m "^1048576 1\\.511965720000e-04$"
+    -- ${RUN} -np 2 -hosts ${hosts} --cpu off --segments "256KiB -2us 7GB/s" ${E2E_BIN}/pingpong
+    262144 1048576)
+endforeach()
 # On several host processes each node's queues are where its ranks are: the same figures.
 add_test(NAME e2e.network.nic_uniband_two_hosts COMMAND ${EXPECT} 0
   -m "uniband: 64 x 4194304 bytes in 0\\.02(23[7-9]|2[4-9]|[3-9])[0-9]* s: .* within the link"
