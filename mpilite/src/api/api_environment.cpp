@@ -8,6 +8,7 @@
 #include "attributes.hpp"
 #include "mpisim.h"
 #include "time_limit.hpp"
+#include "zeroed_blocks.hpp"
 
 using namespace mpilite;
 
@@ -143,7 +144,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
   ApiCall c("MPI_Alloc_mem");
   if (size < 0) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "negative size {}", size);
   if (!baseptr) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null baseptr");
-  void* p = std::malloc(size > 0 ? static_cast<std::size_t>(size) : 1);
+  void* p = allocate_for_rank(size > 0 ? static_cast<std::size_t>(size) : 1);
   if (!p) return c.error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "cannot allocate {} bytes", size);
   *static_cast<void**>(baseptr) = p;
   return MPI_SUCCESS;

@@ -76,6 +76,8 @@ public:
   bool in_rank_on_this_thread() const {
     return in_rank() && pthread_equal(pthread_self(), thread_);
   }
+  /// Whether the caller runs on the simulation thread (the scheduler's, or a rank's fiber).
+  bool on_simulation_thread() const { return pthread_equal(pthread_self(), thread_); }
   Rank* local(int world_rank) {
     const int i = world_rank - first_local_;
     if (dense_ && i >= 0 && i < static_cast<int>(ranks_.size()))
