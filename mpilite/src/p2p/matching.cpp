@@ -113,12 +113,17 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   r.stats.bytes_received += m.bytes;
   q.undecided = false;
   // The critical path at the match: the message's arrival, or the receive's post if later.
-  std::unique_ptr<CritPath> at_match =
-      q.post_time > m.ts ? std::move(q.path) : arrival_path(m.path.get(), m.ts);
+  const auto path_at_match = [&] {
+    return q.post_time > m.ts ? std::move(q.path) : arrival_path(m.path.get(), m.ts);
+  };
   const SendProtocol protocol = m.protocol;
   if (protocol == SendProtocol::Eager || protocol == SendProtocol::EagerSync) {
     q.ready_time = m.ts;
-    q.path = arrival_path(m.path.get(), m.ts);
+    // Only a synchronous send's acknowledgement leaves from the match; the receive's own path
+    // is the message's, which is freed here: it moves instead of being copied.
+    std::unique_ptr<CritPath> at_match =
+        protocol == SendProtocol::EagerSync ? path_at_match() : nullptr;
+    q.path = arrival_path(std::move(m.path), m.ts);
     if (protocol == SendProtocol::EagerSync) {
       const LegPlan ack = k.timing.plan({LegKind::Ack, r.id, m.src, 0, t_match});
       complete_reply(w,
@@ -132,6 +137,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   }
   // Rendezvous (and buffered, whose reply frees the attached-buffer space, bsend.hpp): a
   // clear-to-send goes back, then the data comes.
+  const std::unique_ptr<CritPath> at_match = path_at_match();
   const LegPlan cts = k.timing.plan({LegKind::ClearToSend, r.id, m.src, 0, t_match});
   DataTransfer data{m.src, r.id, q.id, m.reply_to, m.seq, m.bytes, cts.arrives, nullptr};
   if (at_match) {
@@ -252,7 +258,7 @@ void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent)
   }
   Request* q = w.request_by_id(d.recv_request);
   if (!q) return; // freed with MPI_Request_free before its data came
-  q->path = arrival_path(path.get(), arrival);
+  q->path = arrival_path(std::move(path), arrival);
   mark_complete(*q, arrival);
   w.scheduler().wake(q->owner->task);
 }

@@ -203,10 +203,13 @@ std::unique_ptr<CritPath> copy_path(const CritPath* p) {
 }
 
 std::unique_ptr<CritPath> arrival_path(const CritPath* leg, SimTime at) {
+  return leg ? arrival_path(std::make_unique<CritPath>(*leg), at) : nullptr;
+}
+
+std::unique_ptr<CritPath> arrival_path(std::unique_ptr<CritPath> leg, SimTime at) {
   if (!leg || leg->total() > at) return nullptr;
-  auto p = std::make_unique<CritPath>(*leg);
-  p->extend(PathPart::Contention, at - p->total());
-  return p;
+  leg->extend(PathPart::Contention, at - leg->total());
+  return leg;
 }
 
 template class PathTable<CritPath::kNamed>;

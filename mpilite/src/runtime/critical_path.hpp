@@ -124,5 +124,7 @@ std::unique_ptr<CritPath> copy_path(const CritPath* p);
 /// The path of an arrival at `at` that travelled along `leg` (null when unknown, or when `leg`
 /// explains more than `at`): the rest up to `at` is contention.
 std::unique_ptr<CritPath> arrival_path(const CritPath* leg, SimTime at);
+/// arrival_path(leg.get(), at), made of `leg` itself rather than of a copy.
+std::unique_ptr<CritPath> arrival_path(std::unique_ptr<CritPath> leg, SimTime at);
 
 } // namespace mpilite
