@@ -8,8 +8,8 @@
 
 namespace mpilite {
 
-/// Folds allocations of at least `threshold` bytes made by ranks on the calling thread from now
-/// on; 0 turns folding off. Called by the simulation before its ranks start.
+/// Folds allocations of at least `threshold` bytes made by ranks' own code on the simulation
+/// thread from now on; 0 turns folding off. Called by the simulation before its ranks start.
 void set_auto_fold(std::size_t threshold);
 
 /// Who holds a folded block allocated or freed now (fold_allocate's `holder`): the running rank

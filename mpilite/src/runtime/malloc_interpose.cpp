@@ -5,7 +5,6 @@
 // AddressSanitizer's in sanitized builds), zeroed when MPISIM_FRESH_HEAP asks (zeroed_blocks.hpp).
 #include <dlfcn.h>
 #include <malloc.h>
-#include <pthread.h>
 
 #include <atomic>
 #include <cstdint>
@@ -96,10 +95,14 @@ MPISIM_MALLOC_PATH bool from_kernel(const void* p) {
 /// cost half the instructions of a run with --critical-path (a 2.8 KiB path per message leg).
 /// Other threads run a rank's OpenMP workers, and nothing runs before the world but the
 /// program's start: both count as the rank's code.
+/// Whether the simulation thread, `w`'s, runs a rank's own code now: a fiber outside MPI calls.
+MPISIM_MALLOC_PATH bool rank_code_runs(World& w) {
+  return w.in_rank() && w.self().call_depth == 0;
+}
+
 MPISIM_MALLOC_PATH bool for_rank_code() {
   World* w = World::try_get();
-  if (!w || !w->on_simulation_thread()) return true;
-  return w->in_rank() && w->self().call_depth == 0;
+  return !w || !w->on_simulation_thread() || rank_code_runs(*w);
 }
 
 /// The block `p`, its bytes from `from` to its end (slack included: a realloc that grows it
@@ -110,15 +113,12 @@ MPISIM_MALLOC_PATH void* zero_unless_fresh(void* p, std::size_t from = 0) {
   if (n > from) std::memset(static_cast<char*>(p) + from, 0, n - from);
   return p;
 }
-pthread_t g_rank_thread;
-
 /// Whether a block of `n` bytes allocated now is folded: a rank's own code on the ranks' thread.
 MPISIM_MALLOC_PATH bool fold_now(std::size_t n) {
   const std::size_t t = g_threshold.load(std::memory_order_relaxed);
   if (t == 0 || n < t || g_fold_depth) return false;
-  if (!pthread_equal(pthread_self(), g_rank_thread)) return false;
   World* w = World::try_get();
-  return w && w->in_rank() && w->self().call_depth == 0;
+  return w && w->on_simulation_thread() && rank_code_runs(*w);
 }
 
 void* fold(std::size_t n, const void* caller) {
@@ -158,7 +158,6 @@ void* allocate_for_rank(std::size_t n) {
 
 void set_auto_fold(std::size_t threshold) {
   next();
-  g_rank_thread = pthread_self();
   g_threshold.store(threshold);
 }
 

@@ -73,9 +73,7 @@ public:
   bool in_rank() const { return sched_.in_fiber(); }
   /// in_rank(), asked from any thread: false on the simulator's other threads (its watchdog,
   /// MPICH's), which run while a rank's fiber is current on the simulation thread.
-  bool in_rank_on_this_thread() const {
-    return in_rank() && pthread_equal(pthread_self(), thread_);
-  }
+  bool in_rank_on_this_thread() const { return in_rank() && on_simulation_thread(); }
   /// Whether the caller runs on the simulation thread (the scheduler's, or a rank's fiber).
   bool on_simulation_thread() const { return pthread_equal(pthread_self(), thread_); }
   Rank* local(int world_rank) {
