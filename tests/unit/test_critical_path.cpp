@@ -48,6 +48,31 @@ void expect_exact(const mpisim::RunSummary& r) {
   EXPECT_GT(r.predicted, 0);
 }
 
+TEST(CriticalPath, TheIdealNetworksPicosecondIsLatency) {
+  // On the ideal network only a leg's 1 ps latency takes time: 2 x 5 legs of the ping-pong,
+  // then rank 0's 7 us of compute at the start.
+  constexpr int kRounds = 5;
+  const auto r = run(with_path(2, "ideal"), [](int me) {
+    char buf[8] = {};
+    if (me == 0) MPISIM_Compute(7e-6);
+    for (int i = 0; i < kRounds; ++i) {
+      if (me == 0) {
+        MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      }
+    }
+  });
+  expect_exact(r);
+  const mpilite::CritPath& p = r.critical_path->path;
+  EXPECT_EQ(p.part(PathPart::Compute), 7'000'000);
+  EXPECT_EQ(p.part(PathPart::Latency), 2 * kRounds);
+  EXPECT_EQ(p.part(PathPart::Contention), 0);
+  EXPECT_EQ(r.predicted, 7'000'000 + 2 * kRounds);
+}
+
 TEST(CriticalPath, PingPongIsItsAnalyticParts) {
   constexpr int kRounds = 5;
   constexpr SimTime kBytes = 1500, kCompute = 7'000'000;
