@@ -176,6 +176,10 @@ bool Simulation::idle() {
   return link_->idle([this] { return network_->held(*arrivals_); });
 }
 
+bool Simulation::settle_before_block() {
+  return network_->settle(*arrivals_, link_->remote_bound());
+}
+
 RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** argv,
                            const ReplayChecks* replay) {
   const auto start = mpilite::HostSteadyClock::now();

@@ -106,6 +106,7 @@ public:
 
   // mpilite::TimeBounds
   bool idle() override;
+  bool settle_before_block() override;
   // mpilite::CallHooks
   void enter_mpi(mpilite::Rank& rank) override;
   void leave_mpi(mpilite::Rank& rank) override;

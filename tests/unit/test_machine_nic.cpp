@@ -216,6 +216,42 @@ TEST(Nic, ASingleMessageArrivesWhenTheLatencyModelSaysSo) {
   }
 }
 
+TEST(Nic, AnEagerSendWaitsForItsNicWithoutLeavingItsFiber) {
+  // A ping-pong: each MPI_Send waits for its NIC to send, which is decided once the other rank
+  // is blocked too. The sender, the last to stop, has the decision made on its own fiber as it
+  // blocks: each message then costs one switch to the rank it wakes and no idle round (it was
+  // 4 switches and 2 idle rounds), and the times are those of the latency model.
+  static constexpr int kRoundTrips = 50;
+  const auto run = [](const mpisim::Config& c) {
+    return test::simulate(c, [](int, char**) {
+      MPI_Init(nullptr, nullptr);
+      const int me = test::world_rank();
+      double x = 0;
+      for (int i = 0; i < kRoundTrips; ++i) {
+        if (me == 0) {
+          MPI_Send(&x, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+          MPI_Recv(&x, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Recv(&x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          x += 1;
+          MPI_Send(&x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+        }
+      }
+      if (me == 0) EXPECT_EQ(x, kRoundTrips);
+      MPI_Finalize();
+      return 0;
+    });
+  };
+  const mpisim::RunSummary r = run(nic(2));
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
+  mpisim::Config plain = nic(2);
+  plain.machine.network = "latency";
+  EXPECT_EQ(r.predicted, run(plain).predicted);
+  // Beyond the messages: the ranks' start and end.
+  EXPECT_LE(r.context_switches, 2u * kRoundTrips + 8);
+  EXPECT_LE(r.idle_rounds, 2u);
+}
+
 TEST(Nic, APingPongFollowsSegmentLinesEvenOnesThatStartBelowTheLatency) {
   // A calibrated machine's segment lines: one with its own slower latency, and one whose
   // intercept is negative (fitted through two large sizes). Alone on the network, the NIC model

@@ -19,6 +19,11 @@ public:
   /// Advances the ranks' time bounds, takes in what other hosts sent and wakes the ranks that may
   /// proceed. Returns false when no rank can ever proceed again (deadlock).
   virtual bool idle() = 0;
+  /// From the fiber of a rank about to block, with every other rank of the host stopped: the
+  /// network's decisions, as the next idle() would make them first (the same state: the
+  /// blocking rank does nothing before it blocks). Saves that rank two switches and the idle
+  /// round when they wake a rank. Returns true when something was decided.
+  virtual bool settle_before_block() { return false; }
 };
 
 /// The parts of the simulation a World runs against; each outlives the World.

@@ -33,6 +33,10 @@ bool run_idle_hooks() {
   return did;
 }
 
+bool no_idle_hooks() {
+  return hooks().empty();
+}
+
 void clear_idle_hooks() {
   hooks().clear();
 }

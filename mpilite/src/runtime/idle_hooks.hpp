@@ -11,6 +11,8 @@ void remove_idle_hook(void* key);
 
 /// Runs every hook once; true if one of them did something.
 bool run_idle_hooks();
+/// No hook is registered: an idle round would go straight to the kernel.
+bool no_idle_hooks();
 
 /// Forgets every hook (a World that ends: what registered them belongs to it).
 void clear_idle_hooks();

@@ -55,9 +55,18 @@ public:
   RunEnd run(const std::function<bool()>& idle, const std::function<void()>& poll = {},
              std::size_t poll_every = 1024);
 
+  /// Called by block() when no other fiber is ready, before leaving for the root: what the
+  /// root's `idle` would do first, done without the two switches. It may wake fibers, the
+  /// blocking one included (which then goes on).
+  void set_before_idle(bool (*fn)(void*), void* arg) {
+    before_idle_ = fn;
+    before_idle_arg_ = arg;
+  }
+
   /// From a fiber: suspend the current task (Blocked) and run the next ready one.
   void block() {
     current_->state = TaskState::Blocked;
+    if (ready_count_ == 0 && before_idle_) before_idle_(before_idle_arg_);
     // Every so often the root runs between two fibers, to poll for work from outside.
     Task& next = poll_every_ && ++since_root_ >= poll_every_ ? root_ : next_or_root();
     if (&next == current_) { // woken again before we left: just go on
@@ -133,6 +142,8 @@ private:
   std::size_t ready_mask_ = 0;
   std::size_t ready_head_ = 0;
   std::size_t ready_count_ = 0;
+  bool (*before_idle_)(void*) = nullptr;
+  void* before_idle_arg_ = nullptr;
   std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
   std::size_t since_root_ = 0; ///< switches since the root last ran
   std::size_t switches_ = 0;

@@ -167,6 +167,13 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
     spawned_.store(i + 1, std::memory_order_relaxed);
   }
   spawned_at_ = HostSteadyClock::now();
+  // The idle round's first step from the blocking rank's fiber, when the round would begin with
+  // it: with an idle hook registered the hooks act first.
+  sched_.set_before_idle(
+      [](void* k) {
+        return no_idle_hooks() && static_cast<Kernel*>(k)->bounds.settle_before_block();
+      },
+      &kernel_);
   const auto poll = kernel_.delivery.polls()
                         ? std::function<void()>([this] { kernel_.delivery.poll(); })
                         : std::function<void()>();
