@@ -3,6 +3,7 @@
 // the predicted time under every network model.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,62 @@ void expect_exact(const mpisim::RunSummary& r) {
   EXPECT_EQ(sum, p.total());
   EXPECT_EQ(p.total(), r.predicted);
   EXPECT_GT(r.predicted, 0);
+}
+
+TEST(CriticalPath, ATablesIndexKeepsTheOrderOfAPlainScan) {
+  // The rule the index must keep, written as a scan: a known key grows; a new one is appended
+  // while there is room, then replaces the first of the smallest entries if it brings more,
+  // and what is given up is dropped. Random contributions over more keys than the table holds
+  // (so that entries are replaced, and the index's runs broken and mended), text of equal names
+  // at two addresses.
+  constexpr std::size_t kN = 16;
+  struct Scan {
+    std::vector<mpilite::PathEntry> e;
+    SimTime dropped = 0;
+    void add(const mpilite::PathEntry& c) {
+      for (auto& x : e)
+        if (x.rank == c.rank && x.part == c.part && std::string(x.call) == c.call) {
+          x.ps += c.ps;
+          return;
+        }
+      if (e.size() < kN) {
+        e.push_back(c);
+        return;
+      }
+      std::size_t m = 0;
+      for (std::size_t i = 1; i < e.size(); ++i)
+        if (e[i].ps < e[m].ps) m = i;
+      if (e[m].ps < c.ps) {
+        dropped += e[m].ps;
+        e[m] = c;
+      } else {
+        dropped += c.ps;
+      }
+    }
+  };
+  static const char send[] = "MPI_Send";
+  static const std::string send_elsewhere = "MPI_Send";
+  const char* calls[] = {send, send_elsewhere.c_str(), "MPI_Recv", "MPI_Allreduce", "MPI_Wait"};
+  std::mt19937 gen(7);
+  mpilite::PathTable<kN> table;
+  Scan scan;
+  for (int i = 0; i < 200'000; ++i) {
+    mpilite::PathEntry c;
+    c.call = calls[gen() % 5];
+    c.call_id = mpilite::call_id(c.call);
+    c.rank = static_cast<int>(gen() % 9);
+    c.part = static_cast<PathPart>(gen() % mpilite::kPathParts);
+    c.ps = 1 + static_cast<SimTime>(gen() % 1000);
+    table.add(c);
+    scan.add(c);
+    ASSERT_EQ(table.entries().size(), scan.e.size());
+    ASSERT_EQ(table.dropped(), scan.dropped) << "after " << i;
+  }
+  for (std::size_t i = 0; i < kN; ++i) {
+    EXPECT_EQ(table.entries()[i].ps, scan.e[i].ps);
+    EXPECT_EQ(table.entries()[i].rank, scan.e[i].rank);
+    EXPECT_EQ(std::string(table.entries()[i].call), scan.e[i].call);
+  }
 }
 
 TEST(CriticalPath, TheIdealNetworksPicosecondIsLatency) {

@@ -1,10 +1,12 @@
 #include "critical_path.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace mpilite {
@@ -14,8 +16,7 @@ constexpr const char* kPartNames[kPathParts] = {
     "compute", "send_overhead", "recv_overhead", "latency", "transfer", "contention", "wait"};
 
 bool same_key(const PathEntry& a, const PathEntry& b) {
-  return a.rank == b.rank && a.part == b.part &&
-         (a.call == b.call || std::strcmp(a.call, b.call) == 0);
+  return a.rank == b.rank && a.part == b.part && a.call_id == b.call_id;
 }
 
 /// A lasting copy of a call name read from another host process's bytes.
@@ -72,26 +73,99 @@ const char* get_name(std::span<const std::byte> b, std::size_t& at, const char* 
 
 } // namespace
 
+std::uint32_t call_id(const char* name) {
+  // Every addition to a path names its call: a comparison of the text in the tables' scans was
+  // a fifth of a run's instructions. Names are few and live at few addresses, so a small cache
+  // by address answers nearly every time.
+  struct Slot {
+    const char* name = nullptr;
+    std::uint32_t id = 0;
+  };
+  thread_local std::array<Slot, 256> cache{};
+  Slot& slot = cache[(reinterpret_cast<std::uintptr_t>(name) >> 3) & 255];
+  if (slot.name == name) return slot.id;
+  static std::mutex lock;
+  static std::unordered_map<std::string, std::uint32_t> ids;
+  const std::lock_guard<std::mutex> hold(lock);
+  const auto next = static_cast<std::uint32_t>(ids.size());
+  if (next >= (1u << 24)) throw std::runtime_error("more than 2^24 call names on critical paths");
+  slot = {name, ids.try_emplace(name, next).first->second};
+  return slot.id;
+}
+
 const char* path_part_name(PathPart p) {
   return kPartNames[static_cast<std::size_t>(p)];
 }
 
-template <std::size_t N> void PathTable<N>::add(const PathEntry& c) {
+template <std::size_t N> std::size_t PathTable<N>::home(const PathEntry& e) {
+  std::uint64_t k = static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.rank)) << 32 |
+                    std::uint64_t{e.call_id} << 8 | static_cast<std::uint8_t>(e.part);
+  k *= 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(k >> 40) & (kSlots - 1);
+}
+
+template <std::size_t N> std::size_t PathTable<N>::probe(const PathEntry& e) const {
+  std::size_t s = home(e);
+  while (index_[s] != 0 && !same_key(e_[index_[s] - 1u], e))
+    s = (s + 1) & (kSlots - 1);
+  return s;
+}
+
+template <std::size_t N> void PathTable<N>::unindex(std::size_t entry) {
+  // Removal from linear probing: later entries of the run move back over the hole when their
+  // home does not lie between the hole and them.
+  std::size_t hole = probe(e_[entry]);
+  index_[hole] = 0;
+  for (std::size_t s = (hole + 1) & (kSlots - 1); index_[s] != 0; s = (s + 1) & (kSlots - 1)) {
+    const std::size_t h = home(e_[index_[s] - 1u]);
+    const bool stays = hole <= s ? (hole < h && h <= s) : (hole < h || h <= s);
+    if (stays) continue;
+    index_[hole] = index_[s];
+    index_[s] = 0;
+    hole = s;
+  }
+}
+
+template <std::size_t N> void PathTable<N>::reindex() {
+  index_.fill(0);
   for (std::size_t i = 0; i < n_; ++i)
-    if (same_key(e_[i], c)) {
-      e_[i].ps += c.ps;
-      return;
-    }
-  if (n_ < N) {
-    e_[n_++] = c;
+    index_[probe(e_[i])] = static_cast<std::uint8_t>(i + 1);
+  smallest_known_ = false;
+}
+
+template <std::size_t N> std::size_t PathTable<N>::smallest() {
+  if (!smallest_known_) {
+    std::size_t m = 0;
+    for (std::size_t i = 1; i < n_; ++i)
+      if (e_[i].ps < e_[m].ps) m = i;
+    smallest_ = static_cast<std::uint8_t>(m);
+    smallest_known_ = true;
+  }
+  return smallest_;
+}
+
+template <std::size_t N> void PathTable<N>::add(const PathEntry& c) {
+  const std::size_t slot = probe(c);
+  if (index_[slot] != 0) {
+    const std::size_t i = index_[slot] - 1u;
+    e_[i].ps += c.ps;
+    // Only the smallest entry growing can change which is the smallest.
+    if (smallest_known_ && i == smallest_) smallest_known_ = false;
     return;
   }
-  std::size_t smallest = 0; // the first of the smallest: the same choice on every host count
-  for (std::size_t i = 1; i < n_; ++i)
-    if (e_[i].ps < e_[smallest].ps) smallest = i;
-  if (e_[smallest].ps < c.ps) {
-    dropped_ += e_[smallest].ps;
-    e_[smallest] = c;
+  if (n_ < N) {
+    e_[n_] = c;
+    index_[slot] = static_cast<std::uint8_t>(++n_);
+    smallest_known_ = false;
+    return;
+  }
+  const std::size_t m = smallest();
+  if (e_[m].ps < c.ps) {
+    dropped_ += e_[m].ps;
+    unindex(m);
+    e_[m] = c;
+    index_[probe(c)] = static_cast<std::uint8_t>(m + 1);
+    smallest_known_ = false;
   } else {
     dropped_ += c.ps;
   }
@@ -112,7 +186,7 @@ template <std::size_t N>
 void PathTable<N>::decode(std::span<const std::byte> b, std::size_t& at, const char* what) {
   const auto n = get<std::uint32_t>(b, at, what);
   if (n > N) bad("with too many entries", what);
-  n_ = n;
+  n_ = static_cast<std::uint16_t>(n);
   dropped_ = get_time(b, at, what);
   for (std::size_t i = 0; i < n_; ++i) {
     PathEntry& e = e_[i];
@@ -122,7 +196,9 @@ void PathTable<N>::decode(std::span<const std::byte> b, std::size_t& at, const c
     if (part >= kPathParts) bad("of an unknown part", what);
     e.part = static_cast<PathPart>(part);
     e.call = get_name(b, at, what);
+    e.call_id = call_id(e.call);
   }
+  reindex();
 }
 
 template <std::size_t N> bool PathTable<N>::operator==(const PathTable& o) const {
@@ -139,9 +215,10 @@ void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   last_call_ = call;
   parts_[static_cast<std::size_t>(part)] += ps;
   total_ += ps;
-  named_.add({call, ps, rank, part});
-  calls_.add({call, ps, -1, part});
-  ranks_.add({"", ps, rank, PathPart::Wait});
+  const std::uint32_t id = call_id(call);
+  named_.add({call, ps, rank, part, id});
+  calls_.add({call, ps, -1, part, id});
+  ranks_.add({"", ps, rank, PathPart::Wait, call_id("")});
 }
 
 void CritPath::reach(SimTime t, const CritPath* cause, int rank, const char* call) {

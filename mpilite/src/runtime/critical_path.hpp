@@ -41,8 +41,15 @@ struct PathEntry {
   const char* call = ""; ///< a name that lives as long as the process
   SimTime ps = 0;
   std::int32_t rank = -1;
-  PathPart part = PathPart::Wait;
+  PathPart part : 8 = PathPart::Wait;
+  /// call_id(call): the tables compare names by it (the same text may live at two addresses).
+  std::uint32_t call_id : 24 = 0;
 };
+
+/// A number for the text of a call name, the same for the same text wherever it lives. Below
+/// 2^24: more distinct names than that end the run with an error.
+std::uint32_t call_id(const char* name);
+static_assert(sizeof(PathEntry) == 24, "a path's tables are copied with every message");
 
 /// The largest contributions to a path by one key, at most N of them. When it is full, a new key
 /// replaces the smallest entry if it brings more than that entry holds; what is given up (the
@@ -60,8 +67,24 @@ public:
   bool operator==(const PathTable& o) const;
 
 private:
+  // Every message adds to three tables, mostly keys they hold or will not take: an index by key
+  // (open addressing, 0 for a free slot, else entry + 1) and the smallest entry remembered make
+  // that a few probes instead of scans over every entry. Both are rebuilt from the entries.
+  static constexpr std::size_t kSlots = 2 * N;
+  static_assert(N < 255 && (kSlots & (kSlots - 1)) == 0);
+  static std::size_t home(const PathEntry& e);
+  /// The slot of `e`'s key, or of the free slot where it would go.
+  std::size_t probe(const PathEntry& e) const;
+  void unindex(std::size_t entry);
+  void reindex();
+  /// The first of the smallest entries (the same choice on every host count).
+  std::size_t smallest();
+
   std::array<PathEntry, N> e_{};
-  std::size_t n_ = 0;
+  std::uint16_t n_ = 0;
+  std::uint8_t smallest_ = 0;
+  bool smallest_known_ = false;
+  std::array<std::uint8_t, kSlots> index_{};
   SimTime dropped_ = 0;
 };
 
