@@ -215,10 +215,28 @@ void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   last_call_ = call;
   parts_[static_cast<std::size_t>(part)] += ps;
   total_ += ps;
-  const std::uint32_t id = call_id(call);
-  named_.add({call, ps, rank, part, id});
-  calls_.add({call, ps, -1, part, id});
-  ranks_.add({"", ps, rank, PathPart::Wait, call_id("")});
+  pending_[n_pending_++] = {call, ps, rank, part, call_id(call)};
+  if (n_pending_ == kPending) flush();
+}
+
+void CritPath::flush() const {
+  if (!tables_)
+    tables_ = std::make_shared<Tables>();
+  else if (tables_.use_count() > 1)
+    tables_ = std::make_shared<Tables>(*tables_);
+  static const std::uint32_t no_call = call_id("");
+  for (std::size_t i = 0; i < n_pending_; ++i) {
+    const PathEntry& c = pending_[i];
+    tables_->named.add(c);
+    tables_->calls.add({c.call, c.ps, -1, c.part, c.call_id});
+    tables_->ranks.add({"", c.ps, c.rank, PathPart::Wait, no_call});
+  }
+  n_pending_ = 0;
+}
+
+const CritPath::Tables& CritPath::tables() const {
+  if (n_pending_ > 0 || !tables_) flush();
+  return *tables_;
 }
 
 void CritPath::reach(SimTime t, const CritPath* cause, int rank, const char* call) {
@@ -232,9 +250,10 @@ void CritPath::encode(std::vector<std::byte>& out) const {
     put(out, p);
   put(out, last_rank_);
   put_name(out, last_call_);
-  named_.encode(out);
-  calls_.encode(out);
-  ranks_.encode(out);
+  const Tables& t = tables();
+  t.named.encode(out);
+  t.calls.encode(out);
+  t.ranks.encode(out);
 }
 
 CritPath CritPath::decode(std::span<const std::byte> bytes, const char* what) {
@@ -247,15 +266,17 @@ CritPath CritPath::decode(std::span<const std::byte> bytes, const char* what) {
   if (p.total_ > kTimeInfinity) bad("with a total out of range", what);
   p.last_rank_ = get<std::int32_t>(bytes, at, what);
   p.last_call_ = get_name(bytes, at, what);
-  p.named_.decode(bytes, at, what);
-  p.calls_.decode(bytes, at, what);
-  p.ranks_.decode(bytes, at, what);
+  p.tables_ = std::make_shared<Tables>();
+  p.tables_->named.decode(bytes, at, what);
+  p.tables_->calls.decode(bytes, at, what);
+  p.tables_->ranks.decode(bytes, at, what);
   if (at != bytes.size()) bad("followed by other bytes", what);
   return p;
 }
 
 bool CritPath::operator==(const CritPath& o) const {
-  return parts_ == o.parts_ && named_ == o.named_ && calls_ == o.calls_ && ranks_ == o.ranks_;
+  const Tables &a = tables(), &b = o.tables();
+  return parts_ == o.parts_ && a.named == b.named && a.calls == b.calls && a.ranks == b.ranks;
 }
 
 std::unique_ptr<CritPath> leg_path(const CritPath& from, const LegPlan& plan, SimTime at, int rank,

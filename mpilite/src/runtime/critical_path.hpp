@@ -98,9 +98,9 @@ public:
 
   SimTime total() const { return total_; }
   SimTime part(PathPart p) const { return parts_[static_cast<std::size_t>(p)]; }
-  const PathTable<kNamed>& named() const { return named_; }
-  const PathTable<kCalls>& calls() const { return calls_; }
-  const PathTable<kRanks>& ranks() const { return ranks_; }
+  const PathTable<kNamed>& named() const { return tables().named; }
+  const PathTable<kCalls>& calls() const { return tables().calls; }
+  const PathTable<kRanks>& ranks() const { return tables().ranks; }
 
   /// Adds `ps` of `part`, spent by `rank` in `call` (null: outside MPI).
   void add(PathPart part, SimTime ps, int rank, const char* call);
@@ -121,11 +121,26 @@ public:
   bool operator==(const CritPath& o) const;
 
 private:
+  struct Tables {
+    PathTable<kNamed> named;
+    PathTable<kCalls> calls;
+    PathTable<kRanks> ranks;
+  };
+  /// Contributions not in the tables yet. Every message copies its sender's path, and a
+  /// rank takes the path of the message that woke it: copies share the tables (2.8 KiB) and
+  /// keep only their last few contributions of their own, which go to the tables, in order,
+  /// once there are kPending of them or the tables are read.
+  static constexpr std::size_t kPending = 8;
+
+  const Tables& tables() const;
+  /// Adds the pending contributions to tables of this path's own (copied if shared).
+  void flush() const;
+
   std::array<SimTime, kPathParts> parts_{};
   SimTime total_ = 0;
-  PathTable<kNamed> named_;
-  PathTable<kCalls> calls_;
-  PathTable<kRanks> ranks_;
+  mutable std::shared_ptr<Tables> tables_;
+  mutable std::array<PathEntry, kPending> pending_{};
+  mutable std::uint8_t n_pending_ = 0;
   std::int32_t last_rank_ = 0;
   const char* last_call_ = "(outside MPI)";
 };
