@@ -172,7 +172,8 @@ void Simulation::write_det_profile(int hosts, bool reporting_host) {
 bool Simulation::idle() {
   ++idle_rounds_;
   if (control_ && !control_->at_idle()) return false;
-  if (network_->settle(*arrivals_, link_->remote_bound())) return true;
+  // The same first step as a rank's that blocks last: their decisions must be the same.
+  if (settle_before_block()) return true;
   return link_->idle([this] { return network_->held(*arrivals_); });
 }
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
+#include <utility>
 
 namespace mpilite {
 namespace {
@@ -19,12 +19,29 @@ bool same_key(const PathEntry& a, const PathEntry& b) {
   return a.rank == b.rank && a.part == b.part && a.call_id == b.call_id;
 }
 
+/// Every call name seen, with its number (call_id): the map's keys are also the lasting copies
+/// of names read from another host process's bytes.
+struct CallNames {
+  std::mutex lock;
+  std::unordered_map<std::string, std::uint32_t> ids;
+
+  /// The entry of `name`, numbered in the order names come.
+  const std::pair<const std::string, std::uint32_t>& of(std::string name) {
+    const std::lock_guard<std::mutex> hold(lock);
+    const auto next = static_cast<std::uint32_t>(ids.size());
+    if (next >= (1u << 24)) throw std::runtime_error("more than 2^24 call names on critical paths");
+    return *ids.try_emplace(std::move(name), next).first;
+  }
+};
+
+CallNames& call_names() {
+  static CallNames names;
+  return names;
+}
+
 /// A lasting copy of a call name read from another host process's bytes.
 const char* interned(std::string name) {
-  static std::mutex lock;
-  static std::unordered_set<std::string> names;
-  const std::lock_guard<std::mutex> hold(lock);
-  return names.insert(std::move(name)).first->c_str();
+  return call_names().of(std::move(name)).first.c_str();
 }
 
 template <class T> void put(std::vector<std::byte>& out, T v) {
@@ -84,12 +101,7 @@ std::uint32_t call_id(const char* name) {
   thread_local std::array<Slot, 256> cache{};
   Slot& slot = cache[(reinterpret_cast<std::uintptr_t>(name) >> 3) & 255];
   if (slot.name == name) return slot.id;
-  static std::mutex lock;
-  static std::unordered_map<std::string, std::uint32_t> ids;
-  const std::lock_guard<std::mutex> hold(lock);
-  const auto next = static_cast<std::uint32_t>(ids.size());
-  if (next >= (1u << 24)) throw std::runtime_error("more than 2^24 call names on critical paths");
-  slot = {name, ids.try_emplace(name, next).first->second};
+  slot = {name, call_names().of(name).second};
   return slot.id;
 }
 

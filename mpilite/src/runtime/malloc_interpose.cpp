@@ -89,17 +89,17 @@ MPISIM_MALLOC_PATH bool from_kernel(const void* p) {
   return (static_cast<const std::size_t*>(p)[-1] & 2) != 0;
 }
 
+/// Whether the simulation thread, `w`'s, runs a rank's own code now: a fiber outside MPI calls.
+MPISIM_MALLOC_PATH bool rank_code_runs(World& w) {
+  return w.in_rank() && w.self().call_depth == 0;
+}
+
 /// Whether a block allocated now goes to a rank's own code, whose heap MPISIM_FRESH_HEAP makes
 /// fresh. On the simulation thread outside every rank (the scheduler, the network model) or
 /// inside an MPI call, the block is the simulator's own, which writes what it reads: zeroing it
 /// cost half the instructions of a run with --critical-path (a 2.8 KiB path per message leg).
 /// Other threads run a rank's OpenMP workers, and nothing runs before the world but the
 /// program's start: both count as the rank's code.
-/// Whether the simulation thread, `w`'s, runs a rank's own code now: a fiber outside MPI calls.
-MPISIM_MALLOC_PATH bool rank_code_runs(World& w) {
-  return w.in_rank() && w.self().call_depth == 0;
-}
-
 MPISIM_MALLOC_PATH bool for_rank_code() {
   World* w = World::try_get();
   return !w || !w->on_simulation_thread() || rank_code_runs(*w);
