@@ -2,7 +2,9 @@
 // simulated messages that take those times.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "link_costs.hpp"
@@ -68,6 +70,22 @@ TEST(LinkCosts, RanksOfOneNodeUseTheIntraNodeLink) {
   EXPECT_EQ(net.min_latency(), 50'000);
   // All ranks on one node: only the intra-node link is ever used.
   EXPECT_EQ(LinkCosts(m, 4).min_latency(), 50'000);
+}
+
+TEST(LinkCosts, ASizesCostsAreTheSameRememberedOrWorkedOut) {
+  // The costs of the last sizes asked for are kept in 64 slots: ask for more sizes than that,
+  // at every distance, in an order that makes them collide and replace each other.
+  const LinkCosts net(on("ring"), 8);
+  std::mt19937_64 random(37);
+  for (int i = 0; i < 20000; ++i) {
+    const auto bytes = static_cast<std::size_t>(random() % 300) * 7;
+    const int src = static_cast<int>(random() % 8), dst = static_cast<int>(random() % 8);
+    const int d = std::min((src - dst + 8) % 8, (dst - src + 8) % 8);
+    const SimTime wire = static_cast<SimTime>(bytes) * kPsPerByte;
+    ASSERT_EQ(net.transfer(src, dst, bytes), kLatency + std::max(d, 1) * kHop + wire)
+        << bytes << " bytes from " << src << " to " << dst;
+    ASSERT_EQ(net.injection(src, dst, bytes), src == dst ? 0 : wire);
+  }
 }
 
 TEST(LinkCosts, LookaheadBetweenSetsOfRanks) {

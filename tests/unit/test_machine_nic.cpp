@@ -237,7 +237,9 @@ TEST(Nic, AnEagerSendWaitsForItsNicWithoutLeavingItsFiber) {
           MPI_Send(&x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
         }
       }
-      if (me == 0) EXPECT_EQ(x, kRoundTrips);
+      if (me == 0) {
+        EXPECT_EQ(x, kRoundTrips);
+      }
       MPI_Finalize();
       return 0;
     });

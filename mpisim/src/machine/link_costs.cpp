@@ -99,14 +99,18 @@ SimTime LinkCosts::transmission(int src, int dst, std::size_t bytes) const {
 
 SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
   if (node_of(src) == node_of(dst)) return 0;
+  return sized(distance(src, dst), bytes).injection;
+}
+
+SimTime LinkCosts::work_out_injection(int d, std::size_t bytes) const {
+  if (d == 0) return 0;
   const MachineParams& link = link_for(bytes);
   const SimTime bytes_time = byte_time(bytes, link.bandwidth);
   if (&link == &m_) return bytes_time;
   // A segment's line may start below the latency (a fitted intercept, even a negative one): the
   // NIC is then busy only as long as the line takes beyond a header's latency, so that a message
   // alone still arrives, and is sent, when the line says.
-  const int d = distance(src, dst);
-  const SimTime line = transfer_at_distance(d, bytes) - transfer_at_distance(d, 0);
+  const SimTime line = work_out_transfer(d, bytes) - transfer_at_distance(d, 0);
   return std::clamp<SimTime>(line, 0, bytes_time);
 }
 

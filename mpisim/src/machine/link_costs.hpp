@@ -3,6 +3,7 @@
 // of one node. Exact integer picoseconds that depend only on (source, destination, bytes).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -46,7 +47,7 @@ public:
     // A latency is wanted with every leg: it is worked out once per distance.
     if (bytes == 0 && static_cast<std::size_t>(d) < latency_at_.size())
       return latency_at_[static_cast<std::size_t>(d)];
-    return work_out_transfer(d, bytes);
+    return sized(d, bytes).transfer;
   }
   /// The part of transfer(src, dst, bytes) that grows with the bytes: how long the message
   /// occupies the links of its route (bytes / bandwidth for cut-through, d times that for
@@ -75,12 +76,32 @@ private:
   const MachineParams& link_for(std::size_t bytes) const;
   /// transfer_at_distance() from the machine's parameters.
   SimTime work_out_transfer(int d, std::size_t bytes) const;
+  /// injection() between nodes `d` links apart, from the machine's parameters.
+  SimTime work_out_injection(int d, std::size_t bytes) const;
+
+  /// The costs of `bytes` at distance `d`, worked out once for the sizes a program sends most.
+  struct Sized {
+    std::size_t bytes = 0;
+    int d = -1; ///< -1: an empty slot
+    SimTime transfer = 0;
+    SimTime injection = 0;
+  };
+  const Sized& sized(int d, std::size_t bytes) const {
+    // Programs send few sizes many times; each leg asks for its transfer and its NIC time, whose
+    // formulas (the size's segment, the switching, 64-bit divisions) cost more than the rest of
+    // its plan. The simulation thread alone plans legs.
+    Sized& s = sized_[(bytes * 0x9E3779B97F4A7C15ull + static_cast<std::size_t>(d)) >> 58];
+    if (s.bytes != bytes || s.d != d)
+      s = {bytes, d, work_out_transfer(d, bytes), work_out_injection(d, bytes)};
+    return s;
+  }
 
   MachineParams m_;
   std::vector<MachineParams> segment_links_; ///< one per m_.segments
   int ranks_;
   Topology topology_;
   std::vector<SimTime> latency_at_; ///< transfer_at_distance(d, 0) for d = 0..diameter
+  mutable std::array<Sized, 64> sized_{};
   SimTime min_latency_ = 0;
 };
 

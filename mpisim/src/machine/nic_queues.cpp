@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -14,8 +15,8 @@ NicQueues::NicQueues(const LinkCosts& costs)
     : costs_(costs), sending_until_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)),
       delivering_until_(sending_until_.size()) {}
 
-NicQueues::Leg NicQueues::leg_of(const mpilite::Leg& leg, SimTime work) {
-  Leg l;
+NicQueues::Leg& NicQueues::new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot) {
+  Leg& l = legs_.fresh(slot);
   if (leg.kind == LegKind::Eager) {
     l.message = leg.message;
     l.request = leg.request;
@@ -44,11 +45,12 @@ bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
   // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
   if (work <= 0) return false;
-  Leg l = leg_of(leg, work);
+  std::size_t slot = 0;
+  Leg& l = new_leg(leg, work, slot);
   l.leaves = alone.leaves;
   l.alone_arrives = alone.arrives;
   l.sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
-  to_send_.push(Turn::of(l.leaves, l, legs_.store(l)));
+  to_send_.push(Turn::of(l.leaves, l, slot));
   return true;
 }
 
@@ -63,45 +65,57 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   l.sent = std::max(l.sent + delay, free_at);
   l.at_receiver = l.alone_arrives + delay;
   l.injected = true;
-  // What the ranks are told comes last: it may make them plan new legs, which moves legs_.
+  // What the ranks are told comes last: it may make them plan new legs, which moves legs_, so
+  // what it needs is taken out first.
   // The sender's part ends here: the arrival completes only the receive.
   const std::uint64_t sender_waits = std::exchange(l.data.reply_to, 0);
-  const Leg done = l;
+  mpilite::Message* const message = l.message;
+  const std::uint64_t request = l.request;
+  const int sender = message ? l.src : l.data.src;
+  const SimTime sent = l.sent;
   const bool here = arrivals.here(l.dst);
   // The receiving NIC takes messages in the order their first bytes reach it: a long message
   // already streaming in is not overtaken by a short one that ends before it.
   const SimTime first_byte = l.at_receiver - l.work;
-  if (here)
+  std::optional<mpilite::DataTransfer> data_away;
+  if (here) {
     to_deliver_.push(Turn::of(first_byte, l, slot));
-  else // the receiver's host decides the arrival (received), stamped with its first byte
+  } else { // the receiver's host decides the arrival (received), stamped with its first byte
+    if (!message) data_away = std::move(l.data);
     legs_.release(slot);
-  if (done.message && done.request) arrivals.sent(done.src, done.request, done.sent);
-  if (!done.message && sender_waits) arrivals.sent(done.data.src, sender_waits, done.sent);
-  if (!here && done.message) arrivals.forward(*done.message, first_byte);
-  if (!here && !done.message) arrivals.forward_data(done.data, first_byte);
-  return done.sent;
+  }
+  if (message && request) arrivals.sent(sender, request, sent);
+  if (!message && sender_waits) arrivals.sent(sender, sender_waits, sent);
+  if (!here && message) arrivals.forward(*message, first_byte);
+  if (data_away) arrivals.forward_data(*data_away, first_byte);
+  return sent;
 }
 
 SimTime NicQueues::received(const mpilite::Leg& leg, SimTime first_byte) {
-  Leg l = leg_of(leg, costs_.injection(leg.from, leg.to, leg.bytes));
+  std::size_t slot = 0;
+  Leg& l = new_leg(leg, costs_.injection(leg.from, leg.to, leg.bytes), slot);
   l.at_receiver = first_byte + l.work;
   l.injected = true;
-  to_deliver_.push(Turn::of(first_byte, l, legs_.store(l)));
+  to_deliver_.push(Turn::of(first_byte, l, slot));
   return l.at_receiver;
 }
 
 SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   const std::size_t slot = to_deliver_.top().slot;
   to_deliver_.pop();
-  const Leg l = legs_[slot];
+  Leg& l = legs_[slot];
   legs_.release(slot);
   SimTime& free_at = delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))];
   const SimTime arrival = std::max(l.at_receiver, free_at + l.work);
   free_at = arrival;
-  if (l.message)
-    arrivals.arrived(*l.message, arrival);
-  else
-    arrivals.data_arrived(l.data, arrival, l.sent);
+  // The receiver may plan new legs, which reuses the slot or moves legs_: what the call needs
+  // is taken out first.
+  if (mpilite::Message* m = l.message) {
+    arrivals.arrived(*m, arrival);
+  } else {
+    const mpilite::DataTransfer data = std::move(l.data);
+    arrivals.data_arrived(data, arrival, l.sent);
+  }
   return arrival;
 }
 

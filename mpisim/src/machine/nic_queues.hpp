@@ -78,8 +78,9 @@ private:
   };
   using Queue = SortedRunQueue<Turn>;
 
-  /// A leg of `work` in the queues, from what mpilite says of it.
-  static Leg leg_of(const mpilite::Leg& leg, SimTime work);
+  /// A leg of `work` in the queues, from what mpilite says of it, in a slot of its own (its
+  /// number in `slot`).
+  Leg& new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);
   /// Delivers the first leg of the receive queue: returns its arrival.

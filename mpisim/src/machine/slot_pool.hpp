@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace mpisim {
@@ -11,16 +12,25 @@ template <class T> class SlotPool {
 public:
   /// Keeps `v` and returns its slot, valid until release().
   std::size_t store(const T& v) {
-    if (free_.empty()) {
-      items_.push_back(v);
-      held_.push_back(true);
-      return items_.size() - 1;
-    }
-    const std::size_t slot = free_.back();
-    free_.pop_back();
-    items_[slot] = v;
-    held_[slot] = true;
+    std::size_t slot = 0;
+    fresh(slot) = v;
     return slot;
+  }
+
+  /// A slot of its own, holding a T{}, for the caller to fill in place (rather than on its
+  /// stack, which is cold when a fiber that ran long ago plans a leg): its number in `slot`.
+  T& fresh(std::size_t& slot) {
+    if (free_.empty()) {
+      slot = items_.size();
+      held_.push_back(true);
+      return items_.emplace_back();
+    }
+    slot = free_.back();
+    free_.pop_back();
+    held_[slot] = true;
+    T& item = items_[slot];
+    std::destroy_at(&item);
+    return *std::construct_at(&item);
   }
 
   void release(std::size_t slot) {
