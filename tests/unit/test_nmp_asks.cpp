@@ -2,8 +2,8 @@
 // the fake transport (no interleaving to depend on): a host whose LPs have all finished withdraws
 // its asks with its last null message and owes a peer that promised never to send again no
 // withdrawal; NMP+CEP announces an ask not made yet in the request of a global round, not in a
-// null batch of its own; a host that finished owes the coordinator no null message, since its
-// report says so.
+// null batch of its own, and answers with null messages when none of its LPs waits for a bound;
+// a host that finished owes the coordinator no null message, since its report says so.
 #include <gtest/gtest.h>
 
 #include "two_hosts.hpp"
@@ -113,6 +113,25 @@ TEST(NmpCepAsks, AnAskMadeAndAnsweredLeavesTheNextWaitToNullMessages) {
   ASSERT_TRUE(answer);
   EXPECT_EQ(answer->round, 0u);
   EXPECT_EQ(answer->value, 10 * kLookahead);
+  EXPECT_EQ(h.stats.null_rounds, 1u);
+}
+
+TEST(NmpCepAsks, AHostWithNothingToDecideAnswersWithNullsNotARound) {
+  // Every LP of this host waits for a message and none for a time bound: what it promises
+  // follows the peer's promises, but nothing of its own waits on them. The peer that asked gets
+  // null messages, as under NMP, rather than a global round that both hosts pay for (a master on
+  // the other host taking results with MPI_ANY_SOURCE took 4 such rounds more than NMP).
+  TwoHosts h("nmp+cep");
+  h.from_peer(5 * kLookahead, true, 20 * kLookahead);
+  IdleState s = waiting(kTimeInfinity, 6 * kLookahead);
+  s.summary = {kTimeInfinity, -1, kTimeInfinity, 4, false};
+  s.wanted = 0;
+  s.min_clock = [] { return 4 * kLookahead; };
+  h.protocol->on_idle(s);
+  const auto answer = h.next_null();
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->round, 0u);
+  EXPECT_EQ(answer->value, 6 * kLookahead);
   EXPECT_EQ(h.stats.null_rounds, 1u);
 }
 
