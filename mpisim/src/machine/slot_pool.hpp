@@ -12,23 +12,18 @@ template <class T> class SlotPool {
 public:
   /// Keeps `v` and returns its slot, valid until release().
   std::size_t store(const T& v) {
-    std::size_t slot = 0;
-    fresh(slot) = v;
+    const std::size_t slot = take();
+    items_[slot] = v;
     return slot;
   }
 
   /// A slot of its own, holding a T{}, for the caller to fill in place (rather than on its
   /// stack, which is cold when a fiber that ran long ago plans a leg): its number in `slot`.
   T& fresh(std::size_t& slot) {
-    if (free_.empty()) {
-      slot = items_.size();
-      held_.push_back(true);
-      return items_.emplace_back();
-    }
-    slot = free_.back();
-    free_.pop_back();
-    held_[slot] = true;
+    const bool reused = !free_.empty();
+    slot = take();
     T& item = items_[slot];
+    if (!reused) return item;
     std::destroy_at(&item);
     return *std::construct_at(&item);
   }
@@ -49,6 +44,19 @@ public:
   }
 
 private:
+  /// A slot marked held: a free one, or a new one holding a T{}.
+  std::size_t take() {
+    if (free_.empty()) {
+      items_.emplace_back();
+      held_.push_back(true);
+      return items_.size() - 1;
+    }
+    const std::size_t slot = free_.back();
+    free_.pop_back();
+    held_[slot] = true;
+    return slot;
+  }
+
   std::vector<T> items_;
   std::vector<bool> held_;
   std::vector<std::size_t> free_;

@@ -27,9 +27,9 @@ bool NmpCepProtocol::on_idle(const IdleState& s) {
   // bounds at once. Asks not made yet ride on the round's request: a peer cannot have answered
   // them, and a round costs no more than the null messages that would announce them and answer
   // them. The asks stand: the next time one host alone waits, a null may do. A host none of
-  // whose LPs waits for a bound (need is infinite) is held only through the peer's asks, and
+  // whose LPs waits for a bound (its need is infinite) is held only through the peer's asks, and
   // answers them with null messages as NMP does: a round on its behalf freed nothing of its own.
-  if (s.held_by_peers && s.need < kTimeInfinity && (!o.asked || !o.exchange_frees)) {
+  if (s.held_by_peers && s.summary.needs_bound && (!o.asked || !o.exchange_frees)) {
     nmp_.ask_round(true, s.need, o.needed);
     return cep_.on_idle(s);
   }
