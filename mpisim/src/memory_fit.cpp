@@ -2,14 +2,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "config.hpp"
 #include "config_error.hpp"
 #include "privatization.hpp"
 #include "rank.hpp"
+#include "stack_pool.hpp"
 #include "transport.hpp"
 
 namespace mpisim {
@@ -38,10 +41,14 @@ std::optional<std::uint64_t> read_number(const char* path) {
 
 } // namespace
 
-RankFloor rank_floor(bool state_in_stack) {
+RankFloor rank_floor(bool state_in_stack, bool copied, std::size_t stack_size) {
   RankFloor f;
   f.state = sizeof(mpilite::Rank);
-  f.stack = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) - (state_in_stack ? f.state : 0);
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  // A page-table page maps 2 MiB (512 entries of 8 bytes).
+  f.stack = copied ? kParkedFrames + std::max<std::size_t>(stack_size / 512, 8)
+                   : page - (state_in_stack ? f.state : 0);
+  f.copied = copied;
   const std::size_t segment = mpilite::private_segment_size();
   f.globals = segment < kLazySegment ? segment : 0;
   return f;
@@ -70,21 +77,38 @@ std::optional<std::string> ranks_do_not_fit(std::uint64_t ranks, const RankFloor
   if (need <= static_cast<double>(available)) return std::nullopt;
   return fmt::format(
       "{} ranks per host process need at least {} of memory ({} each: {} of rank state, "
-      "{} of stack, {} of privatized globals), and this machine has {} available, enough "
+      "{} of stack{}, {} of privatized globals), and this machine has {} available, enough "
       "for about {} ranks per host process; simulate fewer ranks, or spread them over host "
       "processes on several machines (docs/large-scale.md)",
       ranks, bytes(need), bytes(static_cast<double>(floor.total())), bytes(floor.state),
-      bytes(floor.stack), bytes(floor.globals), bytes(static_cast<double>(available)),
-      available / floor.total());
+      bytes(floor.stack), floor.copied ? " copied out while blocked" : "", bytes(floor.globals),
+      bytes(static_cast<double>(available)), available / floor.total());
 }
 
-void check_ranks_fit(int ranks, bool state_in_stack) {
-  const auto available = available_memory();
-  if (!available) return;
-  const int hosts = protocols::launched_processes();
-  const std::uint64_t share = (static_cast<std::uint64_t>(ranks) + hosts - 1) / hosts;
-  if (const auto refusal = ranks_do_not_fit(share, rank_floor(state_in_stack), *available))
-    throw ConfigError(*refusal);
+bool copy_to_fit(std::uint64_t ranks, const RankFloor& in_place, std::uint64_t available) {
+  return static_cast<double>(ranks) * static_cast<double>(in_place.total()) >
+         0.75 * static_cast<double>(available);
+}
+
+void fit_ranks(Config& config) {
+  if (const auto available = available_memory())
+    fit_ranks(config, *available, protocols::launched_processes());
+}
+
+void fit_ranks(Config& config, std::uint64_t available, int hosts) {
+  const std::uint64_t share = (static_cast<std::uint64_t>(config.ranks) + hosts - 1) / hosts;
+#if !defined(MPISIM_ASAN) // which cannot copy stacks
+  // Asked to keep each rank's state in its stack, the stacks cannot be copied.
+  if (config.stack_copy == StackCopy::Auto && !config.copy_stacks &&
+      config.rank_state != RankState::Stack &&
+      copy_to_fit(share, rank_floor(config.state_in_stack), available) &&
+      mpilite::kernel_has_guard_regions()) {
+    config.copy_stacks = true;
+    config.state_in_stack = false; // a parked stack's pages hold no memory
+  }
+#endif
+  const RankFloor floor = rank_floor(config.state_in_stack, config.copy_stacks, config.stack_size);
+  if (const auto refusal = ranks_do_not_fit(share, floor, available)) throw ConfigError(*refusal);
 }
 
 } // namespace mpisim

@@ -32,7 +32,7 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   try {
     config = Config::from_environment(environ);
     check_output_paths(config);
-    check_ranks_fit(config.ranks, config.state_in_stack);
+    fit_ranks(config);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
     return 2;

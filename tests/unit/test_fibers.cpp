@@ -197,7 +197,8 @@ TEST(Scheduler, CopiedStacksKeepTheirDataAndTakeWritesFromOtherFibers) {
 #if defined(MPISIM_ASAN)
   GTEST_SKIP() << "the sanitized build cannot copy stacks";
 #else
-  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = true});
+  // Each stack parked as soon as it is switched out.
+  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = true, .park_batch = 1});
   ASSERT_TRUE(sched.stacks().copies_stacks());
   mpilite::Task a, b;
   Copier ca{&sched, &b, nullptr, 0}, cb{&sched, &a, nullptr, 1};
@@ -211,6 +212,87 @@ TEST(Scheduler, CopiedStacksKeepTheirDataAndTakeWritesFromOtherFibers) {
   // While one ran, the other's stack, its 4 000-byte array included, was on the heap.
   EXPECT_GT(ca.parked_bytes, 4000u);
   EXPECT_GT(cb.parked_bytes, 4000u);
+#endif
+}
+
+// Stacks parked in batches: a token goes round a ring of fibers, and each writes into the next
+// one's stack before waking it, while that stack waits for its batch, is parked, or is in place.
+struct RingCopier {
+  mpilite::Scheduler* sched;
+  std::vector<mpilite::Task>* tasks;
+  std::vector<RingCopier>* ring;
+  std::size_t id;
+  static constexpr int kRounds = 5;
+  int* inbox = nullptr; ///< kRounds ints on this fiber's stack
+  std::size_t parked_bytes = 0;
+  int wrong = 0;
+};
+
+void ring_copier_entry(void* arg) {
+  auto& c = *static_cast<RingCopier*>(arg);
+  const std::size_t n = c.ring->size();
+  RingCopier& next = (*c.ring)[(c.id + 1) % n];
+  int mine[300];
+  for (int i = 0; i < 300; ++i)
+    mine[i] = static_cast<int>(c.id) * 1000 + i;
+  int inbox[RingCopier::kRounds] = {};
+  c.inbox = inbox;
+  c.sched->block(); // every fiber has its inbox before the token starts
+  for (int round = 0; round < RingCopier::kRounds; ++round) {
+    c.sched->block(); // the token
+    c.parked_bytes = std::max(c.parked_bytes, c.sched->stacks().parked_bytes());
+    next.inbox[round] = static_cast<int>(c.id) * 100 + round;
+    c.sched->wake((*c.tasks)[next.id]);
+  }
+  if (c.id == 0) c.sched->block(); // the last token
+  for (int i = 0; i < 300; ++i)
+    c.wrong += mine[i] != static_cast<int>(c.id) * 1000 + i;
+  const int from = static_cast<int>((c.id + n - 1) % n);
+  for (int round = 0; round < RingCopier::kRounds; ++round)
+    c.wrong += inbox[round] != from * 100 + round;
+}
+
+// Runs the ring with `batch` stacks parked at a time; returns the most bytes ever parked.
+std::size_t run_copier_ring(std::size_t fibers, std::size_t batch) {
+  mpilite::Scheduler sched(fibers, 64 * 1024, {.copy_stacks = true, .park_batch = batch});
+  std::vector<mpilite::Task> tasks(fibers);
+  std::vector<RingCopier> ring;
+  for (std::size_t i = 0; i < fibers; ++i)
+    ring.push_back({&sched, &tasks, &ring, i});
+  for (std::size_t i = 0; i < fibers; ++i)
+    sched.spawn(tasks[i], i, &ring_copier_entry, &ring[i]);
+  // Each fiber has run to its first block() when the root first idles, and waits for the token
+  // the second time.
+  int idles = 0;
+  EXPECT_EQ(sched.run([&] {
+    if (++idles == 1)
+      for (auto& t : tasks)
+        sched.wake(t);
+    else if (idles == 2)
+      sched.wake(tasks[0]);
+    return idles <= 2;
+  }),
+            mpilite::RunEnd::Finished);
+  std::size_t parked = 0;
+  for (const RingCopier& c : ring) {
+    EXPECT_EQ(c.wrong, 0) << "fiber " << c.id << ", batches of " << batch;
+    parked = std::max(parked, c.parked_bytes);
+  }
+  return parked;
+}
+
+TEST(Scheduler, StacksParkedInBatchesKeepTheirDataAndTakeWritesInEveryState) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  for (std::size_t batch : {1, 3, 4, 7}) {
+    SCOPED_TRACE(batch);
+    // With 12 fibers every stack but the few last switched out is parked at any time: each
+    // holds over 1 200 bytes.
+    EXPECT_GT(run_copier_ring(12, batch), 6 * 1200u);
+  }
+  // A batch that never fills parks nothing: the fibers run again before it goes.
+  EXPECT_EQ(run_copier_ring(12, 1024), 0u);
 #endif
 }
 

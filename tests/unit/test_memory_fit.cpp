@@ -1,7 +1,10 @@
 // The refusal of ranks that cannot fit in memory, decided from the numbers alone.
 #include <gtest/gtest.h>
 
+#include "config.hpp"
+#include "config_error.hpp"
 #include "memory_fit.hpp"
+#include "stack_pool.hpp"
 
 namespace {
 
@@ -38,6 +41,64 @@ TEST(MemoryFit, StateOnTheHeapComesBesideTheStackPage) {
   const mpisim::RankFloor floor = mpisim::rank_floor(false);
   EXPECT_GT(floor.state, 256u);
   EXPECT_EQ(floor.stack, 4096u);
+}
+
+TEST(MemoryFit, ACopiedStackCostsItsFramesAndItsPageTablesNotAPage) {
+  const mpisim::RankFloor floor = mpisim::rank_floor(false, true, 256 << 10);
+  EXPECT_GT(floor.state, 256u);
+  // 512 bytes of frames, and a 4 KiB page-table page per 2 MiB of 256 KiB stacks.
+  EXPECT_EQ(floor.stack, 512u + 512u);
+  EXPECT_TRUE(floor.copied);
+}
+
+mpisim::Config config_for(int ranks) {
+  std::string r = "MPISIM_RANKS=" + std::to_string(ranks);
+  char* env[] = {r.data(), nullptr};
+  return mpisim::Config::from_environment(env);
+}
+
+TEST(MemoryFit, AutoCopiesStacksOnlyWhereInPlaceTheyWouldTakeMostOfTheMemory) {
+  // A million ranks: in place, a page each (their state in it), 3.8 GiB.
+  mpisim::Config roomy = config_for(1'000'000);
+  ASSERT_FALSE(roomy.copy_stacks);
+  mpisim::fit_ranks(roomy, 8 * kGiB, 1);
+  EXPECT_FALSE(roomy.copy_stacks);
+  EXPECT_TRUE(roomy.state_in_stack);
+  mpisim::Config tight = config_for(1'000'000);
+  mpisim::fit_ranks(tight, 3 * kGiB, 1); // 3.8 GiB is over three quarters of it
+#if defined(MPISIM_ASAN)
+  EXPECT_FALSE(tight.copy_stacks);
+#else
+  EXPECT_EQ(tight.copy_stacks, mpilite::kernel_has_guard_regions());
+  EXPECT_EQ(tight.state_in_stack, !tight.copy_stacks);
+#endif
+  // Over two host processes, half as many ranks each: 1.9 GiB of 3 GiB, in place.
+  mpisim::Config spread = config_for(1'000'000);
+  mpisim::fit_ranks(spread, 3 * kGiB, 2);
+  EXPECT_FALSE(spread.copy_stacks);
+  // Asked for stacks in place, they stay so.
+  mpisim::Config off = config_for(1'000'000);
+  off.stack_copy = mpisim::StackCopy::Off;
+  mpisim::fit_ranks(off, 4 * kGiB, 1);
+  EXPECT_FALSE(off.copy_stacks);
+}
+
+TEST(MemoryFit, RanksThatDoNotFitEvenCopiedAreRefusedNamingTheCopiedStack) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  if (!mpilite::kernel_has_guard_regions()) GTEST_SKIP() << "no kernel guard regions here";
+  mpisim::Config c = config_for(1'000'000);
+  try {
+    mpisim::fit_ranks(c, kGiB, 1);
+    FAIL() << "a million ranks were let into 1 GiB";
+  } catch (const mpisim::ConfigError& e) {
+    EXPECT_TRUE(c.copy_stacks);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("1000000 ranks per host process need at least"), std::string::npos) << what;
+    EXPECT_NE(what.find("1.0 KiB of stack copied out while blocked"), std::string::npos) << what;
+  }
+#endif
 }
 
 } // namespace

@@ -63,13 +63,17 @@ Message* candidate(const Rank& r, const Request& q, const CandidateFilter& f) {
 namespace {
 
 /// Moves the data of `m` into the receive buffer of `q` (at most its capacity).
-void copy_payload(const Message& m, const Request& q, std::size_t bytes) {
+void copy_payload(Scheduler& sched, const Message& m, const Request& q, std::size_t bytes) {
   if (bytes == 0) return;
+  // The buffers are often on the stacks of blocked ranks: with stacks copied out, bringing them
+  // back here saves the fault handler's signal.
+  sched.bring_back_stack_at(q.buf);
   if (m.packed) {
     unpack(m.packed, bytes, *q.type, q.buf);
     return;
   }
   // In-host rendezvous: the sender waits, so its buffer is still valid.
+  sched.bring_back_stack_at(m.user_buf);
   if (m.user_type->contiguous() && q.type->contiguous()) {
     std::memcpy(q.buf, m.user_buf, bytes);
     return;
@@ -100,7 +104,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   k.hooks.received(m, r.id, t_match);
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
-  copy_payload(m, q, bytes);
+  copy_payload(w.scheduler(), m, q, bytes);
   q.status.MPI_SOURCE = q.comm->peer_rank(m.src);
   q.status.MPI_TAG = m.tag;
   q.status.MPI_ERROR = m.bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;

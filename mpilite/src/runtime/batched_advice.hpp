@@ -4,7 +4,15 @@
 #include <array>
 #include <cstddef>
 
+#include <sys/mman.h>
 #include <sys/uio.h>
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102 // Linux 6.13; older headers lack it, older kernels say EINVAL
+#endif
+#ifndef MADV_GUARD_REMOVE
+#define MADV_GUARD_REMOVE 103
+#endif
 
 namespace mpilite {
 
@@ -30,9 +38,10 @@ public:
   /// Forgets the pending ranges (their memory is about to be unmapped anyway).
   void drop() { count_ = 0; }
 
-private:
   /// IOV_MAX: the most ranges one process_madvise() call takes.
   static constexpr std::size_t kBatch = 1024;
+
+private:
   int advice_;
   // Inline, not on the heap: giving advice allocates nothing (nor maps, under a sanitizer's
   // allocator), so a pool of stacks costs no mapping beyond its chunks.

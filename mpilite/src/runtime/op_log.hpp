@@ -205,16 +205,25 @@ template <class... Args> void OpLog::record(ApiCall& c, const char* op, const Ar
   end_line(rank, l);
 }
 
-/// Records `op` if the run is being recorded: the single branch the entry points pay.
+/// Records `op` if the run is being recorded: the single branch the entry points pay. The
+/// recording is a function of its own, not inlined: its arguments would otherwise take room in
+/// the frame of every MPI call, which a blocked rank keeps on its stack (and, with stacks
+/// copied, in its copy) whether the run records or not.
 #define MPISIM_RECORD_OP(c, ...)                                                                   \
   do {                                                                                             \
-    if ((c).w.op_log) (c).w.op_log->record((c), __VA_ARGS__);                                      \
+    if ((c).w.op_log) [&]() __attribute__((noinline, cold)) {                                      \
+        (c).w.op_log->record((c), __VA_ARGS__);                                                    \
+      }                                                                                            \
+    ();                                                                                            \
   } while (0)
 
 /// Records the Outcome made by the expression given, which is evaluated only when recording.
 #define MPISIM_RECORD_OUTCOME(c, ...)                                                              \
   do {                                                                                             \
-    if ((c).w.op_log) (c).w.op_log->outcome((c), __VA_ARGS__);                                     \
+    if ((c).w.op_log) [&]() __attribute__((noinline, cold)) {                                      \
+        (c).w.op_log->outcome((c), __VA_ARGS__);                                                   \
+      }                                                                                            \
+    ();                                                                                            \
   } while (0)
 
 } // namespace mpilite

@@ -42,6 +42,10 @@ Scheduler::~Scheduler() {
   if (g_active == this) g_active = nullptr;
 }
 
+void* Scheduler::first_context(Task& task) {
+  return bctx::make_fcontext(task.stack.bottom + task.stack.size, task.stack.size, &fiber_entry);
+}
+
 void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void* arg) {
   task.index = index;
   task.stack = pool_.stack(index);
@@ -55,9 +59,9 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
   // run ended in a deadlock or an abort): its frames' redzones are still poisoned.
   __asan_unpoison_memory_region(task.stack.bottom, task.stack.size);
 #endif
-  task.ctx =
-      bctx::make_fcontext(task.stack.bottom + task.stack.size, task.stack.size, &fiber_entry);
-  if (copy_stacks_) pool_.park_unstarted(index, task.ctx);
+  // With stacks copied, the first context is made when the fiber first runs: until
+  // then its stack holds nothing, so ranks waiting to start hold no page and no copy.
+  task.ctx = copy_stacks_ ? nullptr : first_context(task);
   task.state = TaskState::Blocked;
   ++spawned_;
   wake(task);

@@ -100,6 +100,12 @@ public:
   std::size_t done_count() const { return done_; }
   std::size_t context_switches() const { return switches_; }
   const StackPool& stacks() const { return pool_; }
+  /// Stack copying: brings back the parked stack that `addr` lies in, if any, before another
+  /// fiber's code reads or writes there (a blocked rank's receive buffer); the fault handler
+  /// would do the same at the cost of a signal.
+  void bring_back_stack_at(const void* addr) {
+    if (copy_stacks_) pool_.unpark_at(addr);
+  }
   /// See StackPool::keep_for_leak_check: for the fibers a run abandoned.
   void keep_for_leak_check(const std::vector<std::size_t>& slots) {
     pool_.keep_for_leak_check(slots);
@@ -121,6 +127,8 @@ private:
   void save_streams(Task& task);
   void load_streams(Task& task);
   void release_finished();
+  /// The context a fiber starts from, written at the top of its stack.
+  static void* first_context(Task& task);
   Task& next_or_root() {
     if (ready_count_ == 0) return root_;
     Task* t = ready_[ready_head_];
@@ -175,7 +183,12 @@ inline void Scheduler::switch_to(Task& to, bool from_dies) {
   save_libc(from->libc.regs, errno_);
   if (switch_streams_) save_streams(*from);
   ++switches_;
-  if (copy_stacks_ && &to != &root_) pool_.unpark(to.index);
+  if (copy_stacks_ && &to != &root_) {
+    if (to.ctx)
+      pool_.unpark(to.index);
+    else
+      to.ctx = first_context(to);
+  }
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;
   __sanitizer_start_switch_fiber(from_dies ? nullptr : &fake, to.stack.bottom, to.stack.size);

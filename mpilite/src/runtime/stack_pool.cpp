@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -13,13 +14,6 @@
 
 #if defined(MPISIM_ASAN)
 #include <sanitizer/lsan_interface.h>
-#endif
-
-#ifndef MADV_GUARD_INSTALL
-#define MADV_GUARD_INSTALL 102 // Linux 6.13; older headers lack it, older kernels say EINVAL
-#endif
-#ifndef MADV_GUARD_REMOVE
-#define MADV_GUARD_REMOVE 103
 #endif
 
 namespace mpilite {
@@ -77,10 +71,22 @@ StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions
   if ((size_ / page + 1) % 2 == 0) size_ += page;
   slot_bytes_ = size_ + guard_bytes_;
   install_guards(count, options);
-  if (options.copy_stacks) enable_copying(count);
+  if (options.copy_stacks) enable_copying(count, options.park_batch);
 }
 
-void StackPool::enable_copying(std::size_t count) {
+bool kernel_has_guard_regions() {
+  static const bool has = [] {
+    const auto page = page_size();
+    void* p = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    const bool ok = madvise(p, page, MADV_GUARD_INSTALL) == 0;
+    munmap(p, page);
+    return ok;
+  }();
+  return has;
+}
+
+void StackPool::enable_copying(std::size_t count, std::size_t batch) {
   // A parked stack must fault when touched, without a memory mapping of its own per rank:
   // only kernel guard regions do that.
 #if defined(MPISIM_ASAN)
@@ -94,6 +100,8 @@ void StackPool::enable_copying(std::size_t count) {
                              "Linux 6.13 or later), which this kernel lacks; set "
                              "MPISIM_STACK_COPY=off");
   parked_.resize(count);
+  park_batch_ = std::clamp<std::size_t>(batch, 1, BatchedAdvice::kBatch);
+  leaving_.reserve(park_batch_);
 }
 
 void StackPool::install_guards(std::size_t count, const StackPoolOptions& options) {
@@ -189,53 +197,74 @@ long StackPool::stack_of_guard_address(const void* addr) const {
 
 void StackPool::park(std::size_t index, const void* sp) {
   ParkedStack& p = parked_[index];
-  copy_out(index, sp);
-  // The first time, the pages below that a deeper start (MPI_Init, the program's set-up) left
-  // behind are given back too; later excursions that deep are rare enough to leave.
-  if (!p.trimmed) {
-    const Stack s = stack(index);
-    std::byte* pages = used_part(s, p.bytes, guard_bytes_).pages;
-    if (pages > s.bottom)
-      madvise(s.bottom, static_cast<std::size_t>(pages - s.bottom), MADV_DONTNEED);
-    p.trimmed = true;
-  }
-}
-
-void StackPool::park_unstarted(std::size_t index, const void* sp) {
-  copy_out(index, sp);
-}
-
-void StackPool::copy_out(std::size_t index, const void* sp) {
-  ParkedStack& p = parked_[index];
   const Stack s = stack(index);
   // The saved context is at the stack pointer; what lies below it is dead.
-  const auto bytes =
-      static_cast<std::uint32_t>(s.bottom + s.size - static_cast<const std::byte*>(sp));
-  if (bytes > p.capacity) {
-    // Rounded up so that a stack that varies a little in depth is not reallocated every time.
-    const std::uint32_t capacity = (bytes + 511) & ~std::uint32_t{511};
-    void* copy = std::realloc(p.copy, capacity);
-    if (!copy) {
-      static const char kMsg[] = "mpisim: out of memory copying out a fiber stack\n";
-      (void)!write(2, kMsg, sizeof kMsg - 1);
-      std::abort();
+  p.bytes = static_cast<std::uint32_t>(s.bottom + s.size - static_cast<const std::byte*>(sp));
+  p.trim = !p.trimmed;
+  if (p.state == ParkedStack::State::InPlace) leaving_.push_back(static_cast<std::uint32_t>(index));
+  p.state = ParkedStack::State::Leaving;
+  if (leaving_.size() >= park_batch_) park_leaving();
+}
+
+namespace {
+
+[[noreturn]] void parking_failed(const char* what, int error) {
+  // A stack whose copy was taken but whose pages stayed in place would take writes that the
+  // copy, put back later, undoes: no run may go on from there.
+  char msg[160];
+  const int n = std::snprintf(msg, sizeof msg, "mpisim: %s while parking fiber stacks: %s\n", what,
+                              std::strerror(error));
+  (void)!write(2, msg, static_cast<std::size_t>(std::max(n, 0)));
+  std::abort();
+}
+
+} // namespace
+
+void StackPool::park_leaving() {
+  for (const std::uint32_t index : leaving_) {
+    ParkedStack& p = parked_[index];
+    if (p.state != ParkedStack::State::Leaving) continue; // ran again, or finished
+    copy_out(index);
+    const Stack s = stack(index);
+    const UsedPart used = used_part(s, p.bytes, guard_bytes_);
+    if (const int error = guards_.add(used.pages, used.page_bytes()))
+      parking_failed("installing guard regions", error);
+    // The first time, the pages below that a deeper start (MPI_Init, the program's set-up) left
+    // behind are given back too; later excursions that deep are rare enough to leave.
+    if (p.trim) {
+      if (used.pages > s.bottom)
+        trims_.add(s.bottom, static_cast<std::size_t>(used.pages - s.bottom));
+      p.trimmed = true;
     }
+  }
+  leaving_.clear();
+  if (const int error = guards_.flush()) parking_failed("installing guard regions", error);
+  trims_.flush(); // memory only: a range not given back costs nothing more
+}
+
+void StackPool::copy_out(std::size_t index) {
+  ParkedStack& p = parked_[index];
+  const std::uint32_t bytes = p.bytes;
+  if (bytes > p.capacity) {
+    // Rounded up to cache lines only: a rank blocked in MPI_Recv keeps about 700 bytes, and
+    // every byte here counts a million times; a deeper stack later grows it once.
+    const std::uint32_t capacity = (bytes + 63) & ~std::uint32_t{63};
+    void* copy = std::realloc(p.copy, capacity);
+    if (!copy) parking_failed("copying out a fiber stack", ENOMEM);
     p.copy = static_cast<std::byte*>(copy);
     p.capacity = capacity;
   }
-  const UsedPart used = used_part(s, bytes, guard_bytes_);
-  std::memcpy(p.copy, used.low, bytes);
-  p.bytes = bytes;
-  madvise(used.pages, used.page_bytes(), MADV_GUARD_INSTALL);
-  p.parked = true;
+  std::memcpy(p.copy, stack(index).bottom + stack(index).size - bytes, bytes);
+  p.state = ParkedStack::State::Parked;
 }
 
 void StackPool::bring_back(std::size_t index) {
   ParkedStack& p = parked_[index];
   const UsedPart used = used_part(stack(index), p.bytes, guard_bytes_);
-  madvise(used.pages, used.page_bytes(), MADV_GUARD_REMOVE);
+  if (madvise(used.pages, used.page_bytes(), MADV_GUARD_REMOVE) != 0)
+    parking_failed("removing guard regions", errno);
   std::memcpy(used.low, p.copy, p.bytes);
-  p.parked = false;
+  p.state = ParkedStack::State::InPlace;
 }
 
 bool StackPool::unpark_at(const void* addr) {
@@ -245,8 +274,9 @@ bool StackPool::unpark_at(const void* addr) {
   if (index < 0 || in_guard) return false;
   const auto i = static_cast<std::size_t>(index);
   // Only the guarded pages fault: a fault elsewhere is not this, and retrying would repeat it.
-  if (!parked_[i].parked || static_cast<const std::byte*>(addr) <
-                                used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
+  if (parked_[i].state != ParkedStack::State::Parked ||
+      static_cast<const std::byte*>(addr) <
+          used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
     return false;
   bring_back(i);
   return true;

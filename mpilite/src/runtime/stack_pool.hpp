@@ -46,17 +46,27 @@ struct StackPoolOptions {
   /// size; kept when the stack is released; not with copy_stacks, which turns a parked stack's
   /// pages into guard regions.
   std::size_t top_reserve = 0;
+  /// Stack copying: how many switched-out stacks wait before they are copied out together
+  /// (StackPool::park). 1 parks each at once; at most 1 024, what one system call takes.
+  std::size_t park_batch = 1024;
 };
 
-/// A switched-out fiber's stack while copying is on: the used part, [top - bytes, top), lives
-/// in `copy`, and the pages it occupied hold kernel guard markers instead of memory.
+/// A fiber's stack while copying is on. Parked: the used part, [top - bytes, top), lives in
+/// `copy`, and the pages it occupied hold kernel guard markers instead of memory. Leaving: its
+/// fiber is switched out and the stack waits, still in place, for its batch to be parked.
 struct ParkedStack {
+  enum class State : std::uint8_t { InPlace, Leaving, Parked };
   std::byte* copy = nullptr;
   std::uint32_t capacity = 0;
   std::uint32_t bytes = 0;
-  bool parked = false;
+  State state = State::InPlace;
+  bool trim = false;    ///< once parked, give back the pages below the used part
   bool trimmed = false; ///< the pages below the used part were given back once, after it ran
 };
+
+/// Whether this kernel has guard regions (MADV_GUARD_INSTALL, Linux 6.13), which stack copying
+/// needs; tried once on a page of its own.
+bool kernel_has_guard_regions();
 
 class StackPool {
 public:
@@ -111,19 +121,26 @@ public:
 
   /// Whether stacks are copied out while their fibers are switched out.
   bool copies_stacks() const { return !parked_.empty(); }
-  /// Stack copying: copies the used part of stack `index`, from `sp` (its fiber's saved stack
-  /// pointer) to the top, to the heap and turns its pages into guard regions, which hold no
-  /// memory. Any access to them faults, and the fault handler brings the stack back
-  /// (unpark_at): so another fiber may still read or write the buffers a parked fiber handed
-  /// to MPI, at their own addresses. Call when no code runs on the stack.
+  /// Stack copying: stack `index`, whose fiber was switched out with its stack pointer at `sp`,
+  /// is to be parked: its used part, from `sp` to the top, copied to the heap and its pages
+  /// turned into guard regions, which hold no memory. Any access to them faults, and the fault
+  /// handler brings the stack back (unpark_at): so another fiber may still read or write the
+  /// buffers a parked fiber handed to MPI, at their own addresses. Stacks are parked in batches
+  /// of StackPoolOptions::park_batch, one system call for all: until then the stack stays in
+  /// place (and is copied when its batch goes, with whatever was written into it meanwhile), and
+  /// a fiber that runs again before that costs nothing. Call when no code runs on the stack.
   void park(std::size_t index, const void* sp);
-  /// park() for a fiber that has not run yet: its first context, written at the top of its
-  /// stack when it is spawned, would otherwise keep a page per rank resident until it runs.
-  void park_unstarted(std::size_t index, const void* sp);
   /// Brings stack `index` back if it is parked; call before its fiber runs again.
   void unpark(std::size_t index) {
-    if (!parked_.empty() && parked_[index].parked) bring_back(index);
+    if (parked_.empty()) return;
+    ParkedStack& p = parked_[index];
+    if (p.state == ParkedStack::State::Parked)
+      bring_back(index);
+    else
+      p.state = ParkedStack::State::InPlace; // its batch passes it by
   }
+  /// Parks the stacks waiting for their batch now.
+  void park_leaving();
   /// From the SIGSEGV handler: if `addr` is in a parked stack, brings it back and returns true
   /// (the faulting access can then be retried). Async-signal-safe.
   bool unpark_at(const void* addr);
@@ -139,9 +156,9 @@ private:
   std::byte* slot(std::size_t index) const;
   /// The slot `addr` lies in, or -1; `in_guard`: in its guard page rather than its stack.
   long slot_of(const void* addr, bool& in_guard) const;
-  void copy_out(std::size_t index, const void* sp);
+  void copy_out(std::size_t index);
   void bring_back(std::size_t index);
-  void enable_copying(std::size_t count);
+  void enable_copying(std::size_t count, std::size_t batch);
   bool guarded(std::size_t index) const { return index % stacks_per_guard_ == 0; }
   void install_guards(std::size_t count, const StackPoolOptions& options);
 
@@ -155,7 +172,12 @@ private:
   bool kernel_guards_ = false;
   std::vector<Chunk> chunks_;
   std::vector<ParkedStack> parked_; ///< per stack when copying is on, else empty
+  /// Stacks switched out since the last batch (some may have run again since: InPlace).
+  std::vector<std::uint32_t> leaving_;
+  std::size_t park_batch_ = 1024;
   BatchedAdvice releases_{MADV_DONTNEED};
+  BatchedAdvice guards_{MADV_GUARD_INSTALL};
+  BatchedAdvice trims_{MADV_DONTNEED};
 };
 
 } // namespace mpilite

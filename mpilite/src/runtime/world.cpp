@@ -136,6 +136,14 @@ void World::end_of_rank(Rank& r) {
 void World::rank_entry(void* arg) {
   Rank& r = *static_cast<Rank*>(arg);
   World& w = World::get();
+  // Its start and its end are functions of their own: inlined, their locals would take room in
+  // this frame, which every blocked rank keeps on its stack (and, copied out, on the heap).
+  start_rank(w, r);
+  r.exit_code = (*w.main_)(w.argc_, r.argv.data());
+  finish_rank(w, r);
+}
+
+void World::start_rank(World& w, Rank& r) {
   // Each rank gets its own argv: programs (and getopt) may permute it. The World owns the
   // strings so that a rank that never returns (exit(), abort, deadlock) leaks nothing.
   r.args.assign(w.argv_, w.argv_ + w.argc_);
@@ -148,7 +156,9 @@ void World::rank_entry(void* arg) {
   r.globals.create(r.task.data_base);
   w.kernel_.hooks.leave_mpi(r); // compute is charged from here
   r.globals.initialize();
-  r.exit_code = (*w.main_)(w.argc_, r.argv.data());
+}
+
+void World::finish_rank(World& w, Rank& r) {
   end_of_rank(r);
   w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
   w.retire(r);

@@ -185,6 +185,8 @@ private:
   /// The stacks of fibers that never finished stay for LeakSanitizer to scan (StackPool).
   void keep_abandoned_stacks();
   static void rank_entry(void* arg);
+  [[gnu::noinline]] static void start_rank(World& w, Rank& r);
+  [[gnu::noinline]] static void finish_rank(World& w, Rank& r);
   /// What ends a rank as the end of its process would: atexit() handlers, then destructors.
   static void end_of_rank(Rank& r);
   /// The rank's fiber is about to end: it decides nothing more.

@@ -125,12 +125,12 @@ inline constexpr std::size_t kStackReservation = std::size_t{64} << 30;
 /// each rank's touched pages, and the page tables that map them, are what memory holds.
 std::size_t default_stack_size(long ranks_per_host);
 
-/// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks: a blocked rank
-/// then holds the used part of its stack on the heap (about 1 KiB in MPI_Recv) instead of its
-/// touched page (4 KiB), for a switch that costs microseconds instead of nanoseconds
-/// (docs/performance.md, Stack copying). Copying halves a ring's peak (1 000 000 ranks: 6.0 to
-/// 3.2 GiB) but makes that run five times slower (35 s to 174 s), so it is the default only
-/// where uncopied stacks stop fitting a large machine: about 6 KiB per rank, 24 GiB here.
+/// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks (and below it
+/// where memory asks for it: fit_ranks()): a blocked rank then holds the used part of its stack
+/// on the heap (about 700 bytes in MPI_Recv) instead of its touched page (4 KiB), for about
+/// 3 us more each time it blocks long (docs/performance.md, Stack copying). Copying takes a
+/// million-rank ring from 4.7 to 2.3 GiB but doubles its wall time, so it is the default only
+/// where stacks in place stop fitting a large machine: about 6 KiB per rank, 24 GiB here.
 inline constexpr long kStackCopyRanks = 4'194'304;
 
 /// Whether ranks' stacks are copied out by default with `ranks_per_host` ranks on a host
