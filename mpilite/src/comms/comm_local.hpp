@@ -27,29 +27,36 @@ struct ContextMask {
   static constexpr int kPartWords = kPartBits / 64;
   using Part = std::array<std::uint64_t, kPartWords>;
 
-  Part first{3}; ///< blocks 0 and 1: MPI_COMM_WORLD and MPI_COMM_SELF
-  std::unique_ptr<std::array<Part, kParts - 1>> rest; ///< allocated on the first block past 512
-
-  /// Part `p` of the mask (bits p*kPartBits and up); all clear when never allocated.
+  /// Part `p` of the mask (bits p*kPartBits and up), what the agreement reduces.
   Part part(int p) const {
-    if (p == 0) return first;
-    return rest ? (*rest)[static_cast<std::size_t>(p - 1)] : Part{};
+    Part out{};
+    for (int i = 0; i < kPartWords; ++i)
+      out[static_cast<std::size_t>(i)] = word(p * kPartWords + i);
+    return out;
   }
-  bool test(int bit) const { return (word(bit) >> (bit % 64)) & 1u; }
-  void set(int bit) { word(bit) |= std::uint64_t{1} << (bit % 64); }
-  void clear(int bit) { word(bit) &= ~(std::uint64_t{1} << (bit % 64)); }
+  bool test(int bit) const { return (word(bit / 64) >> (bit % 64)) & 1u; }
+  void set(int bit) { word_to_change(bit / 64) |= std::uint64_t{1} << (bit % 64); }
+  void clear(int bit) { word_to_change(bit / 64) &= ~(std::uint64_t{1} << (bit % 64)); }
 
 private:
-  std::uint64_t word(int bit) const { return part(bit / kPartBits)[word_in_part(bit)]; }
-  std::uint64_t& word(int bit) {
-    const int p = bit / kPartBits;
-    if (p == 0) return first[word_in_part(bit)];
-    if (!rest) rest = std::make_unique<std::array<Part, kParts - 1>>();
-    return (*rest)[static_cast<std::size_t>(p - 1)][word_in_part(bit)];
+  // The first 128 ids in the rank's state, the rest on first use: most ranks never make so
+  // many communicators, and every byte of a rank's state counts a million times.
+  static constexpr int kNearWords = 2;
+  static constexpr int kWords = kBits / 64;
+  using Far = std::array<std::uint64_t, kWords - kNearWords>;
+
+  std::uint64_t word(int w) const {
+    if (w < kNearWords) return near_[static_cast<std::size_t>(w)];
+    return far_ ? (*far_)[static_cast<std::size_t>(w - kNearWords)] : 0;
   }
-  static std::size_t word_in_part(int bit) {
-    return static_cast<std::size_t>(bit % kPartBits / 64);
+  std::uint64_t& word_to_change(int w) {
+    if (w < kNearWords) return near_[static_cast<std::size_t>(w)];
+    if (!far_) far_ = std::make_unique<Far>();
+    return (*far_)[static_cast<std::size_t>(w - kNearWords)];
   }
+
+  std::array<std::uint64_t, kNearWords> near_{3}; ///< blocks 0 and 1: MPI_COMM_WORLD, _SELF
+  std::unique_ptr<Far> far_;                      ///< zero until a block past 127 is taken
 };
 
 struct Attribute {

@@ -23,6 +23,7 @@ struct PersistentOp;
 /// and MPI_Cancel of such requests erroneous).
 enum class RequestKind : std::uint8_t { Send, Recv, Collective };
 
+// The fields are ordered to leave no padding: a million blocked ranks hold a request each.
 struct Request {
   RequestKind kind = RequestKind::Send;
   bool complete = false;
@@ -30,14 +31,15 @@ struct Request {
   /// A compound request with a receive part (MPI_Isendrecv): `source` and `tag` are that
   /// receive's, and its status.
   bool receives = false;
-  Rank* owner = nullptr;
-  std::uint64_t id = 0; ///< unique per host process (replies name it)
   MPI_Request handle = MPI_REQUEST_NULL;
+  Rank* owner = nullptr;
+  std::uint64_t id = 0;          ///< unique per host process (replies name it)
   SimTime post_time = 0;         ///< owner's clock when posted
   SimTime ready_time = 0;        ///< when the operation completes in simulated time
   SimTime recv_overhead = 0;     ///< charged when a completed receive is waited for
   SimTime send_overhead = 0;     ///< sends: the sender's CPU time before the message leaves
   MPI_Status status{};           ///< receives: source (comm rank), tag, byte count, error
+  int dest = MPI_PROC_NULL;      ///< sends: world rank (MPI_Cancel looks for the message there)
   std::size_t message_bytes = 0; ///< receives: size of the matched message (for truncation);
                                  ///< space of a buffered send: the bytes it holds
   // Receives.
@@ -53,20 +55,18 @@ struct Request {
   int partitions = 0;
   int sent_partitions = 0;
   bool undecided = false; ///< a candidate exists but matching it needs a time bound
+  bool matchable = false; ///< posted receives: whether matching must look at it
+  /// Probes (MPI_Probe, MPI_Mprobe) are matched like receives but Peek leaves the message where
+  /// it is and Take moves it into `message` (until MPI_Mrecv receives it).
+  enum class Probe : std::uint8_t { None, Peek, Take } probe = Probe::None;
   /// Posted receives: links of the rank's post-order list and of its (context, source) list,
-  /// the post order, and whether matching must look at it (match_queues.hpp).
+  /// and the post order (match_queues.hpp).
   Request* posted_prev = nullptr;
   Request* posted_next = nullptr;
   Request* source_prev = nullptr;
   Request* source_next = nullptr;
   std::uint64_t post_seq = 0;
-  bool matchable = false;
-  /// Probes (MPI_Probe, MPI_Mprobe) are matched like receives but Peek leaves the message where
-  /// it is and Take moves it into `message` (until MPI_Mrecv receives it).
-  enum class Probe : std::uint8_t { None, Peek, Take } probe = Probe::None;
   std::unique_ptr<Message> message;
-  // Sends.
-  int dest = MPI_PROC_NULL; ///< world rank (MPI_Cancel looks for the message there)
   /// Persistent requests (MPI_Send_init, MPI_Bcast_init, MPI_Psend_init, ...): what MPI_Start
   /// starts, and the operation the last MPI_Start started until a wait or test completes it
   /// (null: inactive). Such a request never takes part in matching itself.

@@ -75,7 +75,9 @@ struct StreamFormats {
 /// Per rank (per fiber): the switched globals and, once used, the hidden state.
 struct LibcState {
   LibcRegisters regs;
-  StreamFormats streams;
+  /// Only where the program names the standard streams (standard_streams_named()): elsewhere
+  /// nothing switches them, and a million ranks would carry 104 bytes each for nothing.
+  std::unique_ptr<StreamFormats> streams;
   std::unique_ptr<LibcHidden> hidden;
   /// Identity for getopt's hidden scan position (unique per spawned fiber; 0 outside ranks).
   std::uint64_t serial = 0;

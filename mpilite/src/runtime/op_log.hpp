@@ -205,19 +205,24 @@ template <class... Args> void OpLog::record(ApiCall& c, const char* op, const Ar
   end_line(rank, l);
 }
 
-/// Records `op` if the run is being recorded: the single branch the entry points pay. The
-/// recording is a function of its own, not inlined: its arguments would otherwise take room in
-/// the frame of every MPI call, which a blocked rank keeps on its stack (and, with stacks
-/// copied, in its copy) whether the run records or not.
+/// Records one operation, out of the line of the MPI call that makes it: inlined, the recording
+/// and its arguments would take room in the frame of every MPI call, which a blocked rank keeps
+/// on its stack (and, with stacks copied, in its copy) whether the run records or not. The
+/// arguments are small handles and counts, passed by value so that none needs the caller's
+/// frame.
+template <class Call, class... Args>
+[[gnu::noinline, gnu::cold]] void record_op(Call& c, const char* op, Args... args) {
+  c.w.op_log->record(c, op, args...);
+}
+
+/// Records `op` if the run is being recorded: the single branch the entry points pay.
 #define MPISIM_RECORD_OP(c, ...)                                                                   \
   do {                                                                                             \
-    if ((c).w.op_log) [&]() __attribute__((noinline, cold)) {                                      \
-        (c).w.op_log->record((c), __VA_ARGS__);                                                    \
-      }                                                                                            \
-    ();                                                                                            \
+    if ((c).w.op_log) ::mpilite::record_op((c), __VA_ARGS__);                                      \
   } while (0)
 
-/// Records the Outcome made by the expression given, which is evaluated only when recording.
+/// Records the Outcome made by the expression given, which is evaluated only when recording:
+/// in a function of its own, for the reason record_op() gives.
 #define MPISIM_RECORD_OUTCOME(c, ...)                                                              \
   do {                                                                                             \
     if ((c).w.op_log) [&]() __attribute__((noinline, cold)) {                                      \

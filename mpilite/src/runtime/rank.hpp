@@ -109,8 +109,9 @@ struct Rank {
   /// Handlers the rank registered with atexit(), oldest first: they run in the rank when it
   /// ends (returns from main or calls exit()), as in its own process, before its destructors.
   std::vector<void (*)()> at_exit;
-  std::vector<std::string> args; ///< this rank's copy of the program's arguments
-  std::vector<char*> argv;
+  /// This rank's copy of the program's arguments, in one block: argc + 1 pointers (the last
+  /// null), then the strings they point to.
+  std::unique_ptr<char*[]> argv;
 
   bool initialized = false;
   bool finalized = false;

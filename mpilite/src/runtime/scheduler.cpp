@@ -53,6 +53,7 @@ void Scheduler::spawn(Task& task, std::size_t index, void (*entry)(void*), void*
   task.arg = arg;
   task.data_base = nullptr;
   task.libc = LibcState{};
+  if (standard_streams_named()) task.libc.streams = std::make_unique<StreamFormats>();
   task.libc.serial = ++g_fibers_spawned;
 #if defined(MPISIM_ASAN)
   // The memory may have held the stack of a fiber of an earlier run that never returned (the
@@ -73,6 +74,8 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
   errno_ = &errno; // fibers run on the thread that runs them
   g_streams = StandardStreams::find();
   switch_streams_ = standard_streams_named();
+  if (switch_streams_ && !root_.libc.streams)
+    root_.libc.streams = std::make_unique<StreamFormats>();
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -97,11 +100,11 @@ void Scheduler::stop(bool keep_segment) {
 }
 
 void Scheduler::save_streams(Task& task) {
-  mpilite::save_streams(task.libc.streams, g_streams);
+  mpilite::save_streams(*task.libc.streams, g_streams);
 }
 
 void Scheduler::load_streams(Task& task) {
-  mpilite::load_streams(task.libc.streams, g_streams);
+  mpilite::load_streams(*task.libc.streams, g_streams);
 }
 
 void Scheduler::release_finished() {

@@ -139,18 +139,26 @@ void World::rank_entry(void* arg) {
   // Its start and its end are functions of their own: inlined, their locals would take room in
   // this frame, which every blocked rank keeps on its stack (and, copied out, on the heap).
   start_rank(w, r);
-  r.exit_code = (*w.main_)(w.argc_, r.argv.data());
+  r.exit_code = (*w.main_)(w.argc_, r.argv.get());
   finish_rank(w, r);
 }
 
 void World::start_rank(World& w, Rank& r) {
-  // Each rank gets its own argv: programs (and getopt) may permute it. The World owns the
-  // strings so that a rank that never returns (exit(), abort, deadlock) leaks nothing.
-  r.args.assign(w.argv_, w.argv_ + w.argc_);
-  r.argv.reserve(r.args.size() + 1); // one allocation: a million ranks pay for each
-  for (auto& a : r.args)
-    r.argv.push_back(a.data());
-  r.argv.push_back(nullptr);
+  // Each rank gets its own argv: programs (and getopt) may permute it, and write into its
+  // strings. The Rank owns them so that a rank that never returns (exit(), abort, deadlock)
+  // leaks nothing; one allocation, since a million ranks pay for each.
+  const auto argc = static_cast<std::size_t>(w.argc_);
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < argc; ++i)
+    chars += std::strlen(w.argv_[i]) + 1;
+  const std::size_t slots = argc + 1 + (chars + sizeof(char*) - 1) / sizeof(char*);
+  r.argv = std::make_unique_for_overwrite<char*[]>(slots);
+  char* text = reinterpret_cast<char*>(r.argv.get() + argc + 1);
+  for (std::size_t i = 0; i < argc; ++i) {
+    r.argv[i] = text;
+    text = ::stpcpy(text, w.argv_[i]) + 1;
+  }
+  r.argv[argc] = nullptr;
   // Copying the globals' images is the simulator's work; their initializers (C++
   // constructors) run in the rank, before its main, and are charged like its own code.
   r.globals.create(r.task.data_base);
