@@ -58,34 +58,34 @@ mpisim::Config config_for(int ranks) {
 }
 
 TEST(MemoryFit, AutoCopiesStacksOnlyWhereInPlaceTheyWouldTakeMostOfTheMemory) {
-  // A million ranks: in place, a page each (their state in it), 3.8 GiB.
-  mpisim::Config roomy = config_for(1'000'000);
+  // 600 000 ranks: in place, a page each (their state in it), 2.3 GiB.
+  mpisim::Config roomy = config_for(600'000);
   ASSERT_FALSE(roomy.copy_stacks);
   mpisim::fit_ranks(roomy, 8 * kGiB, 1);
   EXPECT_FALSE(roomy.copy_stacks);
   EXPECT_TRUE(roomy.state_in_stack);
-  mpisim::Config tight = config_for(1'000'000);
+  mpisim::Config tight = config_for(600'000);
   bool can_copy = mpilite::kernel_has_guard_regions();
 #if defined(MPISIM_ASAN)
   can_copy = false;
 #endif
   if (can_copy) {
-    mpisim::fit_ranks(tight, 3 * kGiB, 1); // 3.8 GiB is over three quarters of it
+    mpisim::fit_ranks(tight, 2 * kGiB, 1); // 2.3 GiB is over three quarters of it
     EXPECT_TRUE(tight.copy_stacks);
     EXPECT_FALSE(tight.state_in_stack); // a parked stack's pages hold no memory
   } else {
     // In place they do not fit at all, and nothing else is left.
-    EXPECT_THROW(mpisim::fit_ranks(tight, 3 * kGiB, 1), mpisim::ConfigError);
+    EXPECT_THROW(mpisim::fit_ranks(tight, 2 * kGiB, 1), mpisim::ConfigError);
     EXPECT_FALSE(tight.copy_stacks);
   }
-  // Over two host processes, half as many ranks each: 1.9 GiB of 3 GiB, in place.
-  mpisim::Config spread = config_for(1'000'000);
-  mpisim::fit_ranks(spread, 3 * kGiB, 2);
+  // Over two host processes, half as many ranks each: 1.1 GiB of 2 GiB, in place.
+  mpisim::Config spread = config_for(600'000);
+  mpisim::fit_ranks(spread, 2 * kGiB, 2);
   EXPECT_FALSE(spread.copy_stacks);
   // Asked for stacks in place, they stay so.
-  mpisim::Config off = config_for(1'000'000);
+  mpisim::Config off = config_for(600'000);
   off.stack_copy = mpisim::StackCopy::Off;
-  mpisim::fit_ranks(off, 4 * kGiB, 1);
+  mpisim::fit_ranks(off, 2 * kGiB + kGiB / 2, 1);
   EXPECT_FALSE(off.copy_stacks);
 }
 
@@ -94,14 +94,14 @@ TEST(MemoryFit, RanksThatDoNotFitEvenCopiedAreRefusedNamingTheCopiedStack) {
   GTEST_SKIP() << "the sanitized build cannot copy stacks";
 #else
   if (!mpilite::kernel_has_guard_regions()) GTEST_SKIP() << "no kernel guard regions here";
-  mpisim::Config c = config_for(1'000'000);
+  mpisim::Config c = config_for(600'000);
   try {
-    mpisim::fit_ranks(c, kGiB, 1);
-    FAIL() << "a million ranks were let into 1 GiB";
+    mpisim::fit_ranks(c, kGiB / 2, 1);
+    FAIL() << "600 000 ranks were let into 512 MiB";
   } catch (const mpisim::ConfigError& e) {
     EXPECT_TRUE(c.copy_stacks);
     const std::string what = e.what();
-    EXPECT_NE(what.find("1000000 ranks per host process need at least"), std::string::npos) << what;
+    EXPECT_NE(what.find("600000 ranks per host process need at least"), std::string::npos) << what;
     EXPECT_NE(what.find("1.0 KiB of stack copied out while blocked"), std::string::npos) << what;
   }
 #endif

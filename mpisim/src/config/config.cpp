@@ -246,7 +246,7 @@ const std::vector<Variable>& table() {
           {{"MPISIM_STACK_COPY", "--stack-copy",
             "copy each blocked rank's stack out to the heap, leaving no stack page resident "
             "(docs/large-scale.md, Stacks): less memory per rank, a slower switch",
-            "auto: on from 4 194 304 ranks per host process, or where stacks in place would take "
+            "auto: on from 1 000 000 ranks per host process, or where stacks in place would take "
             "over three quarters of the available memory",
             "auto, on, off"},
            [](Config& c, const VariableInfo& v, const std::string& s) {

@@ -127,11 +127,10 @@ std::size_t default_stack_size(long ranks_per_host);
 
 /// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks (and below it
 /// where memory asks for it: fit_ranks()): a blocked rank then holds the used part of its stack
-/// on the heap (about 700 bytes in MPI_Recv) instead of its touched page (4 KiB), for about
-/// 3 us more each time it blocks long (docs/performance.md, Stack copying). Copying takes a
-/// million-rank ring from 4.7 to 2.3 GiB but doubles its wall time, so it is the default only
-/// where stacks in place stop fitting a large machine: about 6 KiB per rank, 24 GiB here.
-inline constexpr long kStackCopyRanks = 4'194'304;
+/// on the heap (about 600 bytes in MPI_Recv) instead of its touched page (4 KiB), for about
+/// 3 us more each time it blocks long (docs/performance.md, Stack copying). A million-rank ring
+/// then fits in 2 GiB instead of 4.6 GiB, for 1.6 times its wall time.
+inline constexpr long kStackCopyRanks = 1'000'000;
 
 /// Whether ranks' stacks are copied out by default with `ranks_per_host` ranks on a host
 /// process: from kStackCopyRanks on, never in the sanitized build.
