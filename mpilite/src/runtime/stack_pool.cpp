@@ -127,13 +127,11 @@ void StackPool::install_guards(std::size_t count, const StackPoolOptions& option
     chunks_.push_back({static_cast<std::byte*>(p), bytes});
   }
   if (count == 0) return;
-  kernel_guards_ =
-      options.kernel_guard_regions && madvise(slot(0), guard_bytes_, MADV_GUARD_INSTALL) == 0;
+  kernel_guards_ = options.kernel_guard_regions && kernel_has_guard_regions();
   if (kernel_guards_) stacks_per_guard_ = 1;
-  // Stack 0's guard is in place already where the probe above installed it.
   BatchedAdvice guard_advice(MADV_GUARD_INSTALL);
   int error = 0;
-  for (std::size_t i = kernel_guards_ ? 1 : 0; i < count && error == 0; i += stacks_per_guard_)
+  for (std::size_t i = 0; i < count && error == 0; i += stacks_per_guard_)
     if (kernel_guards_)
       error = guard_advice.add(slot(i), guard_bytes_);
     else if (mprotect(slot(i), guard_bytes_, PROT_NONE) != 0)
@@ -200,7 +198,6 @@ void StackPool::park(std::size_t index, const void* sp) {
   const Stack s = stack(index);
   // The saved context is at the stack pointer; what lies below it is dead.
   p.bytes = static_cast<std::uint32_t>(s.bottom + s.size - static_cast<const std::byte*>(sp));
-  p.trim = !p.trimmed;
   if (p.state == ParkedStack::State::InPlace) leaving_.push_back(static_cast<std::uint32_t>(index));
   p.state = ParkedStack::State::Leaving;
   if (leaving_.size() >= park_batch_) park_leaving();
@@ -224,14 +221,14 @@ void StackPool::park_leaving() {
   for (const std::uint32_t index : leaving_) {
     ParkedStack& p = parked_[index];
     if (p.state != ParkedStack::State::Leaving) continue; // ran again, or finished
-    copy_out(index);
     const Stack s = stack(index);
     const UsedPart used = used_part(s, p.bytes, guard_bytes_);
+    copy_out(p, used.low);
     if (const int error = guards_.add(used.pages, used.page_bytes()))
       parking_failed("installing guard regions", error);
     // The first time, the pages below that a deeper start (MPI_Init, the program's set-up) left
     // behind are given back too; later excursions that deep are rare enough to leave.
-    if (p.trim) {
+    if (!p.trimmed) {
       if (used.pages > s.bottom)
         trims_.add(s.bottom, static_cast<std::size_t>(used.pages - s.bottom));
       p.trimmed = true;
@@ -242,8 +239,7 @@ void StackPool::park_leaving() {
   trims_.flush(); // memory only: a range not given back costs nothing more
 }
 
-void StackPool::copy_out(std::size_t index) {
-  ParkedStack& p = parked_[index];
+void StackPool::copy_out(ParkedStack& p, const std::byte* low) {
   const std::uint32_t bytes = p.bytes;
   if (bytes > p.capacity) {
     // Exact, to the allocator's 16 bytes: a rank blocked in MPI_Recv keeps about 600 bytes, and
@@ -254,7 +250,7 @@ void StackPool::copy_out(std::size_t index) {
     p.copy = static_cast<std::byte*>(copy);
     p.capacity = capacity;
   }
-  std::memcpy(p.copy, stack(index).bottom + stack(index).size - bytes, bytes);
+  std::memcpy(p.copy, low, bytes);
   p.state = ParkedStack::State::Parked;
 }
 

@@ -60,7 +60,6 @@ struct ParkedStack {
   std::uint32_t capacity = 0;
   std::uint32_t bytes = 0;
   State state = State::InPlace;
-  bool trim = false;    ///< once parked, give back the pages below the used part
   bool trimmed = false; ///< the pages below the used part were given back once, after it ran
 };
 
@@ -156,7 +155,8 @@ private:
   std::byte* slot(std::size_t index) const;
   /// The slot `addr` lies in, or -1; `in_guard`: in its guard page rather than its stack.
   long slot_of(const void* addr, bool& in_guard) const;
-  void copy_out(std::size_t index);
+  /// Copies the used part of `p`, from `low` to its stack's top, to the heap.
+  void copy_out(ParkedStack& p, const std::byte* low);
   void bring_back(std::size_t index);
   void enable_copying(std::size_t count, std::size_t batch);
   bool guarded(std::size_t index) const { return index % stacks_per_guard_ == 0; }
