@@ -34,10 +34,7 @@ protocols::Sources WorldLps::sources(std::int64_t id) const {
 }
 
 bool WorldLps::closed() const {
-  for (const auto& r : world_.ranks())
-    if (r->task.state != TaskState::Done && !mpilite::waits_only_within_host(world_, *r))
-      return false;
-  return true;
+  return mpilite::all_wait_within_host(world_);
 }
 
 bool WorldLps::raise(bool all_blocked,
@@ -55,10 +52,25 @@ bool WorldLps::raise(bool all_blocked,
 }
 
 SimTime WorldLps::min_clock() const {
-  SimTime low = kTimeInfinity;
-  for (const auto& r : world_.ranks())
-    if (r->task.state != TaskState::Done) low = std::min(low, r->clock);
-  return low;
+  constexpr auto later = [](const auto& a, const auto& b) { return a.first > b.first; };
+  if (!clocks_built_) {
+    clocks_built_ = true;
+    for (const auto& r : world_.ranks())
+      if (r->task.state != TaskState::Done) clocks_.emplace_back(r->clock, r.get());
+    std::make_heap(clocks_.begin(), clocks_.end(), later);
+  }
+  while (!clocks_.empty()) {
+    const auto [clock, rank] = clocks_.front();
+    if (rank->task.state != TaskState::Done && rank->clock == clock) return clock;
+    std::pop_heap(clocks_.begin(), clocks_.end(), later);
+    if (rank->task.state == TaskState::Done) {
+      clocks_.pop_back();
+    } else {
+      clocks_.back().first = rank->clock;
+      std::push_heap(clocks_.begin(), clocks_.end(), later);
+    }
+  }
+  return kTimeInfinity;
 }
 
 SimTime WorldLps::earliest_action() const {

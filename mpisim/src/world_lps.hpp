@@ -2,6 +2,9 @@
 // through mpilite's LP control interface.
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "local_lps.hpp"
 #include "rank_map.hpp"
 #include "world.hpp"
@@ -29,6 +32,11 @@ private:
   mpilite::World& world_;
   const RankMap& map_;
   int host_;
+  /// (clock, rank) of the unfinished ranks, smallest first; an entry whose rank has run since
+  /// is stale (clocks only grow) and is replaced when it comes to the top. Null messages read
+  /// the smallest clock at every idle round: a walk over the ranks cost the rank count.
+  mutable std::vector<std::pair<SimTime, mpilite::Rank*>> clocks_;
+  mutable bool clocks_built_ = false;
 };
 
 } // namespace mpisim

@@ -83,11 +83,13 @@ public:
 };
 
 /// Runs `body` as the main of `ranks` ranks against `timing` and `policy`; returns every rank's
-/// final clock.
+/// final clock (-1 each unless the run finished). `settle` is called first at every idle round;
+/// `world_size` > `ranks` puts the other ranks on a host process that never sends.
 inline std::vector<SimTime> run_fake(int ranks, mpilite::MessageTiming& timing,
                                      mpilite::MatchPolicy& policy,
                                      std::function<int(int, char**)> body,
-                                     std::function<bool(mpilite::World&)> settle = {}) {
+                                     std::function<bool(mpilite::World&)> settle = {},
+                                     int world_size = 0) {
   NoRemoteHosts delivery;
   NoHooks hooks;
   mpilite::World* world = nullptr;
@@ -96,7 +98,8 @@ inline std::vector<SimTime> run_fake(int ranks, mpilite::MessageTiming& timing,
   std::vector<int> local(static_cast<std::size_t>(ranks));
   for (int i = 0; i < ranks; ++i)
     local[static_cast<std::size_t>(i)] = i;
-  mpilite::World w({timing, delivery, bounds, hooks, policy}, ranks, local, 64 * 1024);
+  mpilite::World w({timing, delivery, bounds, hooks, policy}, std::max(ranks, world_size), local,
+                   64 * 1024);
   world = &w;
   bounds.attach(w);
   char name[] = "fake";

@@ -152,6 +152,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   if (!w.local(data.src) && k.timing.data_at_sender()) {
     // The sender's host plans the data; this rank waits for it to come from there.
     ++r.remote_replies;
+    w.note_may_wait_elsewhere(r);
     k.delivery.transfer_remote({data, true, false, data.start});
     return;
   }
@@ -190,6 +191,7 @@ void deliver(World& w, Message* m) {
 void post_receive(World& w, Rank& r, Request* req) {
   w.kernel().policy.posted(*req, r.id);
   r.posted.push_back(req);
+  w.note_may_wait_elsewhere(r);
   progress_matching(w, r);
 }
 

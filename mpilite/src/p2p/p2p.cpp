@@ -58,6 +58,7 @@ ByClock by_clock(const Rank& r, const Request& q) {
 void await_decision(World& w, Rank& r, SimTime t) {
   r.decide_time = t;
   w.note_undecided(r);
+  w.note_may_wait_elsewhere(r);
   w.scheduler().block();
   r.decide_time = kTimeInfinity;
   w.note_undecided(r); // its receives' time, if earlier ones were passed over for this one
@@ -130,7 +131,10 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     q->path = sender_path(*from, plan, at, r.id, r.call.name);
     if (q->complete) q->path = arrival_path(q->path.get(), q->ready_time);
   }
-  if (m->reply_to && !w.local(dest)) ++r.remote_replies;
+  if (m->reply_to && !w.local(dest)) {
+    ++r.remote_replies;
+    w.note_may_wait_elsewhere(r);
+  }
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
   k.policy.sent(*m);

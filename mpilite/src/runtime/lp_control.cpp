@@ -83,6 +83,18 @@ bool waits_only_within_host(World& w, const Rank& r) {
   return true;
 }
 
+bool all_wait_within_host(World& w) {
+  auto& listed = w.may_wait_elsewhere();
+  // The latest listed first: a rank that just posted is the likeliest to wait elsewhere.
+  while (!listed.empty()) {
+    Rank* r = listed.back();
+    if (r->task.state != TaskState::Done && !waits_only_within_host(w, *r)) return false;
+    r->in_elsewhere_list = false;
+    listed.pop_back();
+  }
+  return true;
+}
+
 SimTime earliest_action(const Rank& r) {
   SimTime act = r.clock;
   for (const Request* q : r.posted)

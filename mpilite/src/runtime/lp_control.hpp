@@ -40,6 +40,9 @@ bool for_each_potential_source(const Rank& rank, const std::function<void(int wo
 /// no test or probe, for no reply from another host, and every receive it has posted can only
 /// match a rank of this host. (Messages from elsewhere that reach it meanwhile wait unmatched.)
 bool waits_only_within_host(World& w, const Rank& rank);
+/// Whether every unfinished rank waits only within the host (waits_only_within_host): checks the
+/// ranks listed by World::may_wait_elsewhere(), and drops those that do not.
+bool all_wait_within_host(World& w);
 
 /// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
 /// that may answer an incoming message, not before its own input bound.

@@ -75,6 +75,8 @@ struct Rank {
   /// Smallest time at which an undecided receive of this rank could take effect.
   SimTime undecided_key = kTimeInfinity;
   bool in_undecided_list = false;
+  /// Listed in World::may_wait_elsewhere() (padding that was there anyway).
+  bool in_elsewhere_list = false;
   /// Replies this rank's sends still await from other host processes (a rendezvous, synchronous
   /// or buffered send to a rank there): input from elsewhere that no posted receive shows.
   int remote_replies = 0;

@@ -374,6 +374,12 @@ void World::note_undecided(Rank& r) {
   decisions_.set(r.task.index, t);
 }
 
+void World::note_may_wait_elsewhere(Rank& r) {
+  if (r.in_elsewhere_list || size() == static_cast<int>(ranks().size())) return;
+  r.in_elsewhere_list = true;
+  elsewhere_.push_back(&r);
+}
+
 SimTime World::earliest_undecided() {
   return decisions_.min();
 }

@@ -144,6 +144,13 @@ public:
   void note_undecided(Rank& r);
   /// The smallest min(undecided_key, decide_time) of the ranks not done (kTimeInfinity: none).
   SimTime earliest_undecided();
+  /// With other host processes: every rank that may wait for input from one of them
+  /// (waits_only_within_host() false), and perhaps more. Listing only the ranks that changed makes
+  /// the question "does any?" cost what changed, not the rank count, at every idle round.
+  std::vector<Rank*>& may_wait_elsewhere() { return elsewhere_; }
+  /// To be called whenever `r` may have started to wait for input from another host process: it
+  /// posted a receive, waits for a test or probe decision, or awaits a reply from there.
+  void note_may_wait_elsewhere(Rank& r);
 
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
@@ -215,6 +222,7 @@ private:
   std::vector<std::uint32_t> request_generation_;
   std::vector<Message*> free_messages_;
   std::vector<Rank*> undecided_;
+  std::vector<Rank*> elsewhere_;
   /// min(undecided_key, decide_time) of each local rank, by its slot: the network asks for the
   /// earliest at every idle round, and walking every waiting rank for it made a round cost the
   /// rank count.
