@@ -48,9 +48,8 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
   }
   std::fflush(stdout);
   if (!run.reporting_host) return run.exit_code;
-  // Every rank in the report file; in the text, only as many as it shows.
-  const nlohmann::json report = build_report(
-      config, run, config.report_path.empty() ? RankDetail::WhenShown : RankDetail::Always);
+  // Every rank in the report file (write_report); in the text, only as many as it shows.
+  const nlohmann::json report = build_report(config, run);
   std::fputs(render_report(report).c_str(), stderr);
   // An output that could not be written is named after the report, which is never lost to it.
   bool written = run.output_errors.empty();
@@ -58,7 +57,8 @@ int simulate_main(const mpilite::World::Main& program, int argc, char** argv, co
     std::fprintf(stderr, "%s: %s\n", tool, error.c_str());
   if (!config.report_path.empty()) {
     std::ofstream out(config.report_path);
-    out << report.dump(2) << "\n";
+    write_report(out, report, run);
+    out << "\n";
     if (!out) {
       std::fprintf(stderr, "%s: cannot write the report to %s\n", tool, config.report_path.c_str());
       written = false;

@@ -1,7 +1,9 @@
 // The report of a run with more ranks than the text shows one by one: its summaries cover every
-// rank, and the per-rank objects are there only when the report is written to a file.
+// rank, and the per-rank objects are there only when the report is written to a file, one rank at
+// a time.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "report.hpp"
@@ -9,8 +11,8 @@
 
 namespace {
 
-/// 100 ranks; ranks 0-11 exit with code 3 without MPI_Finalize, all after a 1 us barrier-free
-/// compute, the others compute 1 us more.
+/// 100 ranks (or as configured); ranks 0-11 exit with code 3 without MPI_Finalize, all after a 1 us
+/// barrier-free compute, the others compute 1 us more.
 mpisim::RunSummary hundred_ranks(const mpisim::Config& c) {
   return test::simulate(c, [](int, char**) {
     MPI_Init(nullptr, nullptr);
@@ -49,14 +51,26 @@ TEST(Report, SummarizesEveryRankWithoutListingThem) {
       << text;
 }
 
-TEST(Report, ListsEveryRankForTheFile) {
+TEST(Report, TheFileListsEveryRank) {
   const mpisim::Config c = test::config(100);
-  const nlohmann::json report =
-      mpisim::build_report(c, hundred_ranks(c), mpisim::RankDetail::Always);
+  const mpisim::RunSummary run = hundred_ranks(c);
+  std::ostringstream file;
+  mpisim::write_report(file, mpisim::build_report(c, run), run);
+  const nlohmann::json report = nlohmann::json::parse(file.str());
   ASSERT_EQ(report["ranks"].size(), 100u);
   EXPECT_EQ(report["ranks"][99]["time_ps"], 2'000'000);
   EXPECT_EQ(report["ranks"][11]["exit_code"], 3);
   EXPECT_FALSE(report["ranks"][11]["finalized"].get<bool>());
+}
+
+TEST(Report, TheFileIsTheReportWhereTheTextShowsEveryRank) {
+  const mpisim::Config c = test::config(8);
+  const mpisim::RunSummary run = hundred_ranks(c);
+  const nlohmann::json report = mpisim::build_report(c, run);
+  ASSERT_EQ(report["ranks"].size(), 8u);
+  std::ostringstream file;
+  mpisim::write_report(file, report, run);
+  EXPECT_EQ(nlohmann::json::parse(file.str()), report);
 }
 
 TEST(Report, SettingsSayWhereTheRanksStateIsAndWhy) {

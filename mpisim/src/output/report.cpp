@@ -213,39 +213,42 @@ json rank_totals(const RunSummary& run) {
           {"widest_team", widest}};
 }
 
+json rank_json(const RankSummary& r, SimTime predicted) {
+  return {{"rank", r.rank},
+          {"time_ps", r.clock},
+          {"compute_ps", r.stats.compute},
+          {"comm_ps", r.stats.comm},
+          {"wait_ps", r.stats.wait},
+          {"msgs_sent", r.stats.msgs_sent},
+          {"bytes_sent", r.stats.bytes_sent},
+          {"msgs_received", r.stats.msgs_received},
+          {"bytes_received", r.stats.bytes_received},
+          {"mpi_calls", r.stats.mpi_calls},
+          {"parallel_regions", r.stats.parallel_regions},
+          {"widest_team", r.stats.widest_team},
+          {"exit_code", r.exit_code},
+          {"ended_by_exit", r.exited},
+          {"finalized", r.finalized},
+          {"utilization", utilization_json(utilization(r, predicted))}};
+}
+
 json ranks_json(const RunSummary& run) {
   json ranks = json::array();
   for (const RankSummary& r : run.ranks)
-    ranks.push_back({{"rank", r.rank},
-                     {"time_ps", r.clock},
-                     {"compute_ps", r.stats.compute},
-                     {"comm_ps", r.stats.comm},
-                     {"wait_ps", r.stats.wait},
-                     {"msgs_sent", r.stats.msgs_sent},
-                     {"bytes_sent", r.stats.bytes_sent},
-                     {"msgs_received", r.stats.msgs_received},
-                     {"bytes_received", r.stats.bytes_received},
-                     {"mpi_calls", r.stats.mpi_calls},
-                     {"parallel_regions", r.stats.parallel_regions},
-                     {"widest_team", r.stats.widest_team},
-                     {"exit_code", r.exit_code},
-                     {"ended_by_exit", r.exited},
-                     {"finalized", r.finalized},
-                     {"utilization", utilization_json(utilization(r, run.predicted))}});
+    ranks.push_back(rank_json(r, run.predicted));
   return ranks;
 }
 
 } // namespace
 
-json build_report(const Config& config, const RunSummary& run, RankDetail detail) {
+json build_report(const Config& config, const RunSummary& run) {
   std::uint64_t messages = 0, bytes = 0;
   for (const RankSummary& r : run.ranks) {
     messages += r.stats.msgs_sent;
     bytes += r.stats.bytes_sent;
   }
   // A million ranks' objects cost a gigabyte and seconds; the text shows them only when few.
-  const bool per_rank = detail == RankDetail::Always ||
-                        run.ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks);
+  const bool per_rank = run.ranks.size() <= static_cast<std::size_t>(kTimelineMaxRanks);
   const auto& rs = run.ranks;
   json summary = {
       {"time_ps", column_summary(rs, [](const RankSummary& r) { return r.clock; })},
@@ -282,6 +285,22 @@ json build_report(const Config& config, const RunSummary& run, RankDetail detail
             {"context_switches", run.context_switches},
             {"idle_rounds", run.idle_rounds},
             {"slowdown", predicted_s > 0 ? json(run.wall_seconds / predicted_s) : json(nullptr)}}}};
+}
+
+void write_report(std::ostream& out, const json& report, const RunSummary& run) {
+  json shell = report;
+  shell["ranks"] = nullptr;
+  const std::string text = shell.dump(2);
+  // Keys of nested objects are indented further: this is the top level's.
+  constexpr std::string_view key = "\n  \"ranks\": ";
+  const std::size_t at = text.find(key) + key.size();
+  out.write(text.data(), static_cast<std::streamsize>(at));
+  out << '[';
+  for (std::size_t i = 0; i < run.ranks.size(); ++i)
+    out << (i ? ",\n    " : "\n    ") << rank_json(run.ranks[i], run.predicted).dump();
+  out << (run.ranks.empty() ? "]" : "\n  ]");
+  const std::size_t rest = at + std::string_view("null").size();
+  out.write(text.data() + rest, static_cast<std::streamsize>(text.size() - rest));
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // and rendered as text on stderr.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,13 +18,15 @@ inline constexpr std::size_t kRanksShownInFull = 16;
 /// How many ranks the text report names among those that failed or skipped MPI_Finalize.
 inline constexpr std::size_t kRanksNamed = 10;
 
-/// Whether the report lists every rank (`ranks`, an object per rank) or only when the text shows
-/// them one per line (up to kTimelineMaxRanks ranks; else `ranks` is null). The summaries
-/// (`rank_summary`) cover all ranks either way.
-enum class RankDetail { WhenShown, Always };
+/// The report as JSON. `ranks`, an object per rank, is there only when the text shows ranks one
+/// per line (up to kTimelineMaxRanks ranks; else null); the summaries (`rank_summary`) cover all
+/// ranks either way.
+nlohmann::json build_report(const Config& config, const RunSummary& run);
 
-nlohmann::json build_report(const Config& config, const RunSummary& run,
-                            RankDetail detail = RankDetail::WhenShown);
+/// Writes `report` (from build_report) to `out` with `ranks` listing every rank of `run`, one
+/// line each, made and written one at a time: as JSON values, millions of ranks' objects would
+/// cost gigabytes.
+void write_report(std::ostream& out, const nlohmann::json& report, const RunSummary& run);
 
 /// The name reports and recordings give the end of a run: "finished", "deadlock", "abort",
 /// "error" or "limit" ("?" for the values the world never ends a run with).
