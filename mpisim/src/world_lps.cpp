@@ -61,9 +61,10 @@ SimTime WorldLps::min_clock() const {
   }
   while (!clocks_.empty()) {
     const auto [clock, rank] = clocks_.front();
-    if (rank->task.state != TaskState::Done && rank->clock == clock) return clock;
+    const bool done = rank->task.state == TaskState::Done;
+    if (!done && rank->clock == clock) return clock;
     std::pop_heap(clocks_.begin(), clocks_.end(), later);
-    if (rank->task.state == TaskState::Done) {
+    if (done) {
       clocks_.pop_back();
     } else {
       clocks_.back().first = rank->clock;

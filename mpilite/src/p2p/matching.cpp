@@ -151,8 +151,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   w.free_message(&m);
   if (!w.local(data.src) && k.timing.data_at_sender()) {
     // The sender's host plans the data; this rank waits for it to come from there.
-    ++r.remote_replies;
-    w.note_may_wait_elsewhere(r);
+    w.await_reply_from_elsewhere(r);
     k.delivery.transfer_remote({data, true, false, data.start});
     return;
   }

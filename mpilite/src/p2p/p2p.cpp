@@ -131,10 +131,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     q->path = sender_path(*from, plan, at, r.id, r.call.name);
     if (q->complete) q->path = arrival_path(q->path.get(), q->ready_time);
   }
-  if (m->reply_to && !w.local(dest)) {
-    ++r.remote_replies;
-    w.note_may_wait_elsewhere(r);
-  }
+  if (m->reply_to && !w.local(dest)) w.await_reply_from_elsewhere(r);
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
   k.policy.sent(*m);

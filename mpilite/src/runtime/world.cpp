@@ -380,6 +380,11 @@ void World::note_may_wait_elsewhere(Rank& r) {
   elsewhere_.push_back(&r);
 }
 
+void World::await_reply_from_elsewhere(Rank& r) {
+  ++r.remote_replies;
+  note_may_wait_elsewhere(r);
+}
+
 SimTime World::earliest_undecided() {
   return decisions_.min();
 }

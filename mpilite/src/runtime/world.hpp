@@ -151,6 +151,9 @@ public:
   /// To be called whenever `r` may have started to wait for input from another host process: it
   /// posted a receive, waits for a test or probe decision, or awaits a reply from there.
   void note_may_wait_elsewhere(Rank& r);
+  /// `r` awaits one more reply from another host process (Rank::remote_replies), and is listed
+  /// for it.
+  void await_reply_from_elsewhere(Rank& r);
 
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
