@@ -296,6 +296,72 @@ TEST(Scheduler, StacksParkedInBatchesKeepTheirDataAndTakeWritesInEveryState) {
 #endif
 }
 
+// A blocked rank's buffer reached by another fiber's code (a message delivered, a collective's
+// reduction) is read and written in its stack's copy: the stack stays parked, and its fiber finds
+// the data in place when it runs again.
+struct Reach {
+  mpilite::Scheduler* sched;
+  mpilite::Task* owner;
+  mpilite::Task* other;
+  int* inbox = nullptr; ///< four ints on the owner's stack
+  bool in_copy = false;
+  bool deep_is_own = false;
+  std::size_t faults = 0;
+  int seen[4] = {};
+};
+
+void reach_owner(void* arg) {
+  auto& c = *static_cast<Reach*>(arg);
+  int inbox[4] = {1, 2, 3, 4};
+  c.inbox = inbox;
+  c.sched->wake(*c.other);
+  c.sched->block(); // parked while the other fiber reaches the inbox
+  for (int i = 0; i < 4; ++i)
+    c.seen[i] = inbox[i];
+  c.sched->wake(*c.other);
+  c.sched->block(); // parked again; the other fiber reaches below the stack's used part
+  c.inbox = nullptr;
+}
+
+void reach_other(void* arg) {
+  auto& c = *static_cast<Reach*>(arg);
+  if (!c.inbox) c.sched->block(); // until the owner has its inbox
+  auto* at = static_cast<int*>(c.sched->reach(c.inbox, 0, 4 * sizeof(int)));
+  c.in_copy = at != c.inbox;
+  for (int i = 0; i < 4; ++i)
+    at[i] *= 10; // read and written in the copy
+  c.faults = c.sched->stacks().faults();
+  c.sched->wake(*c.owner);
+  c.sched->block();
+  // A range reaching below what the stack uses is not in its copy: the stack comes back, and
+  // the address is the buffer's own.
+  c.deep_is_own = c.sched->reach(c.inbox, -(32 * 1024), 4 * sizeof(int)) == c.inbox;
+  c.sched->wake(*c.owner);
+}
+
+TEST(Scheduler, AParkedStacksBuffersAreReachedInItsCopy) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = true, .park_batch = 1});
+  mpilite::Task a, b;
+  Reach c{&sched, &a, &b};
+  sched.spawn(a, 0, &reach_owner, &c);
+  sched.spawn(b, 1, &reach_other, &c);
+  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
+  EXPECT_TRUE(c.in_copy);
+  EXPECT_EQ(c.faults, 0u); // no access went through the fault handler
+  EXPECT_EQ(std::vector<int>(c.seen, c.seen + 4), (std::vector<int>{10, 20, 30, 40}));
+  EXPECT_TRUE(c.deep_is_own);
+#endif
+}
+
+TEST(Scheduler, WithoutCopyingABufferIsReachedAtItsAddress) {
+  mpilite::Scheduler sched(1, 64 * 1024, {});
+  int x = 0;
+  EXPECT_EQ(sched.reach(&x, 0, sizeof x), &x);
+}
+
 TEST(StackPool, CopyingStacksNeedsKernelGuardRegions) {
 #if defined(MPISIM_ASAN)
   GTEST_SKIP() << "the sanitized build cannot copy stacks";

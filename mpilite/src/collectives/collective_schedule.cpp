@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "buffer_reach.hpp"
 #include "privatization.hpp"
 #include "world.hpp"
 
@@ -63,7 +64,17 @@ const Datatype& Schedule::keep(const Datatype& type) {
 void Schedule::reduce(const void* in, void* inout, std::size_t count, const Datatype& type) {
   if (count == 0) return;
   const SegmentScope globals(owner_.task.data_base);
-  note_error(apply_op(op_, type, in, inout, count));
+  if (op_.user_defined()) { // the user's function may reach the owner's stack by other ways
+    note_error(apply_op(op_, type, in, inout, count));
+    return;
+  }
+  // Another rank's fiber may run this while the owner's stack is parked (stack copying). What is
+  // written is reached last: reaching may bring a stack back, which leaves a copy already
+  // reached as it was, fine to read from but no longer to write to.
+  Scheduler& sched = w_.scheduler();
+  const void* from = reach(sched, in, count, type);
+  void* to = reach(sched, inout, count, type);
+  note_error(apply_op(op_, type, from, to, count));
 }
 
 void Schedule::start(Request& q) {

@@ -2,11 +2,13 @@
 // reductions and MPI_Type_get_contents need.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi.h"
@@ -71,6 +73,14 @@ struct Datatype {
 
   /// One element is a single run of `size` bytes at offset 0 and elements are adjacent.
   bool contiguous() const { return dense && static_cast<MPI_Aint>(size) == extent; }
+  /// The offsets from a buffer's address of the first byte `count` elements hold data in and of
+  /// one past the last, whatever the signs of the lower bound and the extent.
+  std::pair<MPI_Aint, MPI_Aint> data_span(std::size_t count) const {
+    if (count == 0) return {0, 0};
+    const MPI_Aint reps = static_cast<MPI_Aint>(count - 1) * extent;
+    return {true_lb + std::min<MPI_Aint>(reps, 0),
+            true_lb + true_extent + std::max<MPI_Aint>(reps, 0)};
+  }
 };
 
 /// The arguments of the constructor that made a derived type (MPI_Type_get_contents).

@@ -6,6 +6,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "buffer_reach.hpp"
 #include "comm.hpp"
 #include "datatype.hpp"
 #include "world.hpp"
@@ -65,22 +66,25 @@ namespace {
 /// Moves the data of `m` into the receive buffer of `q` (at most its capacity).
 void copy_payload(Scheduler& sched, const Message& m, const Request& q, std::size_t bytes) {
   if (bytes == 0) return;
-  // The buffers are often on the stacks of blocked ranks: with stacks copied out, bringing them
-  // back here saves the fault handler's signal.
-  sched.bring_back_stack_at(q.buf);
+  // The buffers are often on the stacks of blocked ranks: with stacks copied out, the data goes
+  // to (and comes from) their copies, and a collective that delivers to every rank before any
+  // runs keeps them parked, where bringing each back would hold a page per rank.
+  // In-host rendezvous: the sender waits, so its buffer is still valid. What is written is
+  // reached last: reaching may bring a stack back, which leaves a copy already reached as it
+  // was, fine to read from but no longer to write to.
+  const void* from = m.packed ? nullptr : reach(sched, m.user_buf, m.user_count, *m.user_type);
+  void* to = reach(sched, q.buf, q.count, *q.type);
   if (m.packed) {
-    unpack(m.packed, bytes, *q.type, q.buf);
+    unpack(m.packed, bytes, *q.type, to);
     return;
   }
-  // In-host rendezvous: the sender waits, so its buffer is still valid.
-  sched.bring_back_stack_at(m.user_buf);
   if (m.user_type->contiguous() && q.type->contiguous()) {
-    std::memcpy(q.buf, m.user_buf, bytes);
+    std::memcpy(to, from, bytes);
     return;
   }
   std::vector<std::byte> tmp(m.bytes);
-  pack(m.user_buf, m.user_count, *m.user_type, tmp.data());
-  unpack(tmp.data(), bytes, *q.type, q.buf);
+  pack(from, m.user_count, *m.user_type, tmp.data());
+  unpack(tmp.data(), bytes, *q.type, to);
 }
 
 /// A probe found `m`: it completes when `m` is there, and Take sets `m` aside for MPI_Mrecv.

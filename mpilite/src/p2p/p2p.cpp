@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "bsend.hpp"
+#include "buffer_reach.hpp"
 #include "matching.hpp"
 #include "time_limit.hpp"
 #include "world.hpp"
@@ -109,7 +110,8 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   q->send_overhead = plan.leaves - at;
   if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
   if (eager_data || m->protocol == SendProtocol::Buffered || !w.local(dest)) {
-    pack(buf, count, type, allocate_payload(*m, bytes));
+    // A collective's schedule sends from its owner's buffers while the owner may be parked.
+    pack(reach(w.scheduler(), buf, count, type), count, type, allocate_payload(*m, bytes));
   } else {
     m->user_buf = buf;
     m->user_count = count;

@@ -100,11 +100,14 @@ public:
   std::size_t done_count() const { return done_; }
   std::size_t context_switches() const { return switches_; }
   const StackPool& stacks() const { return pool_; }
-  /// Stack copying: brings back the parked stack that `addr` lies in, if any, before another
-  /// fiber's code reads or writes there (a blocked rank's receive buffer); the fault handler
-  /// would do the same at the cost of a signal.
-  void bring_back_stack_at(const void* addr) {
-    if (copy_stacks_) pool_.unpark_at(addr);
+  /// Stack copying: where this fiber's code reaches `base + k`, k in [lo, hi), which may lie in
+  /// another fiber's parked stack (a blocked rank's receive buffer): StackPool::reach. Without
+  /// copying, `base`.
+  void* reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    return copy_stacks_ ? pool_.reach(base, lo, hi) : base;
+  }
+  const void* reach(const void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    return reach(const_cast<void*>(base), lo, hi);
   }
   /// See StackPool::keep_for_leak_check: for the fibers a run abandoned.
   void keep_for_leak_check(const std::vector<std::size_t>& slots) {

@@ -275,7 +275,22 @@ bool StackPool::unpark_at(const void* addr) {
           used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
     return false;
   bring_back(i);
+  ++faults_;
   return true;
+}
+
+void* StackPool::reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+  if (parked_.empty()) return base;
+  bool in_guard = false;
+  const long index = slot_of(base, in_guard);
+  if (index < 0 || in_guard) return base;
+  ParkedStack& p = parked_[static_cast<std::size_t>(index)];
+  if (p.state != ParkedStack::State::Parked) return base;
+  const UsedPart used = used_part(stack(static_cast<std::size_t>(index)), p.bytes, guard_bytes_);
+  auto* b = static_cast<std::byte*>(base);
+  if (b + lo >= used.low && b + hi <= used.top) return p.copy + (b - used.low);
+  bring_back(static_cast<std::size_t>(index));
+  return base;
 }
 
 std::size_t StackPool::parked_bytes() const {

@@ -143,6 +143,14 @@ public:
   /// From the SIGSEGV handler: if `addr` is in a parked stack, brings it back and returns true
   /// (the faulting access can then be retried). Async-signal-safe.
   bool unpark_at(const void* addr);
+  /// Where another fiber's code reaches the bytes `base + k`, k in [lo, hi), now: in a parked
+  /// stack's copy when they all lie in its used part, else at `base` (a stack parked there is
+  /// brought back first). A blocked rank's receive buffer is written in its copy this way, so
+  /// that a collective that delivers to every rank before any runs does not bring every stack
+  /// back at once. The copy is the image of [low, top), so offsets within it keep their meaning.
+  void* reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi);
+  /// Fault-handler bring-backs so far (a parked stack reached by code that does not use reach()).
+  std::size_t faults() const { return faults_; }
   /// Bytes the parked stacks' copies hold on the heap.
   std::size_t parked_bytes() const;
 
@@ -175,6 +183,7 @@ private:
   /// Stacks switched out since the last batch (some may have run again since: InPlace).
   std::vector<std::uint32_t> leaving_;
   std::size_t park_batch_ = 1024;
+  std::size_t faults_ = 0;
   BatchedAdvice releases_{MADV_DONTNEED};
   BatchedAdvice guards_{MADV_GUARD_INSTALL};
   BatchedAdvice trims_{MADV_DONTNEED};

@@ -40,6 +40,13 @@ RankPtr make_rank(void* at) {
   return RankPtr(new (at) Rank(), RankDeleter{true});
 }
 
+/// Stack copying: how many switched-out stacks wait to be parked together. A batch of 1 024
+/// makes the system calls cheap at scale; an eighth of the ranks below 8 192 keeps a smaller
+/// run's stacks parked too, rather than never (its batch would not fill), as the tests need.
+std::size_t park_batch(std::size_t ranks) {
+  return std::clamp<std::size_t>(ranks / 8, 1, 1024);
+}
+
 } // namespace
 
 void RankDeleter::operator()(Rank* r) const {
@@ -58,7 +65,8 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
     : kernel_(kernel), world_size_(world_size),
       sched_(local_ranks.size(), stack_size,
              StackPoolOptions{.copy_stacks = copy_stacks,
-                              .top_reserve = state_in_stack ? sizeof(Rank) : 0}),
+                              .top_reserve = state_in_stack ? sizeof(Rank) : 0,
+                              .park_batch = park_batch(local_ranks.size())}),
       comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
