@@ -25,8 +25,7 @@ const Comm& world_ranks() {
 
 Schedule::Schedule(World& w, Rank& owner, const Comm& comm)
     : w_(w), owner_(owner), me_(comm.rank_of(owner.id)), size_(comm.size),
-      context_(comm.coll_context()), comm_(&comm),
-      one_host_(static_cast<int>(w.ranks().size()) == w.size()) {
+      context_(comm.coll_context()), comm_(&comm) {
   batch_.reserve(2); // an exchange: most batches
 }
 
@@ -140,9 +139,6 @@ void Schedule::issue() {
       ++pending_;
       m.request->on_complete = &Schedule::message_done;
       m.request->completion_context = this;
-      // finish() wakes the owner. On several host processes every step still wakes it: without
-      // that, hosts broke their promised bounds to each other (e2e.invariant.collectives on 2).
-      m.request->wakes_owner = !one_host_;
     }
   }
   --pending_;

@@ -220,7 +220,6 @@ private:
   std::unique_ptr<CritPath> path_;
   const char* call_ = nullptr;
   bool exchange_ = false; ///< the batch in flight is an MPI_Sendrecv's
-  bool one_host_;         ///< every rank of the world is in this host process
   int error_ = MPI_SUCCESS;
 };
 
