@@ -137,6 +137,10 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
       return protocol_->lp_bound(in);
     };
     if (lps.raise(options_.static_lookahead, bound) || lps.any_ready()) return done(RunEnd::None);
+    // A raised bound may let the network decide what it held back for it (a request-to-send's
+    // arrival at a receiver that waits for its bound). Only then is the host stuck: one host
+    // alone that reported here was judged deadlocked (global_rounds.cpp).
+    if (held_back && held_back().waits < remote_bound()) return done(RunEnd::None);
     IdleState s;
     // What the network holds keeps the run going, as an unfinished LP would.
     s.summary = {k.g, k.arg, k.g2, lps.not_done() + (network.acts < kTimeInfinity ? 1 : 0),
