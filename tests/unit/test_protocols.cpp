@@ -292,6 +292,56 @@ TEST(EveryBoundProtocol, HostsThatWaitOnlyOnThemselvesExchangeNothing) {
     }
 }
 
+/// One host's LP waiting for a message held by the network model: each raise of its bound past
+/// its next decision moves that decision one step later without waking it (the network decides
+/// the arrival a step at a time), until the `steps`th wakes it.
+class CreepingLp final : public mpisim::protocols::LocalLps, public mpisim::protocols::FrameSink {
+public:
+  explicit CreepingLp(int steps) : left_(steps) {}
+  int raises = 0;
+
+  std::int64_t not_done() const override { return 1; }
+  bool any_ready() const override { return ready_; }
+  void undecided(const std::function<void(std::int64_t, SimTime)>& visit) override {
+    if (!ready_) visit(0, act_);
+  }
+  mpisim::protocols::Sources sources(std::int64_t) const override { return {true, 0}; }
+  bool closed() const override { return true; }
+  bool raise(bool, const std::function<mpisim::protocols::LpBound(std::int64_t)>& bound) override {
+    ++raises;
+    if (ready_ || bound(0).now <= act_) return false;
+    act_ += kLatency;
+    ready_ = --left_ == 0;
+    return ready_;
+  }
+  SimTime min_clock() const override { return act_; }
+  SimTime earliest_action() const override { return act_; }
+  void on_data(int, std::span<const std::byte>) override {}
+  void on_reply(int, std::span<const std::byte>) override {}
+  void on_transfer(int, std::span<const std::byte>) override {}
+
+private:
+  int left_;
+  SimTime act_ = 5 * kLatency;
+  bool ready_ = false;
+};
+
+TEST(EveryBoundProtocol, OneHostWhoseRaiseMovesADecisionIsNotDeadlocked) {
+  // A host alone that reports is judged deadlocked: it must first raise until nothing moves.
+  for (auto protocol : {"nmp", "cep", "quantum", "nmp+cep"}) {
+    test::FakeNetwork net(1, 3u);
+    test::FakeTransport t(net, 0);
+    mpisim::protocols::SyncOptions o;
+    o.protocol = protocol;
+    o.lookahead = kLatency;
+    Synchronizer sync(t, o);
+    CreepingLp lp(4);
+    EXPECT_EQ(sync.idle(lp, lp), mpilite::RunEnd::None) << protocol;
+    EXPECT_TRUE(lp.any_ready()) << protocol;
+    EXPECT_EQ(lp.raises, 4) << protocol;
+  }
+}
+
 std::string name(const ::testing::TestParamInfo<Setting>& i) {
   std::string n;
   for (char c : i.param.protocol)

@@ -263,16 +263,23 @@ void StackPool::bring_back(std::size_t index) {
   p.state = ParkedStack::State::InPlace;
 }
 
-bool StackPool::unpark_at(const void* addr) {
-  if (parked_.empty()) return false;
+long StackPool::parked_at(const void* addr) const {
+  if (parked_.empty()) return -1;
   bool in_guard = false;
   const long index = slot_of(addr, in_guard);
-  if (index < 0 || in_guard) return false;
+  if (index < 0 || in_guard ||
+      parked_[static_cast<std::size_t>(index)].state != ParkedStack::State::Parked)
+    return -1;
+  return index;
+}
+
+bool StackPool::unpark_at(const void* addr) {
+  const long index = parked_at(addr);
+  if (index < 0) return false;
   const auto i = static_cast<std::size_t>(index);
   // Only the guarded pages fault: a fault elsewhere is not this, and retrying would repeat it.
-  if (parked_[i].state != ParkedStack::State::Parked ||
-      static_cast<const std::byte*>(addr) <
-          used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
+  if (static_cast<const std::byte*>(addr) <
+      used_part(stack(i), parked_[i].bytes, guard_bytes_).pages)
     return false;
   bring_back(i);
   ++faults_;
@@ -280,16 +287,14 @@ bool StackPool::unpark_at(const void* addr) {
 }
 
 void* StackPool::reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
-  if (parked_.empty()) return base;
-  bool in_guard = false;
-  const long index = slot_of(base, in_guard);
-  if (index < 0 || in_guard) return base;
-  ParkedStack& p = parked_[static_cast<std::size_t>(index)];
-  if (p.state != ParkedStack::State::Parked) return base;
-  const UsedPart used = used_part(stack(static_cast<std::size_t>(index)), p.bytes, guard_bytes_);
+  const long index = parked_at(base);
+  if (index < 0) return base;
+  const auto i = static_cast<std::size_t>(index);
+  ParkedStack& p = parked_[i];
+  const UsedPart used = used_part(stack(i), p.bytes, guard_bytes_);
   auto* b = static_cast<std::byte*>(base);
   if (b + lo >= used.low && b + hi <= used.top) return p.copy + (b - used.low);
-  bring_back(static_cast<std::size_t>(index));
+  bring_back(i);
   return base;
 }
 

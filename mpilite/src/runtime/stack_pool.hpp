@@ -163,6 +163,8 @@ private:
   std::byte* slot(std::size_t index) const;
   /// The slot `addr` lies in, or -1; `in_guard`: in its guard page rather than its stack.
   long slot_of(const void* addr, bool& in_guard) const;
+  /// The parked stack whose slot (not its guard page) `addr` lies in, or -1. Async-signal-safe.
+  long parked_at(const void* addr) const;
   /// Copies the used part of `p`, from `low` to its stack's top, to the heap.
   void copy_out(ParkedStack& p, const std::byte* low);
   void bring_back(std::size_t index);

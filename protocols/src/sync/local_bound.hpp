@@ -37,6 +37,7 @@ struct LocalK {
       g2 = k;
     }
   }
+  bool operator==(const LocalK&) const = default;
 };
 
 /// K over the LPs that have something to decide.

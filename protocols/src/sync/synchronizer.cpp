@@ -108,11 +108,15 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
     if (woke || lps.any_ready()) return done(RunEnd::None);
-    LocalK k = local_k(lps, L);
     // The network model as one more LP of the host: what it still holds may wake a rank, or
     // leave for another host, from `acts` on. No LP id is negative, so it takes no LP's place.
-    constexpr std::int64_t kNetworkLp = -2;
-    k.add(kNetworkLp, plus(network.acts, L));
+    const auto host_k = [&](const HeldBack& net) {
+      constexpr std::int64_t kNetworkLp = -2;
+      LocalK k = local_k(lps, L);
+      k.add(kNetworkLp, plus(net.acts, L));
+      return k;
+    };
+    const LocalK k = host_k(network);
     const SimTime held = network.arrivals;
     const SimTime remote = std::min(remote_bound(), held);
     // What other hosts send can reach this host's LPs only through a receive of theirs. When
@@ -140,7 +144,11 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // A raised bound may let the network decide what it held back for it (a request-to-send's
     // arrival at a receiver that waits for its bound). Only then is the host stuck: one host
     // alone that reported here was judged deadlocked (global_rounds.cpp).
-    if (held_back && held_back().waits < remote_bound()) return done(RunEnd::None);
+    const HeldBack after = held_back ? held_back() : HeldBack{};
+    if (after.waits < remote_bound()) return done(RunEnd::None);
+    // It may also move an LP's next decision, or the network's, without waking anyone: K above
+    // is stale then, and would understate where the host stands (alone, a false deadlock).
+    if (host_k(after) != k) continue;
     IdleState s;
     // What the network holds keeps the run going, as an unfinished LP would.
     s.summary = {k.g, k.arg, k.g2, lps.not_done() + (network.acts < kTimeInfinity ? 1 : 0),
