@@ -25,6 +25,7 @@ public:
   bool closed() const override;
   bool raise(bool all_blocked,
              const std::function<protocols::LpBound(std::int64_t)>& bound) override;
+  bool moved() override { return std::exchange(quiet_steps_, world_.quiet_steps) != quiet_steps_; }
   SimTime min_clock() const override;
   SimTime earliest_action() const override;
 
@@ -32,6 +33,7 @@ private:
   mpilite::World& world_;
   const RankMap& map_;
   int host_;
+  std::uint64_t quiet_steps_ = 0; ///< World::quiet_steps at the last moved()
   /// (clock, rank) of the unfinished ranks, smallest first; an entry whose rank has run since
   /// is stale (clocks only grow) and is replaced when it comes to the top. Null messages read
   /// the smallest clock at every idle round: a walk over the ranks cost the rank count.

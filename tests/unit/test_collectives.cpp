@@ -580,6 +580,33 @@ TEST_P(CollectivesTest, SameClocksOnRerunAndWithoutDeterministicMode) {
     EXPECT_GT(first[i], 0) << "rank " << i << " spent no time in its collectives";
 }
 
+// A step of a collective's schedule completes in whichever rank's fiber delivers its message;
+// the owner waits for the whole collective and is woken once, when the schedule finishes. Woken
+// at every step, each of 256 ranks switched in and out again about 18 times per allreduce.
+TEST(Collectives, TheStepsOfACollectiveDoNotWakeItsOwner) {
+  constexpr int kRanks = 256;
+  constexpr int kCalls = 4;
+  std::vector<int> sums(kRanks * kCalls, -1);
+  const mpisim::RunSummary r = test::simulate(test::config(kRanks), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    for (int call = 0; call < kCalls; ++call) {
+      int mine = me + call;
+      MPI_Allreduce(&mine, &sums[static_cast<std::size_t>(me * kCalls + call)], 1, MPI_INT, MPI_SUM,
+                    MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished);
+  for (int me = 0; me < kRanks; ++me)
+    for (int call = 0; call < kCalls; ++call)
+      EXPECT_EQ(sums[static_cast<std::size_t>(me * kCalls + call)],
+                kRanks * (kRanks - 1) / 2 + kRanks * call);
+  // Each rank blocks at most once per collective, and starts and ends once.
+  EXPECT_LE(r.context_switches, static_cast<std::uint64_t>(kRanks) * (kCalls + 2));
+}
+
 INSTANTIATE_TEST_SUITE_P(Collectives, CollectivesTest, testing::Values(1, 2, 3, 7, 16, 33, 257),
                          [](const testing::TestParamInfo<int>& info) {
                            return std::to_string(info.param) + "ranks";

@@ -139,6 +139,7 @@ void Schedule::issue() {
       ++pending_;
       m.request->on_complete = &Schedule::message_done;
       m.request->completion_context = this;
+      m.request->wakes_owner = false; // finish() wakes it
     }
   }
   --pending_;

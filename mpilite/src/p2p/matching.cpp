@@ -87,6 +87,18 @@ void copy_payload(Scheduler& sched, const Message& m, const Request& q, std::siz
   unpack(tmp.data(), bytes, *q.type, to);
 }
 
+/// Completes `q` at `ready` and wakes its owner, unless `q` is a step that its owner does not
+/// wait for (Request::wakes_owner). Completing may free `q` (MPI_Request_free).
+void complete_and_wake(World& w, Request& q, SimTime ready) {
+  const bool wake = q.wakes_owner;
+  Task& owner = q.owner->task;
+  mark_complete(q, ready);
+  if (wake)
+    w.scheduler().wake(owner);
+  else if (!w.in_rank())
+    ++w.quiet_steps;
+}
+
 /// A probe found `m`: it completes when `m` is there, and Take sets `m` aside for MPI_Mrecv.
 void probe_found(World& w, Rank& r, Request& q, Message& m) {
   describe_message(q.status, *q.comm, m);
@@ -139,8 +151,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
                       at_match ? leg_path(*at_match, ack, t_match, r.id, r.call.name) : nullptr});
     }
     w.free_message(&m);
-    mark_complete(q, q.ready_time);
-    w.scheduler().wake(r.task);
+    complete_and_wake(w, q, q.ready_time);
     return;
   }
   // Rendezvous (and buffered, whose reply frees the attached-buffer space, bsend.hpp): a
@@ -247,8 +258,7 @@ void complete_reply(World& w, const Reply& reply) {
   Request* s = w.request_by_id(reply.request);
   if (!s) return; // the send was freed (MPI_Request_free) before its reply came
   s->path = arrival_path(reply.path ? reply.path.get() : s->path.get(), reply.ts);
-  mark_complete(*s, reply.ts);
-  w.scheduler().wake(s->owner->task);
+  complete_and_wake(w, *s, reply.ts);
 }
 
 void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent) {
@@ -268,8 +278,7 @@ void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent)
   Request* q = w.request_by_id(d.recv_request);
   if (!q) return; // freed with MPI_Request_free before its data came
   q->path = arrival_path(std::move(path), arrival);
-  mark_complete(*q, arrival);
-  w.scheduler().wake(q->owner->task);
+  complete_and_wake(w, *q, arrival);
 }
 
 void settle_message(World& w, Message& m, SimTime ts) {

@@ -59,6 +59,11 @@ struct Request {
   /// Probes (MPI_Probe, MPI_Mprobe) are matched like receives but Peek leaves the message where
   /// it is and Take moves it into `message` (until MPI_Mrecv receives it).
   enum class Probe : std::uint8_t { None, Peek, Take } probe = Probe::None;
+  /// False for a step of a collective's schedule: its owner waits for the collective, which the
+  /// schedule completes (waking it then), so the step's completion leaves the owner blocked
+  /// (World::quiet_steps when no rank runs) instead of waking it to find the collective still
+  /// running (an allreduce over 20 000 ranks woke its owners 445 504 times for nothing).
+  bool wakes_owner = true;
   /// Posted receives: links of the rank's post-order list and of its (context, source) list,
   /// and the post order (match_queues.hpp).
   Request* posted_prev = nullptr;

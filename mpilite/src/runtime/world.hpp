@@ -167,6 +167,11 @@ public:
   int exit_code() const { return exit_code_; }
   const std::string& stop_message() const { return stop_message_; }
 
+  /// Steps of collectives completed while no rank runs (a frame from another host, a bound
+  /// raised while the host is idle) that left their owners blocked (Request::wakes_owner):
+  /// each may have sent to other hosts or posted receives from them, which the host's time
+  /// bounds must then take in (mpisim's WorldLps::moved).
+  std::uint64_t quiet_steps = 0;
   /// MPISIM_RECORD: where the ranks' operations are recorded (null: not recording).
   OpLog* op_log = nullptr;
   /// MPISIM_SAMPLE_* call sites and their samples.

@@ -45,6 +45,10 @@ public:
   /// `all_blocked`) to `bound(id)`, decides what became safe and wakes the LPs that may proceed.
   /// Returns whether any LP became ready.
   virtual bool raise(bool all_blocked, const std::function<LpBound(std::int64_t id)>& bound) = 0;
+  /// Whether an LP's state moved since the last call without any LP becoming ready (in
+  /// mpisim, a step of a collective completed on a blocked rank's behalf, which may have sent
+  /// or posted receives): bounds and promises computed before are stale.
+  virtual bool moved() { return false; }
   /// The smallest clock of the unfinished LPs (for the lookahead statistic).
   virtual SimTime min_clock() const = 0;
   /// Static lookahead: the earliest time any unfinished LP may act, from its clock and the post

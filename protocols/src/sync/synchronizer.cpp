@@ -107,7 +107,7 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // K below covers only blocked LPs: one that a frame or a decision has just made ready may
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
-    if (woke || lps.any_ready()) return done(RunEnd::None);
+    if (woke || lps.any_ready() || lps.moved()) return done(RunEnd::None);
     // The network model as one more LP of the host: what it still holds may wake a rank, or
     // leave for another host, from `acts` on. No LP id is negative, so it takes no LP's place.
     const auto host_k = [&](const HeldBack& net) {
@@ -140,7 +140,8 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
       }
       return protocol_->lp_bound(in);
     };
-    if (lps.raise(options_.static_lookahead, bound) || lps.any_ready()) return done(RunEnd::None);
+    if (lps.raise(options_.static_lookahead, bound) || lps.any_ready() || lps.moved())
+      return done(RunEnd::None);
     // A raised bound may let the network decide what it held back for it (a request-to-send's
     // arrival at a receiver that waits for its bound). Only then is the host stuck: one host
     // alone that reported here was judged deadlocked (global_rounds.cpp).
