@@ -181,7 +181,8 @@ private:
   std::size_t stacks_per_guard_ = 1;
   bool kernel_guards_ = false;
   std::vector<Chunk> chunks_;
-  std::vector<ParkedStack> parked_; ///< per stack when copying is on, else empty
+  std::vector<std::uint32_t> by_address_; ///< chunks_'s indices by base address (slot_of)
+  std::vector<ParkedStack> parked_;       ///< per stack when copying is on, else empty
   /// Stacks switched out since the last batch (some may have run again since: InPlace).
   std::vector<std::uint32_t> leaving_;
   std::size_t park_batch_ = 1024;
