@@ -64,7 +64,7 @@ void send_eager(mpisim::NicQueues& nic, mpilite::Message& m, int from, int to, s
   m.dst = to;
   m.seq = seq;
   const mpilite::Leg leg{LegKind::Eager, from, to, kBytes, 0, seq, &m, nullptr, 7};
-  const mpilite::LegPlan alone{kSend, kSend + kWork, kSend + kLatency + kWork};
+  mpilite::LegPlan alone{kSend, kSend + kWork, kSend + kLatency + kWork};
   ASSERT_TRUE(nic.carry(leg, alone));
 }
 
@@ -121,7 +121,8 @@ TEST(NicHosts, RendezvousDataToAnotherHostLeavesOnceSent) {
   const mpilite::DataTransfer d{1, 2, 11, 12, 0, kBytes, 3 * kLatency, nullptr};
   const mpilite::Leg leg{LegKind::Data, 1, 2, kBytes, d.start, 0, nullptr, &d};
   const SimTime arrives = d.start + kLatency + kWork;
-  ASSERT_TRUE(q.nic.carry(leg, {d.start, arrives - kLatency, arrives}));
+  mpilite::LegPlan alone{d.start, arrives - kLatency, arrives};
+  ASSERT_TRUE(q.nic.carry(leg, alone));
   EXPECT_TRUE(q.nic.settle(ranks, kTimeInfinity));
   const std::vector<std::string> want = {event("sent", 1, d.start + kWork),
                                          event("forward data", 1, arrives - kWork)};

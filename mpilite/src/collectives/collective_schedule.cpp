@@ -87,6 +87,7 @@ void Schedule::start(Request& q) {
   // within a group and one between the groups never have the same pair of ends.
   if (comm_->inter()) tag_ |= 0x40000000;
   request_ = &q;
+  ++owner_.later_legs; // until finish()
   q.post_time = time_ = owner_.clock;
   if (owner_.path) path_ = std::make_unique<CritPath>(*owner_.path);
   call_ = owner_.call.name;
@@ -198,6 +199,7 @@ void Schedule::finish() {
   q.busy = busy_;
   q.path = std::move(path_);
   mark_complete(q, time_);
+  --owner_.later_legs;
   w_.scheduler().wake(owner_.task);
 }
 

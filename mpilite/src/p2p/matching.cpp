@@ -174,6 +174,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
 }
 
 void plan_data(World& w, const DataTransfer& d) {
+  if (Rank* sender = w.local(d.src)) --sender->later_legs; // counted by send_at
   const LegPlan plan =
       w.kernel().timing.plan({LegKind::Data, d.src, d.dst, d.bytes, d.start, d.seq, nullptr, &d});
   if (d.path) { // how the leg divides, for its arrival and its sender's end

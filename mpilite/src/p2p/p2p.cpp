@@ -96,9 +96,12 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   // for its receiver, and a buffered one only for the copy into the attached buffer.
   const std::uint64_t done_when_sent =
       eager_data && !waits && mode != SendMode::Buffered ? q->id : 0;
+  const bool in_order =
+      eager_data && r.later_legs == 0 && r.region_threads == 0 && w.local(dest) != nullptr;
+  if (!eager_data) ++r.later_legs; // until plan_data
   const LegPlan plan =
       k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id, dest,
-                     eager_data ? bytes : 0, at, m->seq, m, nullptr, done_when_sent});
+                     eager_data ? bytes : 0, at, m->seq, m, nullptr, done_when_sent, in_order});
   if (plan.arrives > kTimeLimit) { // the run ends here
     // A network that decides the arrival later holds the message until the run ends.
     if (!plan.later) w.free_message(m);

@@ -45,6 +45,7 @@ public:
       : w_(w), r_(r), win_(win), comm_(*w.comm(win.passive_comm)),
         bytes_(*builtin_datatype(MPI_BYTE)) {
     add_idle_hook(this, &PassiveTarget::drain_when_idle);
+    ++r_.later_legs; // until stop()
   }
   ~PassiveTarget() { remove_idle_hook(this); }
   PassiveTarget(const PassiveTarget&) = delete;
@@ -63,6 +64,7 @@ public:
   }
 
   void stop() {
+    --r_.later_legs;
     header_receive_->on_complete = nullptr;
     cancel(w_, r_, *header_receive_);
     w_.free_request(header_receive_);

@@ -67,16 +67,14 @@ public:
 };
 
 /// A model whose `Queues` (Contention, NicQueues) decide some legs later: they carry those legs,
-/// and settle them when the host's ranks have stopped. `kSentLater`: the sender's part of such a
-/// leg is decided with it.
-template <class Queues, bool kSentLater> class LaterModel : public NetworkModel {
+/// and settle them when the host's ranks have stopped.
+template <class Queues> class LaterModel : public NetworkModel {
 public:
   LaterModel(const MachineParams& m, int ranks)
       : NetworkModel(m, ranks), queues_(std::make_unique<Queues>(costs_)) {}
   LegPlan plan(const Leg& leg) override {
     LegPlan p = alone(leg);
     p.later = queues_->carry(leg, p);
-    p.sent_later = kSentLater && p.later;
     return p;
   }
   bool settle(mpilite::Arrivals& arrivals, SimTime remote) override {
@@ -92,11 +90,11 @@ protected:
 };
 
 /// Messages between nodes are flows that share the links of their routes (contention.hpp).
-using ContentionModel = LaterModel<Contention, false>;
+using ContentionModel = LaterModel<Contention>;
 
 /// Each node's NIC sends, and delivers, one message's bytes after another (nic_queues.hpp); a
 /// node's queues are on the host process of its ranks.
-class NicModel final : public LaterModel<NicQueues, true> {
+class NicModel final : public LaterModel<NicQueues> {
 public:
   using LaterModel::LaterModel;
   bool data_at_sender() const override { return true; }

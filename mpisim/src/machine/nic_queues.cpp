@@ -6,14 +6,16 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace mpisim {
 
 using mpilite::kTimeInfinity;
 using mpilite::LegKind;
 
 NicQueues::NicQueues(const LinkCosts& costs)
-    : costs_(costs), sending_until_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)),
-      delivering_until_(sending_until_.size()) {}
+    : costs_(costs), one_rank_per_node_(costs.machine().ranks_per_node == 1),
+      nics_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)) {}
 
 NicQueues::Leg& NicQueues::new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot) {
   Leg& l = legs_.fresh(slot);
@@ -40,31 +42,55 @@ NicQueues::Turn NicQueues::Turn::of(SimTime t, const Leg& l, std::size_t slot) {
           l.seq << 8 | l.kind};
 }
 
-bool NicQueues::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
+bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
   // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
   if (work <= 0) return false;
   std::size_t slot = 0;
   Leg& l = new_leg(leg, work, slot);
-  l.leaves = alone.leaves;
-  l.alone_arrives = alone.arrives;
-  l.sent = leg.kind == LegKind::Eager ? alone.leaves + work : alone.sent;
+  l.leaves = plan.leaves;
+  l.alone_arrives = plan.arrives;
+  l.sent = leg.kind == LegKind::Eager ? plan.leaves + work : plan.sent;
+  Nic& nic = nic_of(leg.from);
+  if (l.leaves < nic.in_order_upto)
+    throw std::logic_error(fmt::format(
+        "internal error: the NIC model sent a leg of rank {} ready at {} ps as in order (no "
+        "earlier one could follow), and rank {} now starts one ready at {} ps; please report "
+        "the program",
+        leg.from, nic.in_order_upto, leg.from, l.leaves));
+  if (leg.in_order && one_rank_per_node_ && nic.waiting == 0) {
+    // The same decision as inject() makes at the queues' turn: only this node's earlier legs,
+    // all sent, come before it, and only its rank's later ones, which come after.
+    nic.in_order_upto = l.leaves;
+    start_injection(l);
+    // Only a send done once its bytes have left waits for its NIC (inject() tells no other).
+    if (leg.request) plan.sent = l.sent;
+    to_deliver_.push(Turn::of(l.at_receiver - l.work, l, slot));
+    return true;
+  }
+  ++nic.waiting;
+  plan.sent_later = true;
   to_send_.push(Turn::of(l.leaves, l, slot));
   return true;
 }
 
-SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
-  const std::size_t slot = to_send_.top().slot;
-  to_send_.pop();
-  Leg& l = legs_[slot];
-  SimTime& free_at = sending_until_[static_cast<std::size_t>(costs_.node_of(l.src))];
+void NicQueues::start_injection(Leg& l) {
+  SimTime& free_at = nic_of(l.src).sending_until;
   const SimTime start = std::max(l.leaves, free_at);
   const SimTime delay = start - l.leaves;
   free_at = start + l.work;
   l.sent = std::max(l.sent + delay, free_at);
   l.at_receiver = l.alone_arrives + delay;
   l.injected = true;
+}
+
+SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
+  const std::size_t slot = to_send_.top().slot;
+  to_send_.pop();
+  Leg& l = legs_[slot];
+  --nic_of(l.src).waiting;
+  start_injection(l);
   // What the ranks are told comes last: it may make them plan new legs, which moves legs_, so
   // what it needs is taken out first.
   // The sender's part ends here: the arrival completes only the receive.
@@ -105,7 +131,7 @@ SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   to_deliver_.pop();
   Leg& l = legs_[slot];
   legs_.release(slot);
-  SimTime& free_at = delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))];
+  SimTime& free_at = nic_of(l.dst).delivering_until;
   const SimTime arrival = std::max(l.at_receiver, free_at + l.work);
   free_at = arrival;
   // The receiver may plan new legs, which reuses the slot or moves legs_: what the call needs
@@ -124,10 +150,10 @@ SimTime NicQueues::lower_bound(const Leg& l) const {
   // delivered: its arrival is at least what that gives, were nothing else to come before it.
   SimTime low = l.at_receiver;
   if (!l.injected) {
-    const SimTime sender_free = sending_until_[static_cast<std::size_t>(costs_.node_of(l.src))];
+    const SimTime sender_free = nic_of(l.src).sending_until;
     low = l.alone_arrives + std::max<SimTime>(0, sender_free - l.leaves);
   }
-  return std::max(low, delivering_until_[static_cast<std::size_t>(costs_.node_of(l.dst))] + l.work);
+  return std::max(low, nic_of(l.dst).delivering_until + l.work);
 }
 
 bool NicQueues::raise(mpilite::Arrivals& arrivals) {

@@ -29,9 +29,13 @@ class NicQueues {
 public:
   explicit NicQueues(const LinkCosts& costs);
 
-  /// A leg planned `alone` as if the NICs were free: an Eager or Data leg that carries bytes
-  /// to another node joins its sender's queue, and true says its times are decided later.
-  bool carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone);
+  /// A leg planned `alone` (`plan`) as if the NICs were free: an Eager or Data leg that carries
+  /// bytes to another node joins its sender's queue, and true says its arrival is decided later.
+  /// Its sender's part is decided later too (plan.sent_later), except for an in-order leg
+  /// (Leg::in_order) of a node with one rank and nothing waiting at its NIC: the NIC sends such
+  /// a leg after everything it sent before and before anything its rank sends after, so it is
+  /// injected at once, plan.sent set, and the sender need not stop for the queues' turn.
+  bool carry(const mpilite::Leg& leg, mpilite::LegPlan& plan);
 
   /// A leg that another host process planned `later` reaches the node of its receiver, a rank
   /// of this host, its first byte at `first_byte` (the frame's stamp): it joins that node's
@@ -83,6 +87,8 @@ private:
   Leg& new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);
+  /// Sends `l` from its node's NIC once the NIC has sent what it sent before.
+  void start_injection(Leg& l);
   /// Delivers the first leg of the receive queue: returns its arrival.
   SimTime deliver(mpilite::Arrivals& arrivals);
   /// A lower bound on the arrival of `l`, from what its NICs have done so far.
@@ -96,12 +102,26 @@ private:
   /// Whether the first leg to deliver has its turn, as far as this host's ranks and NICs say.
   bool deliverable(SimTime act) const;
 
+  /// A node's NIC.
+  struct Nic {
+    SimTime sending_until = 0;    ///< its last byte sent so far
+    SimTime delivering_until = 0; ///< its last byte delivered so far
+    /// The latest ready time of a leg injected in order (carry): a leg of the node's ready
+    /// before it would have been sent first, and is refused rather than mispredicted.
+    SimTime in_order_upto = 0;
+    std::uint32_t waiting = 0; ///< its legs in to_send_
+  };
+  Nic& nic_of(int rank) { return nics_[static_cast<std::size_t>(costs_.node_of(rank))]; }
+  const Nic& nic_of(int rank) const {
+    return nics_[static_cast<std::size_t>(costs_.node_of(rank))];
+  }
+
   const LinkCosts& costs_;
-  std::vector<SimTime> sending_until_;    ///< per node: its NIC's last byte sent so far
-  std::vector<SimTime> delivering_until_; ///< per node: its NIC's last byte delivered so far
-  Queue to_send_;                         ///< legs not injected yet, by when they are ready
-  Queue to_deliver_;   ///< injected legs, by when their first byte reaches the receiver
-  SlotPool<Leg> legs_; ///< legs not delivered yet, by Turn::slot
+  const bool one_rank_per_node_;
+  std::vector<Nic> nics_; ///< per node
+  Queue to_send_;         ///< legs not injected yet, by when they are ready
+  Queue to_deliver_;      ///< injected legs, by when their first byte reaches the receiver
+  SlotPool<Leg> legs_;    ///< legs not delivered yet, by Turn::slot
 };
 
 } // namespace mpisim
