@@ -77,7 +77,7 @@ void Schedule::reduce(const void* in, void* inout, std::size_t count, const Data
   note_error(apply_op(op_, type, from, to, count));
 }
 
-void Schedule::start(Request& q) {
+void Schedule::start(Request& q, bool blocking) {
   // Numbered when started, not when built: a call that fails its argument checks has built part
   // of a schedule on this rank only.
   const std::uint32_t n = owner_.collectives_started[context_]++;
@@ -87,18 +87,19 @@ void Schedule::start(Request& q) {
   // within a group and one between the groups never have the same pair of ends.
   if (comm_->inter()) tag_ |= 0x40000000;
   request_ = &q;
-  ++owner_.later_legs; // until finish()
+  blocking_ = blocking;
+  if (!blocking_) ++owner_.later_legs; // until finish()
   q.post_time = time_ = owner_.clock;
   if (owner_.path) path_ = std::make_unique<CritPath>(*owner_.path);
   call_ = owner_.call.name;
   w_.defer(&Schedule::resume, this);
 }
 
-Request* start_schedule(std::shared_ptr<Schedule> s) {
+Request* start_schedule(std::shared_ptr<Schedule> s, bool blocking) {
   Schedule& x = *s;
   Request* q = x.world().new_request(x.owner(), RequestKind::Collective);
   q->owned = std::move(s);
-  x.start(*q);
+  x.start(*q, blocking);
   return q;
 }
 
@@ -199,14 +200,14 @@ void Schedule::finish() {
   q.busy = busy_;
   q.path = std::move(path_);
   mark_complete(q, time_);
-  --owner_.later_legs;
+  if (!blocking_) --owner_.later_legs;
   w_.scheduler().wake(owner_.task);
 }
 
 int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s) {
   // The request owns the schedule, and the World its requests: a rank that never returns from
   // the collective (the run ends in a deadlock or an abort) leaks nothing.
-  Request* q = start_schedule(std::move(s));
+  Request* q = start_schedule(std::move(s), true);
   wait_all(w, r, &q, 1);
   const int error = q->status.MPI_ERROR;
   w.free_request(q);

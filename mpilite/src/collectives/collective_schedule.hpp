@@ -170,8 +170,10 @@ public:
   void set_body(CollTask body) { body_ = std::move(body); }
 
   /// Starts the schedule at the owner's clock; `q` completes when the body has ended (status:
-  /// empty, MPI_ERROR: the first error of a reduction or receive).
-  void start(Request& q);
+  /// empty, MPI_ERROR: the first error of a reduction or receive). `blocking`: the owner waits
+  /// for it, so its legs follow the owner's earlier ones and precede its later ones; a
+  /// non-blocking one counts in Rank::later_legs until it ends.
+  void start(Request& q, bool blocking);
   World& world() const { return w_; }
   Rank& owner() const { return owner_; }
 
@@ -220,11 +222,13 @@ private:
   std::unique_ptr<CritPath> path_;
   const char* call_ = nullptr;
   bool exchange_ = false; ///< the batch in flight is an MPI_Sendrecv's
+  bool blocking_ = false;
   int error_ = MPI_SUCCESS;
 };
 
-/// Starts `s` (a non-blocking collective) and returns its request, which owns it.
-Request* start_schedule(std::shared_ptr<Schedule> s);
+/// Starts `s` (a non-blocking collective, unless `blocking`) and returns its request, which owns
+/// it.
+Request* start_schedule(std::shared_ptr<Schedule> s, bool blocking = false);
 
 /// Runs `s` to completion as a blocking collective of its owner `r`; returns its MPI error code.
 int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s);

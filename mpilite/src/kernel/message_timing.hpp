@@ -38,10 +38,11 @@ struct Leg {
   /// Eager: the send's request when it completes once its bytes have left (0: it completes
   /// otherwise, as a synchronous or buffered send does), for a sender's part decided later.
   std::uint64_t request = 0;
-  /// Eager: the sender is the rank's own code, at its clock, with nothing under way that could
-  /// still start a leg of its before this one (Rank::later_legs), and the receiver is on this
-  /// host process. Every later leg of the sender then comes after this one, so a network whose
-  /// sender's part depends only on the sender's earlier legs may decide that part at once.
+  /// Eager: the sender is the rank's own code, at its clock, or a blocking collective it waits
+  /// in, with nothing under way that could still start a leg of its before this one
+  /// (Rank::later_legs), and the receiver is on this host process. Every later leg of the
+  /// sender then comes after this one, so a network whose sender's part depends only on the
+  /// sender's earlier legs may decide that part at once.
   bool in_order = false;
 };
 

@@ -82,7 +82,7 @@ struct Rank {
   int remote_replies = 0;
   /// What may still start a leg of this rank's earlier than its clock, from another rank's
   /// fiber: rendezvous sends whose data is not planned yet (it leaves when the clear-to-send is
-  /// back), collective schedules not finished (their steps send at their own times), windows
+  /// back), non-blocking collectives not finished (their steps send at their own times), windows
   /// that serve passive-target requests (replies at the requests' times). While there is none,
   /// a leg the rank's own code starts is Leg::in_order.
   int later_legs = 0;
