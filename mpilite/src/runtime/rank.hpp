@@ -67,6 +67,12 @@ struct RankRare {
 struct Rank {
   Task task;
   int id = 0; ///< world rank
+  /// What may still start a leg of this rank's earlier than its clock, from another rank's
+  /// fiber: rendezvous sends whose data is not planned yet (it leaves when the clear-to-send is
+  /// back), non-blocking collectives not finished (their steps send at their own times), windows
+  /// that serve passive-target requests (replies at the requests' times). While there is none,
+  /// a leg the rank's own code starts is Leg::in_order.
+  int later_legs = 0;
   SimTime clock = 0;
   /// Lower bound from the protocol: every message still to arrive here has ts >= eit.
   SimTime eit = 0;
@@ -80,12 +86,6 @@ struct Rank {
   /// Replies this rank's sends still await from other host processes (a rendezvous, synchronous
   /// or buffered send to a rank there): input from elsewhere that no posted receive shows.
   int remote_replies = 0;
-  /// What may still start a leg of this rank's earlier than its clock, from another rank's
-  /// fiber: rendezvous sends whose data is not planned yet (it leaves when the clear-to-send is
-  /// back), non-blocking collectives not finished (their steps send at their own times), windows
-  /// that serve passive-target requests (replies at the requests' times). While there is none,
-  /// a leg the rank's own code starts is Leg::in_order.
-  int later_legs = 0;
 
   PostedQueue posted;         ///< unmatched receives, in post order
   UnexpectedQueue unexpected; ///< arrived, unmatched messages, in arrival order
