@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The critical path of a real program (`mpisimrun --critical-path`): its parts sum to the
 predicted time to the picosecond under the NIC and the contention models; it is the same on 1 and
-2 host processes and in a replay of the run's record; the option changes no prediction, and
-without it the report's key is null.
+2 host processes (HOSTS) and in a replay of the run's record; the option changes no prediction,
+and without it the report's key is null.
 
-usage: critical_path.py MPISIMRUN MPISIM_REPLAY RANKS PROGRAM ARGS...
+usage: critical_path.py [--hosts HOSTS] MPISIMRUN MPISIM_REPLAY RANKS PROGRAM ARGS...
 """
 import os
 import sys
@@ -36,7 +36,11 @@ def check_path(r, what):
 
 
 def main():
-    mpisimrun, replay, ranks, program = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    args = sys.argv[1:]
+    hosts = "2"
+    if args[0] == "--hosts":
+        hosts, args = args[1], args[2:]
+    mpisimrun, replay, ranks, program = args[0], args[1], args[2], args[3:]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "r.json")
 
@@ -54,9 +58,9 @@ def main():
         if "critical path: " not in text or "  largest" not in text or "  calls" not in text:
             sys.exit(f"FAIL: no critical path section in the text report:\n{text[-2000:]}")
         record = os.path.join(tmp, "record")
-        two, _ = run("--critical-path", "-hosts", "2", "--record", record)
+        two, _ = run("--critical-path", "-hosts", hosts, "--record", record)
         if two["critical_path"] != path or prediction(two) != prediction(one):
-            sys.exit(f"FAIL: 2 hosts: {two['critical_path']}\n1 host: {path}")
+            sys.exit(f"FAIL: {hosts} hosts: {two['critical_path']}\n1 host: {path}")
         replayed, _ = report_of([replay, record, "--critical-path", "--report", report], report)
         if replayed["critical_path"] != path:
             sys.exit(f"FAIL: the replay's path {replayed['critical_path']}\nthe live run's: {path}")
@@ -64,7 +68,7 @@ def main():
         check_path(contention, "--network contention")
     largest = max(PARTS, key=lambda p: path["parts_ps"][p])
     print(f"critical path {path['total_ps']} ps, largest part {largest} "
-          f"({path['parts_ps'][largest]} ps), top {path['top'][0]}; same on 2 hosts and replayed; "
+          f"({path['parts_ps'][largest]} ps), top {path['top'][0]}; same on {hosts} hosts and replayed; "
           f"contention model: {contention['critical_path']['parts_ps']}")
 
 

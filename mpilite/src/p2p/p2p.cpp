@@ -133,7 +133,11 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   // The send's own part, for a completion later than its overhead (a reply may say more); a
   // send that is done with its overhead needs none.
   if (from && (!q->complete || q->ready_time > plan.leaves)) {
-    q->path = sender_path(*from, plan, at, r.id, r.call.name);
+    // An eager sender's own part on the path is its overhead: its bytes leaving its NIC later
+    // are contention, whether the network decides that now (Leg::in_order) or later.
+    LegPlan own = plan;
+    if (eager_data) own.sent = plan.leaves;
+    q->path = sender_path(*from, own, at, r.id, r.call.name);
     if (q->complete) q->path = arrival_path(q->path.get(), q->ready_time);
   }
   if (m->reply_to && !w.local(dest)) w.await_reply_from_elsewhere(r);
