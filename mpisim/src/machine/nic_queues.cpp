@@ -63,10 +63,10 @@ bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
     // The same decision as inject() makes at the queues' turn: only this node's earlier legs,
     // all sent, come before it, and only its rank's later ones, which come after.
     nic.in_order_upto = l.leaves;
-    start_injection(l);
+    const SimTime first_byte = start_injection(l);
     // Only a send done once its bytes have left waits for its NIC (inject() tells no other).
     if (leg.request) plan.sent = l.sent;
-    to_deliver_.push(Turn::of(l.at_receiver - l.work, l, slot));
+    to_deliver_.push(Turn::of(first_byte, l, slot));
     return true;
   }
   ++nic.waiting;
@@ -75,7 +75,7 @@ bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   return true;
 }
 
-void NicQueues::start_injection(Leg& l) {
+SimTime NicQueues::start_injection(Leg& l) {
   SimTime& free_at = nic_of(l.src).sending_until;
   const SimTime start = std::max(l.leaves, free_at);
   const SimTime delay = start - l.leaves;
@@ -83,6 +83,9 @@ void NicQueues::start_injection(Leg& l) {
   l.sent = std::max(l.sent + delay, free_at);
   l.at_receiver = l.alone_arrives + delay;
   l.injected = true;
+  // The receiving NIC takes messages in the order their first bytes reach it: a long message
+  // already streaming in is not overtaken by a short one that ends before it.
+  return l.at_receiver - l.work;
 }
 
 SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
@@ -90,7 +93,7 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   to_send_.pop();
   Leg& l = legs_[slot];
   --nic_of(l.src).waiting;
-  start_injection(l);
+  const SimTime first_byte = start_injection(l);
   // What the ranks are told comes last: it may make them plan new legs, which moves legs_, so
   // what it needs is taken out first.
   // The sender's part ends here: the arrival completes only the receive.
@@ -100,9 +103,6 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   const int sender = message ? l.src : l.data.src;
   const SimTime sent = l.sent;
   const bool here = arrivals.here(l.dst);
-  // The receiving NIC takes messages in the order their first bytes reach it: a long message
-  // already streaming in is not overtaken by a short one that ends before it.
-  const SimTime first_byte = l.at_receiver - l.work;
   std::optional<mpilite::DataTransfer> data_away;
   if (here) {
     to_deliver_.push(Turn::of(first_byte, l, slot));

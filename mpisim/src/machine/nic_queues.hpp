@@ -87,8 +87,9 @@ private:
   Leg& new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);
-  /// Sends `l` from its node's NIC once the NIC has sent what it sent before.
-  void start_injection(Leg& l);
+  /// Sends `l` from its node's NIC once the NIC has sent what it sent before; returns when its
+  /// first byte reaches the receiver's node, its turn there.
+  SimTime start_injection(Leg& l);
   /// Delivers the first leg of the receive queue: returns its arrival.
   SimTime deliver(mpilite::Arrivals& arrivals);
   /// A lower bound on the arrival of `l`, from what its NICs have done so far.
