@@ -117,6 +117,60 @@ TEST(UnexpectedQueue, KeepsArrivalOrderOverallAndPerSource) {
   EXPECT_TRUE(q.sources().empty());
 }
 
+TEST(FlatIndex, ClearKeepsTheSlotsAndForgetsEveryKey) {
+  mpilite::FlatIndex index;
+  for (int s = 0; s < 5; ++s)
+    index.insert(envelope_key(0, s), static_cast<std::uint32_t>(s));
+  const std::size_t slots = index.capacity();
+  index.clear();
+  EXPECT_EQ(index.size(), 0u);
+  EXPECT_EQ(index.capacity(), slots);
+  for (int s = 0; s < 5; ++s)
+    EXPECT_EQ(index.find(envelope_key(0, s)), nullptr) << s;
+  index.insert(envelope_key(0, 3), 33);
+  EXPECT_EQ(*index.find(envelope_key(0, 3)), 33u);
+}
+
+TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) {
+  // Up to 40 sources at once, down to none and back: the lists are scanned while there are few
+  // and indexed while there are many, and every switch between the two must keep each list's
+  // order and find every list again.
+  std::deque<Message> msgs;
+  mpilite::UnexpectedQueue q;
+  std::map<std::uint64_t, std::deque<Message*>> model;
+  std::mt19937_64 rng(7);
+  std::uint64_t seq = 0;
+  for (int step = 0; step < 40000; ++step) {
+    // Phases of growth and shrinkage, so the count passes 8 and 4 many times.
+    const bool grow = (step / 500) % 2 == 0;
+    if (model.empty() || rng() % 4 < (grow ? 3u : 1u)) {
+      const int context = static_cast<int>(rng() % 2);
+      const int src = static_cast<int>(rng() % 20);
+      msgs.push_back(make_message(context, src, 0, seq++));
+      q.push_back(&msgs.back());
+      model[envelope_key(context, src)].push_back(&msgs.back());
+    } else {
+      auto it = model.begin();
+      std::advance(it, static_cast<long>(rng() % model.size()));
+      auto& list = it->second;
+      const std::size_t at = rng() % list.size();
+      q.erase(list[at]);
+      list.erase(list.begin() + static_cast<long>(at));
+      if (list.empty()) model.erase(it);
+    }
+    ASSERT_EQ(q.sources().size(), model.size()) << step;
+    if (step % 97 != 0) continue;
+    for (int context = 0; context < 2; ++context)
+      for (int src = 0; src < 20; ++src) {
+        std::vector<std::uint64_t> want;
+        if (auto it = model.find(envelope_key(context, src)); it != model.end())
+          for (const Message* m : it->second)
+            want.push_back(m->seq);
+        ASSERT_EQ(seqs_from(q, context, src), want) << step << ": " << context << "," << src;
+      }
+  }
+}
+
 Request make_receive(int context, int source, int tag) {
   Request q;
   q.kind = mpilite::RequestKind::Recv;

@@ -50,6 +50,13 @@ public:
     --size_;
   }
 
+  /// Removes every key, keeping the slots.
+  void clear() {
+    for (Slot& s : slots_)
+      s.used = false;
+    size_ = 0;
+  }
+
   std::size_t size() const { return size_; }
   /// Slots allocated (twice the peak number of keys, rounded up to a power of two).
   std::size_t capacity() const { return slots_.size(); }

@@ -42,8 +42,12 @@ public:
   void push_back(std::uint64_t key, T* x) {
     List* l = find(key);
     if (!l) {
-      index_.insert(key, static_cast<std::uint32_t>(lists_.size()));
-      l = &lists_.emplace_back(List{key, nullptr, nullptr});
+      lists_.push_back(List{key, nullptr, nullptr});
+      if (indexed())
+        index_.insert(key, static_cast<std::uint32_t>(lists_.size() - 1));
+      else if (lists_.size() > kScanned)
+        build_index();
+      l = &lists_.back();
     }
     x->*Prev = l->tail;
     x->*Next = nullptr;
@@ -53,20 +57,24 @@ public:
 
   /// Removes `x`, which is in the list of `key`.
   void erase(std::uint64_t key, T* x) {
-    const std::uint32_t at = *index_.find(key);
-    List& l = lists_[at];
+    List& l = *find(key);
     T* prev = x->*Prev;
     T* next = x->*Next;
     (prev ? prev->*Next : l.head) = next;
     (next ? next->*Prev : l.tail) = prev;
     x->*Prev = x->*Next = nullptr;
     if (l.head) return;
-    index_.erase(key);
+    const auto at = static_cast<std::uint32_t>(&l - lists_.data());
+    const bool indexed = this->indexed();
+    if (indexed) index_.erase(key);
     if (at + 1 != lists_.size()) {
       lists_[at] = lists_.back();
-      *index_.find(lists_[at].key) = at;
+      if (indexed) *index_.find(lists_[at].key) = at;
     }
     lists_.pop_back();
+    // Dropped halfway down, not at the limit: a queue whose list count hovers there would
+    // rebuild the index at every other message.
+    if (indexed && lists_.size() <= kScanned / 2) index_.clear();
   }
 
   /// The first element of the list of `key` (null when empty); the rest follow through Next.
@@ -79,13 +87,29 @@ public:
   const std::vector<List>& lists() const { return lists_; }
 
 private:
+  /// The index is kept while there are more lists than scanning them costs: its slots are a
+  /// block of their own, one more cache miss per lookup where a rank's queues have gone cold
+  /// (every message at 100 000 ranks), while eight lists are three lines of their own block.
+  static constexpr std::size_t kScanned = 8;
+
+  /// Holding keys exactly when it is kept, the index needs no flag of its own.
+  bool indexed() const { return index_.size() != 0; }
   List* find(std::uint64_t key) {
+    if (!indexed()) {
+      for (List& l : lists_)
+        if (l.key == key) return &l;
+      return nullptr;
+    }
     std::uint32_t* at = index_.find(key);
     return at ? &lists_[*at] : nullptr;
   }
+  void build_index() {
+    for (std::size_t i = 0; i < lists_.size(); ++i)
+      index_.insert(lists_[i].key, static_cast<std::uint32_t>(i));
+  }
   const List* find(std::uint64_t key) const { return const_cast<KeyedLists*>(this)->find(key); }
 
-  FlatIndex index_;
+  FlatIndex index_; ///< key to position in lists_ while indexed()
   std::vector<List> lists_;
 };
 
