@@ -96,8 +96,8 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   // for its receiver, and a buffered one only for the copy into the attached buffer.
   const std::uint64_t done_when_sent =
       eager_data && !waits && mode != SendMode::Buffered ? q->id : 0;
-  const bool in_order =
-      eager_data && r.later_legs == 0 && r.region_threads == 0 && w.local(dest) != nullptr;
+  const bool local_dest = w.local(dest) != nullptr;
+  const bool in_order = eager_data && r.later_legs == 0 && r.region_threads == 0 && local_dest;
   if (!eager_data) ++r.later_legs; // until plan_data
   const LegPlan plan =
       k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id, dest,
@@ -112,7 +112,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->pending = plan.later;
   q->send_overhead = plan.leaves - at;
   if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
-  if (eager_data || m->protocol == SendProtocol::Buffered || !w.local(dest)) {
+  if (eager_data || m->protocol == SendProtocol::Buffered || !local_dest) {
     // A collective's schedule sends from its owner's buffers while the owner may be parked.
     pack(reach(w.scheduler(), buf, count, type), count, type, allocate_payload(*m, bytes));
   } else {
@@ -140,7 +140,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     q->path = sender_path(*from, own, at, r.id, r.call.name);
     if (q->complete) q->path = arrival_path(q->path.get(), q->ready_time);
   }
-  if (m->reply_to && !w.local(dest)) w.await_reply_from_elsewhere(r);
+  if (m->reply_to && !local_dest) w.await_reply_from_elsewhere(r);
   ++r.stats.msgs_sent;
   r.stats.bytes_sent += bytes;
   k.policy.sent(*m);

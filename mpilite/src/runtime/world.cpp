@@ -300,7 +300,7 @@ Request* World::new_request(Rank& owner, RequestKind kind) {
   Request& r = requests_[i];
   // In place: assigning a temporary zeroed it with a slow string store and moved every member.
   // Default-initialized, not value-initialized: every member has its initializer, and value
-  // initialization zeroed the whole 288 bytes first, with that same string store.
+  // initialization zeroed all 264 bytes first, with that same string store.
   std::destroy_at(&r);
   ::new (static_cast<void*>(&r)) Request;
   r.kind = kind;
