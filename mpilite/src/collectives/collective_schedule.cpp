@@ -77,6 +77,11 @@ void Schedule::reduce(const void* in, void* inout, std::size_t count, const Data
   note_error(apply_op(op_, type, from, to, count));
 }
 
+void Schedule::copy_out(const void* from, void* to, std::size_t count, const Datatype& type) {
+  if (count == 0) return;
+  copy_elements(from, reach(w_.scheduler(), to, count, type), count, type);
+}
+
 void Schedule::start(Request& q, bool blocking) {
   // Numbered when started, not when built: a call that fails its argument checks has built part
   // of a schedule on this rank only.

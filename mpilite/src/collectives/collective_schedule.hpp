@@ -165,6 +165,9 @@ public:
   const Op& op() const { return op_; }
   /// inout = in op inout over `count` elements; an error is reported when the schedule ends.
   void reduce(const void* in, void* inout, std::size_t count, const Datatype& type);
+  /// Copies `count` elements of `type` from scratch space into the owner's buffer `to`, reached
+  /// as reduce() reaches it (the owner's stack may be parked while another fiber runs this).
+  void copy_out(const void* from, void* to, std::size_t count, const Datatype& type);
 
   /// The algorithm to run (it must take this schedule).
   void set_body(CollTask body) { body_ = std::move(body); }

@@ -182,17 +182,23 @@ CollTask allreduce_recursive_doubling(Schedule& s, void* recvbuf, std::size_t co
   const int p = s.size(), me = s.rank();
   if (count == 0 || p == 1) co_return;
   const bool commutative = s.op().commutative;
-  void* tmp = s.scratch(count, type);
+  // The partial result lives in scratch beside the received one, not in recvbuf: the steps
+  // after the first run in whichever fiber delivers their message, where the owner's buffer (on
+  // its stack, parked or cold in the cache) would be reached once per step; this way it is
+  // reached once, at the end.
+  void* tmp = s.scratch(2 * count, type);
+  void* acc = element(tmp, static_cast<MPI_Aint>(count), type);
+  copy_elements(recvbuf, acc, count, type);
   const int pof2 = pof2_floor(p), rem = p - pof2;
   // Fold the first 2*rem ranks pairwise so that a power of two remains.
   int newrank;
   if (me < 2 * rem) {
     if (me % 2 == 0) {
-      co_await s.send(recvbuf, count, type, me + 1);
+      co_await s.send(acc, count, type, me + 1);
       newrank = -1;
     } else {
       co_await s.recv(tmp, count, type, me - 1);
-      s.reduce(tmp, recvbuf, count, type); // (me-1) op me
+      s.reduce(tmp, acc, count, type); // (me-1) op me
       newrank = me / 2;
     }
   } else {
@@ -202,21 +208,21 @@ CollTask allreduce_recursive_doubling(Schedule& s, void* recvbuf, std::size_t co
     for (int mask = 1; mask < pof2; mask <<= 1) {
       const int newdst = newrank ^ mask;
       const int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
-      co_await s.exchange(recvbuf, count, type, dst, tmp, count, type, dst);
+      co_await s.exchange(acc, count, type, dst, tmp, count, type, dst);
       if (commutative || dst < me) {
-        s.reduce(tmp, recvbuf, count, type); // tmp holds lower ranks
+        s.reduce(tmp, acc, count, type); // tmp holds lower ranks
       } else {
-        s.reduce(recvbuf, tmp, count, type);
-        copy_elements(tmp, recvbuf, count, type);
+        s.reduce(acc, tmp, count, type);
+        std::swap(acc, tmp);
       }
     }
   }
-  if (me < 2 * rem) {
-    if (me % 2)
-      co_await s.send(recvbuf, count, type, me - 1);
-    else
-      co_await s.recv(recvbuf, count, type, me + 1);
+  if (me < 2 * rem && me % 2 == 0) {
+    co_await s.recv(recvbuf, count, type, me + 1);
+    co_return;
   }
+  s.copy_out(acc, recvbuf, count, type);
+  if (me < 2 * rem) co_await s.send(acc, count, type, me - 1);
 }
 
 /// Rabenseifner's allreduce: reduce-scatter, then the reverse recursive-doubling allgather.
