@@ -34,6 +34,7 @@ Scheduler::Scheduler(std::size_t count, std::size_t stack_size, const StackPoolO
   ready_ = ready_storage_.get();
   check_canary_ = pool_.check() == OverflowCheck::GuardPerBlock;
   copy_stacks_ = pool_.copies_stacks();
+  warm_ = count >= kWarmFrom;
   root_.state = TaskState::Running;
 }
 
