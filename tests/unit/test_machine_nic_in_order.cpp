@@ -28,7 +28,16 @@ public:
   std::vector<std::string> events;
 
   SimTime earliest_action() override { return kTimeInfinity; }
-  void arrived(mpilite::Message& m, SimTime at) override { note("arrived", m.seq, at); }
+  /// "coming S" and "arrived S", in the order the queues called them.
+  std::vector<std::string> announced;
+
+  void arrived(mpilite::Message& m, SimTime at) override {
+    note("arrived", m.seq, at);
+    announced.push_back("arrived " + std::to_string(m.seq));
+  }
+  void coming(const mpilite::Message& m) override {
+    announced.push_back("coming " + std::to_string(m.seq));
+  }
   void data_arrived(const mpilite::DataTransfer&, SimTime, SimTime) override {}
   void sent(int, std::uint64_t request, SimTime at) override { note("sent", request, at); }
   bool raise(const mpilite::LaterArrival*, std::size_t) override { return false; }
@@ -106,6 +115,19 @@ TEST(NicInOrder, ALegSentInOrderHasTheTimesOfItsTurn) {
   std::sort(got.begin(), got.end());
   std::sort(want_arrivals.begin(), want_arrivals.end());
   EXPECT_EQ(got, want_arrivals);
+}
+
+// Settling decides arrivals in a row; before each one it names the receiver of the next, whose
+// state the simulation then fetches into the cache while the current one is matched.
+TEST(NicInOrder, TheNextArrivalIsAnnouncedWhileTheOneBeforeIsDecided) {
+  Queues q;
+  std::vector<mpilite::LegPlan> plans;
+  send_three(q, false, plans);
+  // Decided in the order their first bytes reach the receivers' NICs: 0, then rank 3's (at
+  // rank 1 from 1.15 us), then rank 0's second (at rank 2 from 2.1 us).
+  const std::vector<std::string> want = {"coming 2", "arrived 0", "coming 1", "arrived 2",
+                                         "arrived 1"};
+  EXPECT_EQ(q.ranks.announced, want);
 }
 
 TEST(NicInOrder, ALegWaitsForItsTurnBehindOneOfItsNodeThatWaits) {

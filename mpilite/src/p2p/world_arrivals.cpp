@@ -17,6 +17,14 @@ void WorldArrivals::arrived(Message& m, SimTime at) {
   settle_message(w_, m, at);
 }
 
+void WorldArrivals::coming(const Message& m) {
+  // The heads of its matching queues: arrived() reads them first.
+  if (const Rank* r = w_.local(m.dst)) {
+    __builtin_prefetch(&r->posted);
+    __builtin_prefetch(&r->unexpected);
+  }
+}
+
 void WorldArrivals::data_arrived(const DataTransfer& d, SimTime at, SimTime sent) {
   finish_data(w_, d, at, sent);
 }
