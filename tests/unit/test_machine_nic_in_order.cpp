@@ -28,16 +28,14 @@ public:
   std::vector<std::string> events;
 
   SimTime earliest_action() override { return kTimeInfinity; }
-  /// "coming S" and "arrived S", in the order the queues called them.
+  /// "coming to R" and "arrived S", in the order the queues called them.
   std::vector<std::string> announced;
 
   void arrived(mpilite::Message& m, SimTime at) override {
     note("arrived", m.seq, at);
     announced.push_back("arrived " + std::to_string(m.seq));
   }
-  void coming(const mpilite::Message& m) override {
-    announced.push_back("coming " + std::to_string(m.seq));
-  }
+  void coming(int rank) override { announced.push_back("coming to " + std::to_string(rank)); }
   void data_arrived(const mpilite::DataTransfer&, SimTime, SimTime) override {}
   void sent(int, std::uint64_t request, SimTime at) override { note("sent", request, at); }
   bool raise(const mpilite::LaterArrival*, std::size_t) override { return false; }
@@ -125,7 +123,7 @@ TEST(NicInOrder, TheNextArrivalIsAnnouncedWhileTheOneBeforeIsDecided) {
   send_three(q, false, plans);
   // Decided in the order their first bytes reach the receivers' NICs: 0, then rank 3's (at
   // rank 1 from 1.15 us), then rank 0's second (at rank 2 from 2.1 us).
-  const std::vector<std::string> want = {"coming 2", "arrived 0", "coming 1", "arrived 2",
+  const std::vector<std::string> want = {"coming to 1", "arrived 0", "coming to 2", "arrived 2",
                                          "arrived 1"};
   EXPECT_EQ(q.ranks.announced, want);
 }

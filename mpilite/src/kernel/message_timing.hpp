@@ -113,9 +113,9 @@ public:
   virtual SimTime earliest_action() = 0;
   /// An Eager leg planned `later` arrives at `at`; what can be matched now is.
   virtual void arrived(Message& m, SimTime at) = 0;
-  /// A hint: `m`'s arrival is decided next. What the receiver's side will touch for it may be
-  /// fetched into the cache meanwhile.
-  virtual void coming(const Message& m) { (void)m; }
+  /// A hint: the arrival of a message to world rank `rank` is decided next. What that
+  /// receiver's side will touch may be fetched into the cache meanwhile.
+  virtual void coming(int rank) { (void)rank; }
   /// A Data leg planned `later` arrives at `at`, its last byte having left the sender at `sent`
   /// (the sender's request d.reply_to completes then; a network that completed it already, with
   /// Arrivals::sent, passes a copy without it).

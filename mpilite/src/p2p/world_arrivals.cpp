@@ -17,9 +17,9 @@ void WorldArrivals::arrived(Message& m, SimTime at) {
   settle_message(w_, m, at);
 }
 
-void WorldArrivals::coming(const Message& m) {
+void WorldArrivals::coming(int rank) {
   // The heads of its matching queues: arrived() reads them first.
-  if (const Rank* r = w_.local(m.dst)) {
+  if (const Rank* r = w_.local(rank)) {
     __builtin_prefetch(&r->posted);
     __builtin_prefetch(&r->unexpected);
   }

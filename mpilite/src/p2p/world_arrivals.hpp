@@ -12,7 +12,7 @@ public:
   explicit WorldArrivals(World& w) : w_(w) {}
   SimTime earliest_action() override;
   void arrived(Message& m, SimTime at) override;
-  void coming(const Message& m) override;
+  void coming(int rank) override;
   void data_arrived(const DataTransfer& d, SimTime at, SimTime sent) override;
   void sent(int rank, std::uint64_t request, SimTime at) override;
   bool raise(const LaterArrival* bounds, std::size_t n) override;

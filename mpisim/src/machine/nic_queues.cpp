@@ -131,9 +131,7 @@ SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   to_deliver_.pop();
   // Settling delivers legs in a row: the receiver of the next one is told now, so that its
   // state (cold at a thousand ranks) is on its way while this one is matched.
-  if (!to_deliver_.empty())
-    if (const mpilite::Message* next = legs_[to_deliver_.top().slot].message)
-      arrivals.coming(*next);
+  if (!to_deliver_.empty()) arrivals.coming(legs_[to_deliver_.top().slot].dst);
   Leg& l = legs_[slot];
   legs_.release(slot);
   SimTime& free_at = nic_of(l.dst).delivering_until;
