@@ -85,20 +85,31 @@ static void advise_ranges(struct iovec* iov, size_t n, int advice) {
   if (syscall(SYS_process_madvise, pidfd, iov, n, advice, 0) < 0) fail("process_madvise");
 }
 
+static void close_userfaultfd(void) {
+  if (uffd < 0) return;
+  munmap(pool, kPool * kPage);
+  close(uffd);
+  uffd = -1;
+  pool_top = 0;
+}
+
 /* userfaultfd over the stacks and the pool, faults as SIGBUS; 0 where the kernel refuses. */
 static int open_userfaultfd(size_t bytes) {
   uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
   if (uffd < 0) return 0;
-  struct uffdio_api api = {UFFD_API, UFFD_FEATURE_SIGBUS | UFFD_FEATURE_MOVE, 0};
-  if (ioctl(uffd, UFFDIO_API, &api) != 0) return 0;
   pool = mmap(NULL, kPool * kPage, PROT_READ | PROT_WRITE,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pool == MAP_FAILED) fail("mmap");
+  struct uffdio_api api = {UFFD_API, UFFD_FEATURE_SIGBUS | UFFD_FEATURE_MOVE, 0};
   struct uffdio_register stacks_reg = {
       {(uint64_t)(uintptr_t)region, bytes}, UFFDIO_REGISTER_MODE_MISSING, 0};
   struct uffdio_register pool_reg = {
       {(uint64_t)(uintptr_t)pool, kPool * kPage}, UFFDIO_REGISTER_MODE_MISSING, 0};
-  return ioctl(uffd, UFFDIO_REGISTER, &stacks_reg) == 0 &&
-         ioctl(uffd, UFFDIO_REGISTER, &pool_reg) == 0;
+  if (ioctl(uffd, UFFDIO_API, &api) == 0 && ioctl(uffd, UFFDIO_REGISTER, &stacks_reg) == 0 &&
+      ioctl(uffd, UFFDIO_REGISTER, &pool_reg) == 0)
+    return 1;
+  close_userfaultfd();
+  return 0;
 }
 
 static char zero[kPage] __attribute__((aligned(kPage)));
@@ -185,12 +196,7 @@ static double run(enum Scheme s) {
     }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   munmap(region, bytes);
-  if (uffd >= 0) {
-    munmap(pool, kPool * kPage);
-    close(uffd);
-    uffd = -1;
-    pool_top = 0;
-  }
+  close_userfaultfd();
   const double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
   return ns / (double)(stacks * rounds);
 }
