@@ -4,8 +4,10 @@
 #include <array>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
@@ -220,6 +222,100 @@ template <std::size_t N> bool PathTable<N>::operator==(const PathTable& o) const
   return true;
 }
 
+namespace {
+
+/// Blocks of one size kept for reuse on this thread, each free block holding the next: a
+/// list with no storage of its own and no destructor, so that reaching it costs no guard of a
+/// thread-local's construction (each host process's simulation runs on one thread; a block
+/// freed on another goes to that thread's list). What is kept is bounded; what stays at the end
+/// of the process goes with it.
+template <std::size_t Size> class KeptBlocks {
+  static_assert(Size >= sizeof(void*));
+
+public:
+  void* take() {
+#if !defined(MPISIM_ASAN)
+    if (head_) {
+      void* b = head_;
+      head_ = *static_cast<void**>(b);
+      --count_;
+      return b;
+    }
+#endif
+    return ::operator new(Size);
+  }
+  void give(void* b) noexcept {
+#if !defined(MPISIM_ASAN)
+    if (count_ < kKept) {
+      *static_cast<void**>(b) = head_;
+      head_ = b;
+      ++count_;
+      return;
+    }
+#endif
+    ::operator delete(b);
+  }
+
+private:
+  // At most 4 MiB of each size: a path's block is about 500 bytes, its tables' 2.9 KiB.
+  static constexpr std::size_t kKept = (std::size_t{4} << 20) / Size;
+  void* head_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+template <std::size_t Size> KeptBlocks<Size>& kept_blocks() {
+  static_assert(std::is_trivially_destructible_v<KeptBlocks<Size>>);
+  thread_local KeptBlocks<Size> blocks;
+  return blocks;
+}
+
+/// An allocator of std::allocate_shared's blocks from the kept ones.
+template <class T> struct KeptAllocator {
+  using value_type = T;
+  KeptAllocator() = default;
+  template <class U> KeptAllocator(const KeptAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    if (n != 1) return static_cast<T*>(::operator new(n * sizeof(T)));
+    return static_cast<T*>(kept_blocks<sizeof(T)>().take());
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n != 1) return ::operator delete(p);
+    kept_blocks<sizeof(T)>().give(p);
+  }
+  template <class U> bool operator==(const KeptAllocator<U>&) const { return true; }
+};
+
+} // namespace
+
+void* CritPath::operator new(std::size_t bytes) {
+  return bytes == sizeof(CritPath) ? kept_blocks<sizeof(CritPath)>().take() : ::operator new(bytes);
+}
+
+void CritPath::operator delete(void* block, std::size_t bytes) noexcept {
+  if (bytes == sizeof(CritPath))
+    kept_blocks<sizeof(CritPath)>().give(block);
+  else
+    ::operator delete(block);
+}
+
+CritPath::CritPath(const CritPath& o)
+    : parts_(o.parts_), total_(o.total_), tables_(o.tables_), n_pending_(o.n_pending_),
+      last_rank_(o.last_rank_), last_call_(o.last_call_) {
+  std::memcpy(pending_, o.pending_, n_pending_ * sizeof(PathEntry));
+}
+
+CritPath& CritPath::operator=(const CritPath& o) {
+  if (this == &o) return *this;
+  parts_ = o.parts_;
+  total_ = o.total_;
+  tables_ = o.tables_;
+  n_pending_ = o.n_pending_;
+  std::memcpy(pending_, o.pending_, n_pending_ * sizeof(PathEntry));
+  last_rank_ = o.last_rank_;
+  last_call_ = o.last_call_;
+  return *this;
+}
+
 void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   if (ps <= 0) return;
   if (!call) call = "(outside MPI)";
@@ -227,18 +323,20 @@ void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   last_call_ = call;
   parts_[static_cast<std::size_t>(part)] += ps;
   total_ += ps;
-  pending_[n_pending_++] = {call, ps, rank, part, call_id(call)};
+  ::new (static_cast<void*>(pending_ + n_pending_++ * sizeof(PathEntry)))
+      PathEntry{call, ps, rank, part, call_id(call)};
   if (n_pending_ == kPending) flush();
 }
 
 void CritPath::flush() const {
   if (!tables_)
-    tables_ = std::make_shared<Tables>();
+    tables_ = std::allocate_shared<Tables>(KeptAllocator<Tables>());
   else if (tables_.use_count() > 1)
-    tables_ = std::make_shared<Tables>(*tables_);
+    tables_ = std::allocate_shared<Tables>(KeptAllocator<Tables>(), *tables_);
   static const std::uint32_t no_call = call_id("");
   for (std::size_t i = 0; i < n_pending_; ++i) {
-    const PathEntry& c = pending_[i];
+    const PathEntry& c =
+        *std::launder(reinterpret_cast<const PathEntry*>(pending_ + i * sizeof(PathEntry)));
     tables_->named.add(c);
     tables_->calls.add({c.call, c.ps, -1, c.part, c.call_id});
     tables_->ranks.add({"", c.ps, c.rank, PathPart::Wait, no_call});

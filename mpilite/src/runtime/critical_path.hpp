@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "message_timing.hpp"
@@ -50,6 +51,7 @@ struct PathEntry {
 /// 2^24: more distinct names than that end the run with an error.
 std::uint32_t call_id(const char* name);
 static_assert(sizeof(PathEntry) == 24, "a path's tables are copied with every message");
+static_assert(std::is_trivially_copyable_v<PathEntry>, "pending contributions are copied as bytes");
 
 /// The largest contributions to a path by one key, at most N of them. When it is full, a new key
 /// replaces the smallest entry if it brings more than that entry holds; what is given up (the
@@ -95,6 +97,16 @@ public:
   static constexpr std::size_t kNamed = 32; ///< entries by (rank, call, part)
   static constexpr std::size_t kCalls = 16; ///< entries by (call, part)
   static constexpr std::size_t kRanks = 64; ///< entries by rank
+
+  CritPath() = default;
+  /// Copies carry only the pending contributions they have, not the whole buffer.
+  CritPath(const CritPath& o);
+  CritPath& operator=(const CritPath& o);
+  /// Paths are made and dropped with every message, faster than the allocator's per-size cache
+  /// turns them over: their blocks are kept for reuse instead (not under AddressSanitizer,
+  /// which must see a dropped path's block freed).
+  static void* operator new(std::size_t bytes);
+  static void operator delete(void* block, std::size_t bytes) noexcept;
 
   SimTime total() const { return total_; }
   SimTime part(PathPart p) const { return parts_[static_cast<std::size_t>(p)]; }
@@ -142,7 +154,10 @@ private:
   std::array<SimTime, kPathParts> parts_{};
   SimTime total_ = 0;
   mutable std::shared_ptr<Tables> tables_;
-  mutable std::array<PathEntry, kPending> pending_{};
+  // Raw bytes rather than entries: a path is copied with every message, and entries would all be
+  // built at each copy though only the first n_pending_ are in use (PathEntry is trivially
+  // copyable, and those are made in place by add).
+  alignas(PathEntry) mutable std::byte pending_[kPending * sizeof(PathEntry)];
   mutable std::uint8_t n_pending_ = 0;
   std::int32_t last_rank_ = 0;
   const char* last_call_ = "(outside MPI)";
