@@ -298,24 +298,6 @@ void CritPath::operator delete(void* block, std::size_t bytes) noexcept {
     ::operator delete(block);
 }
 
-CritPath::CritPath(const CritPath& o)
-    : parts_(o.parts_), total_(o.total_), tables_(o.tables_), n_pending_(o.n_pending_),
-      last_rank_(o.last_rank_), last_call_(o.last_call_) {
-  std::memcpy(pending_, o.pending_, n_pending_ * sizeof(PathEntry));
-}
-
-CritPath& CritPath::operator=(const CritPath& o) {
-  if (this == &o) return *this;
-  parts_ = o.parts_;
-  total_ = o.total_;
-  tables_ = o.tables_;
-  n_pending_ = o.n_pending_;
-  std::memcpy(pending_, o.pending_, n_pending_ * sizeof(PathEntry));
-  last_rank_ = o.last_rank_;
-  last_call_ = o.last_call_;
-  return *this;
-}
-
 void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   if (ps <= 0) return;
   if (!call) call = "(outside MPI)";
@@ -323,9 +305,8 @@ void CritPath::add(PathPart part, SimTime ps, int rank, const char* call) {
   last_call_ = call;
   parts_[static_cast<std::size_t>(part)] += ps;
   total_ += ps;
-  ::new (static_cast<void*>(pending_ + n_pending_++ * sizeof(PathEntry)))
-      PathEntry{call, ps, rank, part, call_id(call)};
-  if (n_pending_ == kPending) flush();
+  pending_.push({call, ps, rank, part, call_id(call)});
+  if (pending_.size() == kPending) flush();
 }
 
 void CritPath::flush() const {
@@ -334,18 +315,17 @@ void CritPath::flush() const {
   else if (tables_.use_count() > 1)
     tables_ = std::allocate_shared<Tables>(KeptAllocator<Tables>(), *tables_);
   static const std::uint32_t no_call = call_id("");
-  for (std::size_t i = 0; i < n_pending_; ++i) {
-    const PathEntry& c =
-        *std::launder(reinterpret_cast<const PathEntry*>(pending_ + i * sizeof(PathEntry)));
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const PathEntry& c = pending_[i];
     tables_->named.add(c);
     tables_->calls.add({c.call, c.ps, -1, c.part, c.call_id});
     tables_->ranks.add({"", c.ps, c.rank, PathPart::Wait, no_call});
   }
-  n_pending_ = 0;
+  pending_.clear();
 }
 
 const CritPath::Tables& CritPath::tables() const {
-  if (n_pending_ > 0 || !tables_) flush();
+  if (pending_.size() > 0 || !tables_) flush();
   return *tables_;
 }
 

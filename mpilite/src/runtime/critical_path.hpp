@@ -9,7 +9,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -98,10 +100,6 @@ public:
   static constexpr std::size_t kCalls = 16; ///< entries by (call, part)
   static constexpr std::size_t kRanks = 64; ///< entries by rank
 
-  CritPath() = default;
-  /// Copies carry only the pending contributions they have, not the whole buffer.
-  CritPath(const CritPath& o);
-  CritPath& operator=(const CritPath& o);
   /// Paths are made and dropped with every message, faster than the allocator's per-size cache
   /// turns them over: their blocks are kept for reuse instead (not under AddressSanitizer,
   /// which must see a dropped path's block freed).
@@ -146,6 +144,32 @@ private:
   /// copied once per kPending contributions: 16 against 8 takes 8 % off a replay with
   /// `--critical-path`, and 64 made each copy of a path cost more than it saved.
   static constexpr std::size_t kPending = 16;
+  /// Those contributions, in raw bytes rather than entries: a path is copied with every
+  /// message, and a copy copies only the ones in use (PathEntry is trivially copyable; each is
+  /// made in place by push).
+  class Pending {
+  public:
+    Pending() = default;
+    Pending(const Pending& o) : n_(o.n_) { std::memcpy(bytes_, o.bytes_, n_ * sizeof(PathEntry)); }
+    Pending& operator=(const Pending& o) {
+      if (this == &o) return *this;
+      n_ = o.n_;
+      std::memcpy(bytes_, o.bytes_, n_ * sizeof(PathEntry));
+      return *this;
+    }
+    std::size_t size() const { return n_; }
+    const PathEntry& operator[](std::size_t i) const {
+      return *std::launder(reinterpret_cast<const PathEntry*>(bytes_ + i * sizeof(PathEntry)));
+    }
+    void push(const PathEntry& e) {
+      ::new (static_cast<void*>(bytes_ + n_++ * sizeof(PathEntry))) PathEntry(e);
+    }
+    void clear() { n_ = 0; }
+
+  private:
+    alignas(PathEntry) std::byte bytes_[kPending * sizeof(PathEntry)];
+    std::uint8_t n_ = 0;
+  };
 
   const Tables& tables() const;
   /// Adds the pending contributions to tables of this path's own (copied if shared).
@@ -154,11 +178,7 @@ private:
   std::array<SimTime, kPathParts> parts_{};
   SimTime total_ = 0;
   mutable std::shared_ptr<Tables> tables_;
-  // Raw bytes rather than entries: a path is copied with every message, and entries would all be
-  // built at each copy though only the first n_pending_ are in use (PathEntry is trivially
-  // copyable, and those are made in place by add).
-  alignas(PathEntry) mutable std::byte pending_[kPending * sizeof(PathEntry)];
-  mutable std::uint8_t n_pending_ = 0;
+  mutable Pending pending_;
   std::int32_t last_rank_ = 0;
   const char* last_call_ = "(outside MPI)";
 };
