@@ -7,6 +7,8 @@
 #include <iterator>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "flat_index.hpp"
 #include "message.hpp"
 #include "mpi.h"
@@ -83,8 +85,13 @@ public:
     return l ? l->head : nullptr;
   }
 
+  /// The lists themselves, inline for the first: a message or receive reaching a rank whose
+  /// queues have gone cold (every one at 1 000 ranks and more) then finds its list in the lines
+  /// of the rank it reads anyway, instead of in a block of its own, one cache miss further.
+  using Lists = boost::container::small_vector<List, 1>;
+
   /// Every non-empty list, in no particular order.
-  const std::vector<List>& lists() const { return lists_; }
+  const Lists& lists() const { return lists_; }
 
 private:
   /// The index is kept while there are more lists than scanning them costs: its slots are a
@@ -110,7 +117,7 @@ private:
   const List* find(std::uint64_t key) const { return const_cast<KeyedLists*>(this)->find(key); }
 
   FlatIndex index_; ///< key to position in lists_ while indexed()
-  std::vector<List> lists_;
+  Lists lists_;
 };
 
 /// Arrived, unmatched messages: in arrival order, and per (context, source) in arrival order
@@ -135,7 +142,7 @@ public:
     return by_source_.front(envelope_key(context, source));
   }
   /// The messages of each (context, source) that has some.
-  const std::vector<SourceLists::List>& sources() const { return by_source_.lists(); }
+  const SourceLists::Lists& sources() const { return by_source_.lists(); }
 
 private:
   MessageQueue all_;
@@ -203,7 +210,8 @@ private:
   Request* tail_ = nullptr;
   std::uint64_t next_post_seq_ = 0;
   SourceLists by_source_;
-  std::vector<Request*> matchable_; ///< sorted by post_seq
+  /// Sorted by post_seq; inline for the usual one or two, as the lists are.
+  boost::container::small_vector<Request*, 2> matchable_;
 };
 
 } // namespace mpilite

@@ -83,35 +83,43 @@ struct Rank {
   bool in_undecided_list = false;
   /// Listed in World::may_wait_elsewhere() (padding that was there anyway).
   bool in_elsewhere_list = false;
+  bool initialized = false;
+  bool finalized = false;
   /// Replies this rank's sends still await from other host processes (a rendezvous, synchronous
   /// or buffered send to a rank there): input from elsewhere that no posted receive shows.
   int remote_replies = 0;
 
-  PostedQueue posted;         ///< unmatched receives, in post order
-  UnexpectedQueue unexpected; ///< arrived, unmatched messages, in arrival order
-  std::uint64_t next_seq = 0;
-
+  // What every MPI call reads or writes, beside the clocks above: at a thousand ranks and more
+  // a rank's state has left the caches by the time it runs again, and each line of it that a
+  // call touches costs a miss (docs/performance.md, A rank's hot state in few lines).
   int call_depth = 0; ///< nesting of MPI calls (collectives call point-to-point)
+  /// Threads of the OpenMP team the rank runs a region of (0: none).
+  int region_threads = 0;
   CallInfo call;
   const char* last_call = nullptr; ///< the latest MPI call entered (for fault reports)
-  std::uint64_t compute_mark = 0;  ///< kernel's host clock at the last exit from MPI
+  RankStats stats;
+  std::uint64_t next_seq = 0; ///< of this rank's next send (Message::seq)
+  /// The critical path that set the clock (MPISIM_CRITICAL_PATH; null when off): its total is
+  /// the clock at all times.
+  std::unique_ptr<CritPath> path;
+
+  PostedQueue posted;         ///< unmatched receives, in post order
+  UnexpectedQueue unexpected; ///< arrived, unmatched messages, in arrival order
+
+  std::uint64_t compute_mark = 0; ///< kernel's host clock at the last exit from MPI
   /// Target time (ps) of the compute burst under way measured so far: its parallel regions
   /// and what came before them. It is charged with the rest of the burst.
   double compute_carried_ps = 0;
-  /// Threads of the OpenMP team the rank runs a region of (0: none), and the team size it set
-  /// with omp_set_num_threads (0: the process's): each process of a real run has its own.
-  int region_threads = 0;
+  /// The team size the rank set with omp_set_num_threads (0: the process's): each process of a
+  /// real run has its own.
   int omp_threads = 0;
-  /// The interposer's record of that region (openmp_interpose.cpp), for the master's MPI calls.
+  /// The interposer's record of the region it runs (region_threads; openmp_interpose.cpp), for
+  /// the master's MPI calls.
   void* openmp_region = nullptr;
   /// The clock and the compute carried when that region began: the master's MPI calls in it and
   /// its end are charged from there (CallHooks::region_call).
   SimTime region_start_clock = 0;
   double region_start_carried_ps = 0;
-  RankStats stats;
-  /// The critical path that set the clock (MPISIM_CRITICAL_PATH; null when off): its total is
-  /// the clock at all times.
-  std::unique_ptr<CritPath> path;
 
   PrivateSegment globals; ///< this rank's copy of the program's privatized variables
   /// Handlers the rank registered with atexit(), oldest first: they run in the rank when it
@@ -121,8 +129,6 @@ struct Rank {
   /// null), then the strings they point to.
   std::unique_ptr<char*[]> argv;
 
-  bool initialized = false;
-  bool finalized = false;
   int exit_code = 0;
   bool exited = false; ///< ended by exit() rather than by returning from main
   RankComms comms;     ///< context ids in use; error handlers, names, attributes per communicator
