@@ -47,7 +47,7 @@ public:
 
   // Argument checks: each returns MPI_SUCCESS or the result of error(). Those every
   // point-to-point call makes test inline and raise out of line: as calls they cost more than
-  // the tests (about 150 instructions of a ping-pong message's 4 300).
+  // the tests (about 120 instructions of a ping-pong message's 4 300).
   int check_init() { return r.initialized && !r.finalized ? MPI_SUCCESS : check_init_closed(); }
   int check_comm(MPI_Comm h, Comm*& out);
   /// check_comm, and refuses an intercommunicator: for calls mpisim implements on
