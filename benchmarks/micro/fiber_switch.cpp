@@ -2,10 +2,12 @@
 // blocking MPI call of a rank takes when another rank of the host can run, against the floor:
 // a bare Boost.Context jump_fcontext ping-pong between two contexts, measured in the same
 // process. With "streams" the switch also carries the C++ standard streams' format, as in a
-// program that names std::cout; with "copy" the stacks are copied out (MPISIM_STACK_COPY), and
+// program that names std::cout; with "copy" the stacks are copied out (MPISIM_STACK_COPY=on), and
 // the token goes round 4 096 fibers instead of two, so that every stack switched out is parked
-// (in batches) before its fiber runs again, as in a ring of many ranks.
-// usage: bench_fiber_switch [switches] [streams|copy]
+// (in batches) before its fiber runs again, as in a ring of many ranks; with "shared" the 4 096
+// fibers share 1 024 stacks (MPISIM_STACK_COPY=shared), so that every switch copies a fiber out
+// of its stack and the next one in.
+// usage: bench_fiber_switch [switches] [streams|copy|shared]
 #include <boost/context/detail/fcontext.hpp>
 
 #include <chrono>
@@ -48,8 +50,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// ns per switch of the scheduler passing a token round `fibers` fibers.
-double scheduler_switch(long switches, bool copy_stacks, std::size_t fibers) {
-  mpilite::Scheduler sched(fibers, 64 * 1024, {.copy_stacks = copy_stacks});
+double scheduler_switch(long switches, const mpilite::StackPoolOptions& stacks,
+                        std::size_t fibers) {
+  mpilite::Scheduler sched(fibers, 64 * 1024, stacks);
   std::vector<mpilite::Task> tasks(fibers);
   std::vector<PingPong> ring(fibers);
   for (std::size_t i = 0; i < fibers; ++i) {
@@ -105,7 +108,10 @@ int main(int argc, char** argv) {
   if (std::strcmp(variant, "streams") == 0) mpisim_priv_uses_streams();
   const double jump = bare_jump(switches);
   const bool copy = std::strcmp(variant, "copy") == 0;
-  const double sw = scheduler_switch(switches, copy, copy ? 4096 : 2);
+  const bool shared = std::strcmp(variant, "shared") == 0;
+  const double sw = scheduler_switch(
+      switches, {.copy_stacks = copy || shared, .shared_slots = shared ? 1024u : 0u},
+      copy || shared ? 4096 : 2);
   std::printf("bench_fiber_switch: ratio %.2f (scheduler switch / bare jump)\n", sw / jump);
   return 0;
 }

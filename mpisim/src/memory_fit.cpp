@@ -12,7 +12,6 @@
 #include "config_error.hpp"
 #include "privatization.hpp"
 #include "rank.hpp"
-#include "stack_pool.hpp"
 #include "transport.hpp"
 
 namespace mpisim {
@@ -101,9 +100,9 @@ void fit_ranks(Config& config, std::uint64_t available, int hosts) {
   // Asked to keep each rank's state in its stack, the stacks cannot be copied.
   if (config.stack_copy == StackCopy::Auto && !config.copy_stacks &&
       config.rank_state != RankState::Stack &&
-      copy_to_fit(share, rank_floor(config.state_in_stack), available) &&
-      mpilite::kernel_has_guard_regions()) {
+      copy_to_fit(share, rank_floor(config.state_in_stack), available)) {
     config.copy_stacks = true;
+    config.shared_stacks = true;   // which needs no kernel guard regions
     config.state_in_stack = false; // a parked stack's pages hold no memory
   }
 #endif

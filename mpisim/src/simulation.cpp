@@ -213,9 +213,11 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   {
     const mpilite::Kernel kernel{*network_, *link_, *this, *this, *policy_};
     control_ = std::make_unique<RunControl>(config_, s.reporting_host);
-    auto world_owner = std::make_unique<mpilite::World>(kernel, config_.ranks, map.ranks_of(host),
-                                                        config_.stack_size, config_.copy_stacks,
-                                                        config_.state_in_stack);
+    std::vector<int> local_ranks = map.ranks_of(host);
+    const std::size_t shared = config_.shared_stacks ? shared_stack_count(local_ranks.size()) : 0;
+    auto world_owner = std::make_unique<mpilite::World>(
+        kernel, config_.ranks, std::move(local_ranks), config_.stack_size, config_.copy_stacks,
+        config_.state_in_stack, shared);
     mpilite::World& world = *world_owner;
     // However this block is left, the watchdog stops before the world goes.
     const auto stop_control = [this](Simulation*) { control_.reset(); };

@@ -258,10 +258,16 @@ TEST(Config, StacksAreCopiedOutByDefaultFromSoManyRanksPerHostProcess) {
   EXPECT_TRUE(contains(error_of({"MPISIM_STACK_COPY=on"}), "sanitized build cannot copy stacks"));
 #else
   EXPECT_TRUE(config_of({at}).copy_stacks);
+  EXPECT_TRUE(config_of({at}).shared_stacks); // auto copies into shared stacks
   EXPECT_TRUE(config_of({"MPISIM_RANKS=2", "MPISIM_STACK_COPY=on"}).copy_stacks);
+  EXPECT_FALSE(config_of({"MPISIM_RANKS=2", "MPISIM_STACK_COPY=on"}).shared_stacks);
+  EXPECT_TRUE(config_of({"MPISIM_RANKS=2", "MPISIM_STACK_COPY=shared"}).shared_stacks);
+  EXPECT_EQ(mpisim::shared_stack_count(6), 1u);
+  EXPECT_EQ(mpisim::shared_stack_count(200), 25u);
+  EXPECT_EQ(mpisim::shared_stack_count(1'000'000), 1024u);
 #endif
   EXPECT_TRUE(contains(error_of({"MPISIM_STACK_COPY=yes"}),
-                       "MPISIM_STACK_COPY=yes is not valid; allowed: auto, on, off"));
+                       "MPISIM_STACK_COPY=yes is not valid; allowed: auto, on, shared, off"));
 }
 
 TEST(Config, RanksStateLivesInTheirStacksByDefaultFromSoManyRanksPerHostProcess) {

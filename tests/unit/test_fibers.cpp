@@ -306,11 +306,12 @@ struct Reach {
   int* inbox = nullptr; ///< four ints on the owner's stack
   bool in_copy = false;
   bool deep_is_own = false;
+  bool shared = false; ///< shared stacks: no range below the used part is reached
   std::size_t faults = 0;
   int seen[4] = {};
 };
 
-void reach_owner(void* arg) {
+[[maybe_unused]] void reach_owner(void* arg) {
   auto& c = *static_cast<Reach*>(arg);
   int inbox[4] = {1, 2, 3, 4};
   c.inbox = inbox;
@@ -323,32 +324,43 @@ void reach_owner(void* arg) {
   c.inbox = nullptr;
 }
 
-void reach_other(void* arg) {
+[[maybe_unused]] void reach_other(void* arg) {
   auto& c = *static_cast<Reach*>(arg);
   if (!c.inbox) c.sched->block(); // until the owner has its inbox
-  auto* at = static_cast<int*>(c.sched->reach(c.inbox, 0, 4 * sizeof(int)));
+  auto* at = static_cast<int*>(c.sched->reach(*c.owner, c.inbox, 0, 4 * sizeof(int)));
   c.in_copy = at != c.inbox;
   for (int i = 0; i < 4; ++i)
     at[i] *= 10; // read and written in the copy
   c.faults = c.sched->stacks().faults();
   c.sched->wake(*c.owner);
   c.sched->block();
+  if (c.shared) {
+    c.sched->wake(*c.owner);
+    return;
+  }
   // A range reaching below what the stack uses is not in its copy: the stack comes back, and
   // the address is the buffer's own.
-  c.deep_is_own = c.sched->reach(c.inbox, -(32 * 1024), 4 * sizeof(int)) == c.inbox;
+  c.deep_is_own = c.sched->reach(*c.owner, c.inbox, -(32 * 1024), 4 * sizeof(int)) == c.inbox;
   c.sched->wake(*c.owner);
+}
+
+/// Runs the owner and the other fiber of Reach on stacks copied as `stacks` says.
+[[maybe_unused]] Reach run_reach(const mpilite::StackPoolOptions& stacks) {
+  mpilite::Scheduler sched(2, 64 * 1024, stacks);
+  mpilite::Task a, b;
+  Reach c{&sched, &a, &b};
+  c.shared = stacks.shared_slots > 0;
+  sched.spawn(a, 0, &reach_owner, &c);
+  sched.spawn(b, 1, &reach_other, &c);
+  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
+  return c;
 }
 
 TEST(Scheduler, AParkedStacksBuffersAreReachedInItsCopy) {
 #if defined(MPISIM_ASAN)
   GTEST_SKIP() << "the sanitized build cannot copy stacks";
 #else
-  mpilite::Scheduler sched(2, 64 * 1024, {.copy_stacks = true, .park_batch = 1});
-  mpilite::Task a, b;
-  Reach c{&sched, &a, &b};
-  sched.spawn(a, 0, &reach_owner, &c);
-  sched.spawn(b, 1, &reach_other, &c);
-  EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished);
+  const Reach c = run_reach({.copy_stacks = true, .park_batch = 1});
   EXPECT_TRUE(c.in_copy);
   EXPECT_EQ(c.faults, 0u); // no access went through the fault handler
   EXPECT_EQ(std::vector<int>(c.seen, c.seen + 4), (std::vector<int>{10, 20, 30, 40}));
@@ -356,10 +368,135 @@ TEST(Scheduler, AParkedStacksBuffersAreReachedInItsCopy) {
 #endif
 }
 
+TEST(Scheduler, ASharedStacksBlockedFiberIsReachedInItsCopy) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  // One stack for both fibers: while the other runs, the owner's inbox exists only in its copy.
+  const Reach c = run_reach({.copy_stacks = true, .shared_slots = 1});
+  EXPECT_TRUE(c.in_copy);
+  EXPECT_EQ(std::vector<int>(c.seen, c.seen + 4), (std::vector<int>{10, 20, 30, 40}));
+#endif
+}
+
+// Fibers that share stacks keep their own frames: each fills a local array with its own values,
+// and after every switch (through the root when the next fiber shares its stack) finds them.
+struct Sharing {
+  mpilite::Scheduler* sched;
+  std::vector<mpilite::Task>* tasks;
+  int rounds;
+  std::vector<int> wrong;
+};
+
+[[maybe_unused]] void sharing_fiber(void* arg) {
+  auto& c = *static_cast<Sharing*>(arg);
+  const std::size_t me = static_cast<std::size_t>(c.sched->current() - c.tasks->data());
+  const std::size_t n = c.tasks->size();
+  volatile long frame[600]; // more than a page of the stack, copied in and out every time
+  for (std::size_t k = 0; k < 600; ++k)
+    frame[k] = static_cast<long>(me * 1000 + k);
+  for (int round = 0; round < c.rounds; ++round) {
+    c.sched->wake((*c.tasks)[(me + 1) % n]);
+    c.sched->block();
+    for (std::size_t k = 0; k < 600; ++k)
+      c.wrong[me] += frame[k] != static_cast<long>(me * 1000 + k);
+  }
+  c.sched->wake((*c.tasks)[(me + 1) % n]);
+}
+
+TEST(Scheduler, FibersSharingStacksKeepTheirFrames) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  for (std::size_t slots : {1, 2, 3}) {
+    mpilite::Scheduler sched(6, 64 * 1024, {.copy_stacks = true, .shared_slots = slots});
+    std::vector<mpilite::Task> tasks(6);
+    Sharing c{&sched, &tasks, 5, std::vector<int>(6)};
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      sched.spawn(tasks[i], i, &sharing_fiber, &c);
+    EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished) << slots << " stacks";
+    EXPECT_EQ(c.wrong, std::vector<int>(6)) << slots << " stacks";
+    // Every fiber ran on the stack of its slot.
+    EXPECT_EQ(tasks[slots].stack.bottom, tasks[0].stack.bottom) << slots << " stacks";
+  }
+#endif
+}
+
+// Work for a blocked fiber (a step of its collective) reaches its buffers at their addresses,
+// run by another fiber: on a stack of the scheduler's own when both share one stack.
+struct RunFor {
+  mpilite::Scheduler* sched;
+  mpilite::Task* owner;
+  mpilite::Task* other;
+  mpilite::Task* filler; ///< runs on the owner's stack after it, so that it is copied out
+  int* inbox = nullptr;  ///< on the owner's stack
+  int seen = 0;
+  long other_sum = 0;
+  long filler_sum = 0;
+};
+
+[[maybe_unused]] void run_for_owner(void* arg) {
+  auto& c = *static_cast<RunFor*>(arg);
+  volatile int inbox = 1;
+  c.inbox = const_cast<int*>(&inbox);
+  c.sched->wake(*c.filler);
+  c.sched->block(); // the other fiber works on the inbox meanwhile
+  c.seen = inbox;
+}
+
+[[maybe_unused]] void run_for_filler(void* arg) {
+  auto& c = *static_cast<RunFor*>(arg);
+  volatile long mine[64];
+  for (int k = 0; k < 64; ++k)
+    mine[k] = 2 * k;
+  c.sched->wake(*c.other);
+  c.sched->block();
+  for (int k = 0; k < 64; ++k)
+    c.filler_sum += mine[k];
+}
+
+[[maybe_unused]] void run_for_other(void* arg) {
+  auto& c = *static_cast<RunFor*>(arg);
+  while (!c.inbox || c.filler->state != mpilite::TaskState::Blocked)
+    c.sched->block();
+  volatile long mine[64];
+  for (int k = 0; k < 64; ++k)
+    mine[k] = k;
+  c.sched->run_for(
+      *c.owner, [](void* a) { *static_cast<RunFor*>(a)->inbox *= 42; }, &c);
+  for (int k = 0; k < 64; ++k)
+    c.other_sum += mine[k]; // its own frames, back in place
+  c.sched->wake(*c.owner);
+  c.sched->wake(*c.filler);
+}
+
+TEST(Scheduler, SharedStacksRunWorkForABlockedFiberWithItsStackInPlace) {
+#if defined(MPISIM_ASAN)
+  GTEST_SKIP() << "the sanitized build cannot copy stacks";
+#else
+  // One stack for all three: the work runs on the service stack. Two (the owner and the filler,
+  // fibers 0 and 2, on one; the other on the second): the filler is copied out of the owner's
+  // stack for the work, directly.
+  for (std::size_t slots : {1, 2}) {
+    mpilite::Scheduler sched(3, 64 * 1024, {.copy_stacks = true, .shared_slots = slots});
+    mpilite::Task a, b, f;
+    RunFor c{&sched, &a, &b, &f};
+    sched.spawn(a, 0, &run_for_owner, &c);
+    sched.spawn(b, 1, &run_for_other, &c);
+    sched.spawn(f, 2, &run_for_filler, &c);
+    EXPECT_EQ(sched.run([] { return false; }), mpilite::RunEnd::Finished) << slots;
+    EXPECT_EQ(c.seen, 42) << slots << " stacks";
+    EXPECT_EQ(c.other_sum, 64 * 63 / 2) << slots << " stacks";
+    EXPECT_EQ(c.filler_sum, 64 * 63) << slots << " stacks";
+  }
+#endif
+}
+
 TEST(Scheduler, WithoutCopyingABufferIsReachedAtItsAddress) {
   mpilite::Scheduler sched(1, 64 * 1024, {});
+  mpilite::Task owner;
   int x = 0;
-  EXPECT_EQ(sched.reach(&x, 0, sizeof x), &x);
+  EXPECT_EQ(sched.reach(owner, &x, 0, sizeof x), &x);
 }
 
 TEST(StackPool, CopyingStacksNeedsKernelGuardRegions) {

@@ -4,7 +4,6 @@
 #include "config.hpp"
 #include "config_error.hpp"
 #include "memory_fit.hpp"
-#include "stack_pool.hpp"
 
 namespace {
 
@@ -65,13 +64,16 @@ TEST(MemoryFit, AutoCopiesStacksOnlyWhereInPlaceTheyWouldTakeMostOfTheMemory) {
   EXPECT_FALSE(roomy.copy_stacks);
   EXPECT_TRUE(roomy.state_in_stack);
   mpisim::Config tight = config_for(600'000);
-  bool can_copy = mpilite::kernel_has_guard_regions();
+  // Into shared stacks, which need no kernel guard regions.
 #if defined(MPISIM_ASAN)
-  can_copy = false;
+  const bool can_copy = false;
+#else
+  const bool can_copy = true;
 #endif
   if (can_copy) {
     mpisim::fit_ranks(tight, 2 * kGiB, 1); // 2.3 GiB is over three quarters of it
     EXPECT_TRUE(tight.copy_stacks);
+    EXPECT_TRUE(tight.shared_stacks);
     EXPECT_FALSE(tight.state_in_stack); // a parked stack's pages hold no memory
   } else {
     // In place they do not fit at all, and nothing else is left.
@@ -93,7 +95,6 @@ TEST(MemoryFit, RanksThatDoNotFitEvenCopiedAreRefusedNamingTheCopiedStack) {
 #if defined(MPISIM_ASAN)
   GTEST_SKIP() << "the sanitized build cannot copy stacks";
 #else
-  if (!mpilite::kernel_has_guard_regions()) GTEST_SKIP() << "no kernel guard regions here";
   mpisim::Config c = config_for(600'000);
   try {
     mpisim::fit_ranks(c, kGiB / 2, 1);

@@ -199,6 +199,8 @@ int PMPI_Buffer_attach(void* buffer, int size) {
   if (size < 0) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size {}", size);
   if (!buffer && size > 0)
     return c.error(MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer of {} bytes", size);
+  // Other ranks' receives read buffered messages from it.
+  if (size > 0) c.w.refuse_on_shared_stack(buffer, "MPI_Buffer_attach: the attached buffer");
   MPISIM_RECORD_OP(c, "buffer_attach", size);
   rare.bsend_buffer = buffer;
   rare.bsend_capacity = static_cast<std::size_t>(size);

@@ -72,14 +72,14 @@ void Schedule::reduce(const void* in, void* inout, std::size_t count, const Data
   // written is reached last: reaching may bring a stack back, which leaves a copy already
   // reached as it was, fine to read from but no longer to write to.
   Scheduler& sched = w_.scheduler();
-  const void* from = reach(sched, in, count, type);
-  void* to = reach(sched, inout, count, type);
+  const void* from = reach(sched, owner_.task, in, count, type);
+  void* to = reach(sched, owner_.task, inout, count, type);
   note_error(apply_op(op_, type, from, to, count));
 }
 
 void Schedule::copy_out(const void* from, void* to, std::size_t count, const Datatype& type) {
   if (count == 0) return;
-  copy_elements(from, reach(w_.scheduler(), to, count, type), count, type);
+  copy_elements(from, reach(w_.scheduler(), owner_.task, to, count, type), count, type);
 }
 
 void Schedule::start(Request& q, bool blocking) {
@@ -97,7 +97,7 @@ void Schedule::start(Request& q, bool blocking) {
   q.post_time = time_ = owner_.clock;
   if (owner_.path) path_ = std::make_unique<CritPath>(*owner_.path);
   call_ = owner_.call.name;
-  w_.defer(&Schedule::resume, this);
+  w_.defer(&Schedule::resume, this, &owner_);
 }
 
 Request* start_schedule(std::shared_ptr<Schedule> s, bool blocking) {
@@ -154,7 +154,7 @@ void Schedule::issue() {
 
 void Schedule::message_done(Request&, void* self) {
   Schedule& s = *static_cast<Schedule*>(self);
-  if (--s.pending_ == 0) s.w_.defer(&Schedule::resume, &s);
+  if (--s.pending_ == 0) s.w_.defer(&Schedule::resume, &s, &s.owner_);
 }
 
 void Schedule::collect() {

@@ -9,7 +9,7 @@ namespace mpilite {
 void CompoundRequest::part_done(Request&, void* self) {
   auto& c = *static_cast<CompoundRequest*>(self);
   // Never inside the matching of a part: parts_done may place data and free the parts.
-  if (--c.pending_ == 0) c.w_->defer(&CompoundRequest::finish, &c);
+  if (--c.pending_ == 0) c.w_->defer(&CompoundRequest::finish, &c, c.whole_->owner);
 }
 
 void CompoundRequest::finish(void* self) {

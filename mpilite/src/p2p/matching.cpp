@@ -64,7 +64,7 @@ Message* candidate(const Rank& r, const Request& q, const CandidateFilter& f) {
 namespace {
 
 /// Moves the data of `m` into the receive buffer of `q` (at most its capacity).
-void copy_payload(Scheduler& sched, const Message& m, const Request& q, std::size_t bytes) {
+void copy_payload(World& w, const Message& m, const Request& q, std::size_t bytes) {
   if (bytes == 0) return;
   // The buffers are often on the stacks of blocked ranks: with stacks copied out, the data goes
   // to (and comes from) their copies, and a collective that delivers to every rank before any
@@ -72,8 +72,11 @@ void copy_payload(Scheduler& sched, const Message& m, const Request& q, std::siz
   // In-host rendezvous: the sender waits, so its buffer is still valid. What is written is
   // reached last: reaching may bring a stack back, which leaves a copy already reached as it
   // was, fine to read from but no longer to write to.
-  const void* from = m.packed ? nullptr : reach(sched, m.user_buf, m.user_count, *m.user_type);
-  void* to = reach(sched, q.buf, q.count, *q.type);
+  Scheduler& sched = w.scheduler();
+  const void* from =
+      m.packed ? nullptr
+               : reach(sched, w.local(m.src)->task, m.user_buf, m.user_count, *m.user_type);
+  void* to = reach(sched, q.owner->task, q.buf, q.count, *q.type);
   if (m.packed) {
     unpack(m.packed, bytes, *q.type, to);
     return;
@@ -120,7 +123,7 @@ void receive_message(World& w, Rank& r, Request& q, Message& m) {
   k.hooks.received(m, r.id, t_match);
   const std::size_t capacity = q.count * q.type->size;
   const std::size_t bytes = std::min(m.bytes, capacity);
-  copy_payload(w.scheduler(), m, q, bytes);
+  copy_payload(w, m, q, bytes);
   q.status.MPI_SOURCE = q.comm->peer_rank(m.src);
   q.status.MPI_TAG = m.tag;
   q.status.MPI_ERROR = m.bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;

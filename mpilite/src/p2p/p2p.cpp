@@ -114,7 +114,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
   if (eager_data || m->protocol == SendProtocol::Buffered || !local_dest) {
     // A collective's schedule sends from its owner's buffers while the owner may be parked.
-    pack(reach(w.scheduler(), buf, count, type), count, type, allocate_payload(*m, bytes));
+    pack(reach(w.scheduler(), r.task, buf, count, type), count, type, allocate_payload(*m, bytes));
   } else {
     m->user_buf = buf;
     m->user_count = count;

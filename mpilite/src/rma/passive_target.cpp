@@ -24,6 +24,7 @@ class PassiveTarget;
 struct Step {
   void (*fn)(void*);
   void* arg;
+  const Rank* owner = nullptr; ///< the target, whose window its work reaches (World::defer)
 };
 
 /// A batch as it arrives: who sent it, what it asks for, its operations (once they are there).
@@ -86,14 +87,15 @@ private:
 
   /// Runs `step.fn(step.arg)` once `q` is complete, outside of any matching (World::defer).
   void when_complete(Request& q, Step& step) {
+    step.owner = &r_;
     if (q.complete) {
-      w_.defer(step.fn, step.arg);
+      w_.defer(step.fn, step.arg, step.owner);
       return;
     }
     q.completion_context = &step;
     q.on_complete = [](Request&, void* s) {
       const Step& st = *static_cast<const Step*>(s);
-      World::get().defer(st.fn, st.arg);
+      World::get().defer(st.fn, st.arg, st.owner);
     };
   }
 
@@ -166,7 +168,18 @@ private:
     return did;
   }
 
-  static bool drain_when_idle(void* self) { return static_cast<PassiveTarget*>(self)->drain(); }
+  /// The operations reach the target's window, which may lie on its stack: they run with that
+  /// stack in place (Scheduler::run_for), whichever rank's fiber is idle.
+  static bool drain_when_idle(void* self) {
+    auto& p = *static_cast<PassiveTarget*>(self);
+    p.w_.scheduler().run_for(
+        p.r_.task,
+        [](void* s) {
+          static_cast<PassiveTarget*>(s)->drained_ = static_cast<PassiveTarget*>(s)->drain();
+        },
+        &p);
+    return p.drained_;
+  }
 
   /// Whether a batch asking for `lock` may be served now; `first_waiting`: it is the oldest
   /// waiting batch (the others wait behind it, so that an exclusive lock is not starved).
@@ -227,6 +240,7 @@ private:
   Step header_step_{&PassiveTarget::header_arrived, this};
   std::list<Batch> arriving_; ///< in the order of their headers (a list: batches stay put)
   SimTime served_until_ = 0;
+  bool drained_ = false;             ///< what the last drain_when_idle did
   const SimTime started_ = r_.clock; ///< when the window was made
   int exclusive_ = -1;               ///< holder of the exclusive lock, or -1
   int shared_ = 0;                   ///< holders of a shared lock

@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+
+#include <sys/mman.h>
 
 #include "cxx_streams.hpp"
 
@@ -34,11 +37,13 @@ Scheduler::Scheduler(std::size_t count, std::size_t stack_size, const StackPoolO
   ready_ = ready_storage_.get();
   check_canary_ = pool_.check() == OverflowCheck::GuardPerBlock;
   copy_stacks_ = pool_.copies_stacks();
+  shared_stacks_ = pool_.shares_stacks();
   warm_ = count >= kWarmFrom;
   root_.state = TaskState::Running;
 }
 
 Scheduler::~Scheduler() {
+  if (service_stack_) munmap(service_stack_, kServiceStack);
   forget_overflow_guard(pool_);
   if (g_active == this) g_active = nullptr;
 }
@@ -81,6 +86,10 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
     if (stopping_) return RunEnd::Stopped;
+    if (detour_) {
+      switch_to(*std::exchange(detour_, nullptr), false);
+      continue;
+    }
     if (ready_count_ > 0) {
       if (poll && since_root_ >= poll_every_) poll();
       since_root_ = 0;
@@ -98,6 +107,60 @@ void Scheduler::stop(bool keep_segment) {
   if (keep_segment) root_.data_base = current_->data_base;
   switch_to(root_, false);
   std::abort(); // a stopped fiber is never resumed
+}
+
+namespace {
+
+/// What run_for hands the service stack; copied there at once, since it lies on the stack of
+/// the fiber that is about to be copied out.
+struct ServiceCall {
+  Scheduler* sched;
+  const Task* owner;
+  void (*fn)(void*);
+  void* arg;
+};
+
+} // namespace
+
+void Scheduler::run_in_place(const Task& owner, void (*fn)(void*), void* arg) {
+  if (in_service_ || current_ == &root_ || !pool_.same_slot(current_->index, owner.index)) {
+    // No running code is on the owner's stack: the fiber it shares with is switched out.
+    pool_.unpark(owner.index);
+    fn(arg);
+    return;
+  }
+  if (!service_ctx_) {
+    void* p = mmap(nullptr, kServiceStack, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      std::perror("mpisim: cannot map the scheduler's service stack");
+      std::abort();
+    }
+    mprotect(p, 4096, PROT_NONE); // a guard page below it
+    service_stack_ = p;
+    service_ctx_ = bctx::make_fcontext(static_cast<char*>(p) + kServiceStack, kServiceStack - 4096,
+                                       &service_entry);
+  }
+  ServiceCall call{this, &owner, fn, arg};
+  service_ctx_ = bctx::jump_fcontext(service_ctx_, &call).fctx;
+}
+
+void Scheduler::service_entry(bctx::transfer_t t) {
+  for (;;) {
+    const ServiceCall call = *static_cast<const ServiceCall*>(t.data);
+    call.sched->serve_in_place(*call.owner, call.fn, call.arg, t.fctx);
+    t = bctx::jump_fcontext(t.fctx, nullptr);
+  }
+}
+
+void Scheduler::serve_in_place(const Task& owner, void (*fn)(void*), void* arg, void* caller_ctx) {
+  Task& caller = *current_;
+  pool_.park(caller.index, caller_ctx); // its used part, up to the context just saved
+  in_service_ = true;
+  pool_.unpark(owner.index); // the caller's stack out, the owner's in
+  fn(arg);
+  in_service_ = false;
+  pool_.unpark(caller.index);
 }
 
 void Scheduler::save_streams(Task& task) {

@@ -104,11 +104,29 @@ public:
   /// Stack copying: where this fiber's code reaches `base + k`, k in [lo, hi), which may lie in
   /// another fiber's parked stack (a blocked rank's receive buffer): StackPool::reach. Without
   /// copying, `base`.
-  void* reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
-    return copy_stacks_ ? pool_.reach(base, lo, hi) : base;
+  void* reach(const Task& owner, void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    return copy_stacks_ ? pool_.reach(owner.index, base, lo, hi) : base;
   }
-  const void* reach(const void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
-    return reach(const_cast<void*>(base), lo, hi);
+  const void* reach(const Task& owner, const void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    return reach(owner, const_cast<void*>(base), lo, hi);
+  }
+  /// Runs `fn(arg)`, work done on behalf of `owner` by whichever fiber runs (a step of its
+  /// collective's schedule), with `owner`'s stack in place: with shared stacks, that work then
+  /// reaches the owner's buffers at their addresses, as the schedule's code does. Where the
+  /// running fiber occupies the same shared stack, `fn` runs on a stack of the scheduler's own
+  /// while the running fiber's is copied out. Without shared stacks, just `fn(arg)`: a parked
+  /// stack comes back when touched; nor for an owner that has finished, whose stack is gone.
+  void run_for(const Task& owner, void (*fn)(void*), void* arg) {
+    if (!shared_stacks_ || owner.state == TaskState::Done) {
+      fn(arg);
+      return;
+    }
+    run_in_place(owner, fn, arg);
+  }
+  /// Whether `addr` lies in a stack shared by several ranks (StackPool::on_shared_stack): memory
+  /// that other ranks' code may not reach by its address while its rank is switched out.
+  bool on_shared_stack(const void* addr) const {
+    return copy_stacks_ && pool_.on_shared_stack(addr);
   }
   /// See StackPool::keep_for_leak_check: for the fibers a run abandoned.
   void keep_for_leak_check(const std::vector<std::size_t>& slots) {
@@ -130,10 +148,17 @@ private:
   /// From this many fibers on: below it their stacks' tops stay in the caches, and two fibers
   /// switching (bench_fiber_switch) pay nothing for it.
   static constexpr std::size_t kWarmFrom = 64;
+  /// The service stack (run_for): as much as a rank's default, since a user's MPI_Op runs on it.
+  static constexpr std::size_t kServiceStack = std::size_t{8} << 20;
   // In the header, with what it calls: a switch is a handful of loads and stores around the
   // jump, and a call and return of its own would cost as much again (a return after a context
   // jump is mispredicted, the return stack holding the other fiber's calls).
   void switch_to(Task& to, bool from_dies);
+  void run_in_place(const Task& owner, void (*fn)(void*), void* arg);
+  /// On the service stack: `fn(arg)` for `owner` while the current fiber (switched away from
+  /// at `caller_ctx`) is copied out.
+  void serve_in_place(const Task& owner, void (*fn)(void*), void* arg, void* caller_ctx);
+  static void service_entry(boost::context::detail::transfer_t t);
   void save_streams(Task& task);
   void load_streams(Task& task);
   void release_finished();
@@ -180,9 +205,17 @@ private:
   bool check_canary_ = false;   ///< OverflowCheck::GuardPerBlock: a guard page does not suffice
   bool switch_streams_ = false; ///< the program names the C++ standard streams
   bool copy_stacks_ = false;    ///< StackPool::copies_stacks()
+  bool shared_stacks_ = false;  ///< StackPool::shares_stacks()
+  bool in_service_ = false;     ///< running on the service stack (run_for)
   bool stopping_ = false;
   bool warm_ = false;       ///< kWarmFrom fibers or more: warm() the next ready one
   long finished_slot_ = -1; ///< stack to give back once we are off it
+  /// Shared stack slots: the fiber to run next from the root, which a fiber could not switch to
+  /// directly because both run on one slot.
+  Task* detour_ = nullptr;
+  /// Shared stacks: the scheduler's own stack for run_for, made on first use, and its context.
+  void* service_stack_ = nullptr;
+  void* service_ctx_ = nullptr;
 
   std::unique_ptr<Task*[]> ready_storage_;
   StackPool pool_;
@@ -193,6 +226,13 @@ private:
 
 inline void Scheduler::switch_to(Task& to, bool from_dies) {
   Task* from = current_;
+  // Putting `to`'s stack in place would overwrite the one this code runs on: the root does it.
+  if (copy_stacks_ && from != &root_ && &to != &root_ && pool_.same_slot(from->index, to.index))
+      [[unlikely]] {
+    detour_ = &to;
+    switch_to(root_, from_dies);
+    return;
+  }
   // With a guard page per stack the first access past a stack faults; only a guard per block
   // of stacks lets an overflow run on unnoticed, into the stacks below.
   if (check_canary_ && from != &root_ &&
@@ -206,10 +246,8 @@ inline void Scheduler::switch_to(Task& to, bool from_dies) {
   if (switch_streams_) save_streams(*from);
   ++switches_;
   if (copy_stacks_ && &to != &root_) {
-    if (to.ctx)
-      pool_.unpark(to.index);
-    else
-      to.ctx = first_context(to);
+    pool_.unpark(to.index);
+    if (!to.ctx) to.ctx = first_context(to);
   }
 #if defined(MPISIM_ASAN)
   void* fake = nullptr;

@@ -71,7 +71,9 @@ StackPool::StackPool(std::size_t count, std::size_t size, const StackPoolOptions
   // page offset; with an even number they would share half of its sets.
   if ((size_ / page + 1) % 2 == 0) size_ += page;
   slot_bytes_ = size_ + guard_bytes_;
-  install_guards(count, options);
+  shared_ = options.copy_stacks && options.shared_slots > 0;
+  slots_ = shared_ ? std::min(count, options.shared_slots) : count;
+  install_guards(slots_, options);
   if (options.copy_stacks) enable_copying(count, options.park_batch);
 }
 
@@ -91,16 +93,25 @@ void StackPool::enable_copying(std::size_t count, std::size_t batch) {
   // A parked stack must fault when touched, without a memory mapping of its own per rank:
   // only kernel guard regions do that.
 #if defined(MPISIM_ASAN)
+  (void)count;
+  (void)batch;
   // Copying a stack out reads its frames' poisoned redzones, and a parked stack's shadow memory
   // would have to be saved and restored with it.
   throw std::runtime_error("stack copying is not available under AddressSanitizer; set "
                            "MPISIM_STACK_COPY=off");
 #endif
+  parked_.resize(count);
+  if (shared_) {
+    // Every fiber starts out of place, with nothing to put back.
+    for (ParkedStack& p : parked_)
+      p.state = ParkedStack::State::Parked;
+    occupant_.assign(slots_, -1);
+    return;
+  }
   if (count > 0 && !kernel_guards_)
     throw std::runtime_error("stack copying needs kernel guard regions (MADV_GUARD_INSTALL, "
                              "Linux 6.13 or later), which this kernel lacks; set "
                              "MPISIM_STACK_COPY=off");
-  parked_.resize(count);
   park_batch_ = std::clamp<std::size_t>(batch, 1, BatchedAdvice::kBatch);
   leaving_.reserve(park_batch_);
 }
@@ -177,7 +188,7 @@ std::byte* StackPool::slot(std::size_t index) const {
 }
 
 Stack StackPool::stack(std::size_t index) const {
-  return {slot(index) + guard_bytes_, size_ - reserve_};
+  return {slot(home(index)) + guard_bytes_, size_ - reserve_};
 }
 
 long StackPool::slot_of(const void* addr, bool& in_guard) const {
@@ -207,6 +218,7 @@ void StackPool::park(std::size_t index, const void* sp) {
   const Stack s = stack(index);
   // The saved context is at the stack pointer; what lies below it is dead.
   p.bytes = static_cast<std::uint32_t>(s.bottom + s.size - static_cast<const std::byte*>(sp));
+  if (shared_) return; // copied out when another fiber claims the slot
   if (p.state == ParkedStack::State::InPlace) leaving_.push_back(static_cast<std::uint32_t>(index));
   p.state = ParkedStack::State::Leaving;
   if (leaving_.size() >= park_batch_) park_leaving();
@@ -276,8 +288,44 @@ void StackPool::bring_back(std::size_t index) {
   p.state = ParkedStack::State::InPlace;
 }
 
+void StackPool::claim(std::size_t index) {
+  long& occupant = occupant_[home(index)];
+  if (occupant == static_cast<long>(index)) return;
+  const Stack s = stack(index);
+  std::byte* top = s.bottom + s.size;
+  if (occupant >= 0) {
+    ParkedStack& out = parked_[static_cast<std::size_t>(occupant)];
+    copy_out(out, top - out.bytes);
+  }
+  occupant = static_cast<long>(index);
+  ParkedStack& p = parked_[index];
+  std::memcpy(top - p.bytes, p.copy, p.bytes);
+  p.state = ParkedStack::State::InPlace;
+}
+
+void* StackPool::reach_shared(std::size_t owner, void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+  const ParkedStack& p = parked_[owner];
+  if (p.state == ParkedStack::State::InPlace) return base;
+  const Stack s = stack(owner);
+  auto* b = static_cast<std::byte*>(base);
+  std::byte* top = s.bottom + s.size;
+  if (b + hi <= s.bottom || b + lo >= top) return base; // not on its stack
+  std::byte* low = top - p.bytes;
+  if (b + lo >= low && b + hi <= top) return p.copy + (b - low);
+  // Bytes of its slot below what its copy holds (below its stack pointer): in place they are
+  // another fiber's now, and nothing of its own can be there.
+  char msg[240];
+  const int n = std::snprintf(msg, sizeof msg,
+                              "mpisim: a buffer handed to MPI lies below the stack pointer of its "
+                              "blocked rank (fiber %zu), outside the part of its shared stack "
+                              "that is kept (MPISIM_STACK_COPY=shared); set MPISIM_STACK_COPY=on\n",
+                              owner);
+  (void)!write(2, msg, static_cast<std::size_t>(std::max(n, 0)));
+  std::abort();
+}
+
 long StackPool::parked_at(const void* addr) const {
-  if (parked_.empty()) return -1;
+  if (parked_.empty() || shared_) return -1;
   bool in_guard = false;
   const long index = slot_of(addr, in_guard);
   if (index < 0 || in_guard ||
@@ -326,6 +374,15 @@ bool StackPool::below_stack(std::size_t index, const void* addr) const {
 }
 
 void StackPool::release(std::size_t index) {
+  if (shared_) {
+    // The slot's pages stay for the fibers that share it.
+    long& occupant = occupant_[home(index)];
+    if (occupant == static_cast<long>(index)) occupant = -1;
+    std::free(parked_[index].copy);
+    parked_[index] = {};
+    parked_[index].state = ParkedStack::State::Parked;
+    return;
+  }
   // Dropped pages read as zero again, which also restores the canary; guard regions stay. The
   // top reserve's page stays: its owner outlives the stack.
   const std::size_t bytes = reserve_ > 0 ? size_ - guard_bytes_ : size_;

@@ -49,6 +49,13 @@ struct StackPoolOptions {
   /// Stack copying: how many switched-out stacks wait before they are copied out together
   /// (StackPool::park). 1 parks each at once; at most 1 024, what one system call takes.
   std::size_t park_batch = 1024;
+  /// Stack copying into shared slots: with copy_stacks, only this many stacks are mapped and
+  /// fiber `i` runs on slot `i % shared_slots`, whose pages stay resident. Before a fiber runs,
+  /// the slot's previous fiber (switched out) is copied out to the heap and the fiber's own copy
+  /// put back: no system call and no page given back or taken, unlike parking with guard
+  /// regions. Another fiber reaches a switched-out fiber's buffers only through reach(), which
+  /// must name their owner, as the address alone no longer does. 0: every fiber its own stack.
+  std::size_t shared_slots = 0;
 };
 
 /// A fiber's stack while copying is on. Parked: the used part, [top - bytes, top), lives in
@@ -129,9 +136,14 @@ public:
   /// place (and is copied when its batch goes, with whatever was written into it meanwhile), and
   /// a fiber that runs again before that costs nothing. Call when no code runs on the stack.
   void park(std::size_t index, const void* sp);
-  /// Brings stack `index` back if it is parked; call before its fiber runs again.
+  /// Brings stack `index` back if it is parked; call before its fiber runs again, from a stack
+  /// other than its slot's when slots are shared (same_slot()).
   void unpark(std::size_t index) {
     if (parked_.empty()) return;
+    if (shared_) {
+      claim(index);
+      return;
+    }
     ParkedStack& p = parked_[index];
     if (p.state == ParkedStack::State::Parked)
       bring_back(index);
@@ -149,6 +161,22 @@ public:
   /// that a collective that delivers to every rank before any runs does not bring every stack
   /// back at once. The copy is the image of [low, top), so offsets within it keep their meaning.
   void* reach(void* base, std::ptrdiff_t lo, std::ptrdiff_t hi);
+  /// The same, for bytes of the fiber `owner` (its stack's index): with shared slots the
+  /// address lies in the slot of many fibers, and only the owner says whose they are.
+  void* reach(std::size_t owner, void* base, std::ptrdiff_t lo, std::ptrdiff_t hi) {
+    return shared_ ? reach_shared(owner, base, lo, hi) : reach(base, lo, hi);
+  }
+  /// Whether fibers share stacks (StackPoolOptions::shared_slots).
+  bool shares_stacks() const { return shared_; }
+  /// Whether stacks are shared (StackPoolOptions::shared_slots) and `addr` lies in one of them.
+  bool on_shared_stack(const void* addr) const {
+    bool in_guard = false;
+    return shared_ && slot_of(addr, in_guard) >= 0;
+  }
+  /// Whether fibers `a` and `b` run on one slot (only with shared slots, for a != b).
+  bool same_slot(std::size_t a, std::size_t b) const {
+    return shared_ && a != b && a % slots_ == b % slots_;
+  }
   /// Fault-handler bring-backs so far (a parked stack reached by code that does not use reach()).
   std::size_t faults() const { return faults_; }
   /// Bytes the parked stacks' copies hold on the heap.
@@ -168,6 +196,11 @@ private:
   /// Copies the used part of `p`, from `low` to its stack's top, to the heap.
   void copy_out(ParkedStack& p, const std::byte* low);
   void bring_back(std::size_t index);
+  /// Shared slots: makes fiber `index` its slot's occupant, copying the previous one out.
+  void claim(std::size_t index);
+  void* reach_shared(std::size_t owner, void* base, std::ptrdiff_t lo, std::ptrdiff_t hi);
+  /// The slot of fiber `index`.
+  std::size_t home(std::size_t index) const { return shared_ ? index % slots_ : index; }
   void enable_copying(std::size_t count, std::size_t batch);
   bool guarded(std::size_t index) const { return index % stacks_per_guard_ == 0; }
   void install_guards(std::size_t count, const StackPoolOptions& options);
@@ -183,6 +216,9 @@ private:
   std::vector<Chunk> chunks_;
   std::vector<std::uint32_t> by_address_; ///< chunks_'s indices by base address (slot_of)
   std::vector<ParkedStack> parked_;       ///< per stack when copying is on, else empty
+  bool shared_ = false;                   ///< StackPoolOptions::shared_slots > 0
+  std::size_t slots_ = 0;                 ///< stacks mapped
+  std::vector<long> occupant_;            ///< shared slots: the fiber in place in each, or -1
   /// Stacks switched out since the last batch (some may have run again since: InPlace).
   std::vector<std::uint32_t> leaving_;
   std::size_t park_batch_ = 1024;

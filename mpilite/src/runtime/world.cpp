@@ -60,13 +60,25 @@ void RankDeleter::operator()(Rank* r) const {
 #endif
 }
 
+void World::refuse_on_shared_stack(const void* addr, std::string_view what) {
+  if (!sched_.on_shared_stack(addr)) return;
+  stop(RunEnd::FatalError, 1,
+       fmt::format("rank {}: {} lies on a rank's stack, which ranks share while stacks are "
+                   "copied into shared stacks (MPISIM_STACK_COPY=shared, the default from "
+                   "1 000 000 ranks per host process), and other ranks' code could not reach it "
+                   "there; allocate it with malloc or MPI_Alloc_mem, or set MPISIM_STACK_COPY=on",
+                   self().id, what));
+}
+
 World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
-             std::size_t stack_size, bool copy_stacks, bool state_in_stack)
+             std::size_t stack_size, bool copy_stacks, bool state_in_stack,
+             std::size_t shared_slots)
     : kernel_(kernel), world_size_(world_size),
       sched_(local_ranks.size(), stack_size,
              StackPoolOptions{.copy_stacks = copy_stacks,
                               .top_reserve = state_in_stack ? sizeof(Rank) : 0,
-                              .park_batch = park_batch(local_ranks.size())}),
+                              .park_batch = park_batch(local_ranks.size()),
+                              .shared_slots = shared_slots}),
       comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
@@ -356,8 +368,8 @@ void World::free_message(Message* m) {
   free_messages_.push_back(m);
 }
 
-void World::defer(void (*fn)(void*), void* arg) {
-  deferred_.push_back({fn, arg});
+void World::defer(void (*fn)(void*), void* arg, const Rank* owner) {
+  deferred_.push_back({fn, arg, owner});
   if (matching_depth_ == 0) run_deferred();
 }
 
@@ -367,7 +379,10 @@ void World::run_deferred() {
   // Work may queue more work; it runs in FIFO order in this one loop.
   for (std::size_t i = 0; i < deferred_.size(); ++i) {
     const Deferred d = deferred_[i];
-    d.fn(d.arg);
+    if (d.owner)
+      sched_.run_for(d.owner->task, d.fn, d.arg);
+    else
+      d.fn(d.arg);
   }
   deferred_.clear();
   running_deferred_ = false;

@@ -42,9 +42,10 @@ public:
   /// `copy_stacks`: stack copying (StackPoolOptions::copy_stacks). `state_in_stack`: each Rank
   /// lives at the top of its stack, in the page its fiber's first frames touch, instead of on the
   /// heap (StackPoolOptions::top_reserve), where each stack has a guard page of its own; not
-  /// with `copy_stacks`.
+  /// with `copy_stacks`. `shared_slots`: with `copy_stacks`, the ranks share this many stacks
+  /// (StackPoolOptions::shared_slots); 0: each its own, parked behind guard regions.
   World(const Kernel& kernel, int world_size, std::vector<int> local_ranks, std::size_t stack_size,
-        bool copy_stacks = false, bool state_in_stack = false);
+        bool copy_stacks = false, bool state_in_stack = false, std::size_t shared_slots = 0);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -121,8 +122,9 @@ public:
   /// Runs `fn(arg)` once no matching is in progress: at once, or when the outermost
   /// MatchingScope ends. Completion callbacks that send or post receives (the steps of a
   /// collective schedule) go through here, so that they never re-enter the matching of a rank
-  /// and chains of such steps across ranks run one after another instead of nesting.
-  void defer(void (*fn)(void*), void* arg);
+  /// and chains of such steps across ranks run one after another instead of nesting. `owner`:
+  /// the rank on whose behalf `fn` works, whose stack is then in place (Scheduler::run_for).
+  void defer(void (*fn)(void*), void* arg, const Rank* owner = nullptr);
 
   /// Held by the matching entry points while they work (matching.cpp).
   class MatchingScope {
@@ -161,6 +163,10 @@ public:
   void at_rank_exit(void (*handler)()) { self().at_exit.push_back(handler); }
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
+  /// Ends the run if `addr`, memory that other ranks' code will reach later by its address
+  /// (`what`, e.g. "MPI_Buffer_attach: the attached buffer"), lies in a stack the ranks share
+  /// (Scheduler::on_shared_stack).
+  void refuse_on_shared_stack(const void* addr, std::string_view what);
   /// Ends the run from outside the fibers (a limit reached while no rank runs): run() returns
   /// `why` as soon as the scheduler's idle callback returns false.
   void stop_when_idle(RunEnd why, int exit_code, std::string message);
@@ -239,6 +245,7 @@ private:
   struct Deferred {
     void (*fn)(void*);
     void* arg;
+    const Rank* owner;
   };
   std::vector<Deferred> deferred_;
   int matching_depth_ = 0;

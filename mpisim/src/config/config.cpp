@@ -245,14 +245,17 @@ const std::vector<Variable>& table() {
            }},
           {{"MPISIM_STACK_COPY", "--stack-copy",
             "copy each blocked rank's stack out to the heap, leaving no stack page resident "
-            "(docs/large-scale.md, Stacks): less memory per rank, a slower switch",
-            "auto: on from 1 000 000 ranks per host process, or where stacks in place would take "
-            "over three quarters of the available memory",
-            "auto, on, off"},
+            "(docs/large-scale.md, Stacks): less memory per rank; shared: the ranks run on 1 024 "
+            "shared stacks and are copied in and out of them; on: each keeps its own stack, "
+            "parked behind kernel guard regions (slower)",
+            "auto: shared from 1 000 000 ranks per host process, or where stacks in place would "
+            "take over three quarters of the available memory",
+            "auto, on, shared, off"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
-             c.stack_copy = pick(v, s, {StackCopy::Auto, StackCopy::On, StackCopy::Off});
+             c.stack_copy =
+                 pick(v, s, {StackCopy::Auto, StackCopy::On, StackCopy::Shared, StackCopy::Off});
 #if defined(MPISIM_ASAN)
-             if (c.stack_copy == StackCopy::On)
+             if (c.stack_copy == StackCopy::On || c.stack_copy == StackCopy::Shared)
                invalid(v, s,
                        "the sanitized build cannot copy stacks (it would read the frames' "
                        "poisoned redzones and lose their shadow memory)");
@@ -525,10 +528,12 @@ Config Config::from_environment(char** envp) {
   const long ranks_per_host = (config.ranks + config.hosts - 1) / config.hosts;
   if (!config.stack_given) config.stack_size = default_stack_size(ranks_per_host);
   config.copy_stacks = config.stack_copy == StackCopy::On ||
+                       config.stack_copy == StackCopy::Shared ||
                        (config.stack_copy == StackCopy::Auto && default_stack_copy(ranks_per_host));
+  config.shared_stacks = config.copy_stacks && config.stack_copy != StackCopy::On;
   if (config.rank_state == RankState::Stack && config.copy_stacks)
     throw ConfigError("MPISIM_RANK_STATE=stack cannot be used while stacks are copied out "
-                      "(MPISIM_STACK_COPY): a parked stack's pages hold no memory; set "
+                      "(MPISIM_STACK_COPY): a copied-out stack's pages are not its rank's; set "
                       "MPISIM_RANK_STATE=heap or MPISIM_STACK_COPY=off");
   config.state_in_stack =
       !config.copy_stacks &&

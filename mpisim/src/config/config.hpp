@@ -1,6 +1,8 @@
 // Settings of one simulation: every MPISIM_* environment variable, parsed and validated.
 #pragma once
 
+#include <algorithm>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -19,8 +21,10 @@ namespace mpisim {
 using mpilite::SimTime;
 
 enum class CpuMode { Measured, Off };
-/// MPISIM_STACK_COPY; Auto is On from kStackCopyRanks ranks per host process.
-enum class StackCopy { Auto, On, Off };
+/// MPISIM_STACK_COPY; Auto is Shared from kStackCopyRanks ranks per host process. On parks a
+/// blocked rank's stack in place behind kernel guard regions; Shared runs the ranks on
+/// kSharedStacks stacks and copies a rank in and out of its shared stack.
+enum class StackCopy { Auto, On, Shared, Off };
 /// MPISIM_RANK_STATE; Auto is Stack from kRankStateInStackRanks ranks per host process.
 enum class RankState { Auto, Stack, Heap };
 enum class Lookahead { Static, Dynamic };
@@ -74,6 +78,8 @@ struct Config {
   /// Whether blocked ranks' stacks are copied out: MPISIM_STACK_COPY, or for Auto
   /// default_stack_copy() for the ranks of a host process.
   bool copy_stacks = false;
+  /// With copy_stacks: the ranks share kSharedStacks stacks (StackCopy::Shared).
+  bool shared_stacks = false;
   RankState rank_state = RankState::Auto;
   /// Whether each rank's state is to live at the top of its stack (mpilite::World):
   /// MPISIM_RANK_STATE, or for Auto from kRankStateInStackRanks ranks per host process; never
@@ -125,12 +131,21 @@ inline constexpr std::size_t kStackReservation = std::size_t{64} << 30;
 /// each rank's touched pages, and the page tables that map them, are what memory holds.
 std::size_t default_stack_size(long ranks_per_host);
 
-/// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks (and below it
-/// where memory asks for it: fit_ranks()): a blocked rank then holds the used part of its stack
-/// on the heap (about 600 bytes in MPI_Recv) instead of its touched page (4 KiB), for about
-/// 3 us more each time it blocks long (docs/performance.md, Stack copying). A million-rank ring
-/// then fits in 2 GiB instead of 4.6 GiB, for 1.6 times its wall time.
+/// From this many ranks per host process, MPISIM_STACK_COPY=auto copies stacks into shared stacks
+/// (and below it where memory asks for it: fit_ranks()): a blocked rank then holds the used part
+/// of its stack on the heap (about 600 bytes in MPI_Recv) instead of its touched page (4 KiB).
+/// A million-rank ring then fits in 1.9 GiB instead of 4.6 GiB, in less wall time than with its
+/// stacks in place (docs/performance.md, Shared stacks).
 inline constexpr long kStackCopyRanks = 1'000'000;
+
+/// How many stacks the ranks of a host process share when stacks are copied into shared stacks
+/// (mpilite::StackPoolOptions::shared_slots): 1 024, so that a rank that blocks and runs again
+/// before 1 023 other ranks ran finds its stack still in place, while the stacks' pages (what the
+/// deepest of their ranks touched) stay a few MiB; an eighth of the ranks below 8 192, so that a
+/// small run with MPISIM_STACK_COPY=shared shares its stacks too, as the tests need.
+inline std::size_t shared_stack_count(std::size_t ranks_per_host) {
+  return std::clamp<std::size_t>(ranks_per_host / 8, 1, 1024);
+}
 
 /// Whether ranks' stacks are copied out by default with `ranks_per_host` ranks on a host
 /// process: from kStackCopyRanks on, never in the sanitized build.

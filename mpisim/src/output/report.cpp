@@ -59,6 +59,7 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"stack_default", !c.stack_given},
       {"stack_copy", c.copy_stacks},
       {"stack_copy_default", c.stack_copy == StackCopy::Auto},
+      {"stack_copy_shared", c.shared_stacks},
       {"rank_state_in_stack", run.state_in_stack},
       {"rank_state", c.rank_state == RankState::Auto    ? "auto"
                      : c.rank_state == RankState::Stack ? "stack"
@@ -338,8 +339,11 @@ std::string stack_mode_text(bool is_on, bool by_default, std::string_view on, st
 
 std::string stack_modes_text(const json& s) {
   const std::string rank_state = s.value("rank_state", "auto");
+  const bool shared = s.value("stack_copy_shared", false);
   return stack_mode_text(s.value("stack_copy", false), s.value("stack_copy_default", true),
-                         "copied out while blocked", "not copied out", "MPISIM_STACK_COPY=on",
+                         shared ? "copied into shared stacks" : "copied out while blocked",
+                         "not copied out",
+                         shared ? "MPISIM_STACK_COPY=shared" : "MPISIM_STACK_COPY=on",
                          "MPISIM_STACK_COPY=off") +
          // Asked for, the states still stay on the heap where a guard page covers a block of
          // stacks (mpilite::World).

@@ -1,9 +1,10 @@
 /* Every buffer the ranks hand to MPI lives on their stacks while they block: a nonblocking
  * exchange waited for with its requests on the stack, a rendezvous (the receiver reads the
  * blocked sender's stack, the sender fills the blocked receiver's), a receive posted long before
- * its message, blocking and nonblocking collectives, and a window on the stack written by
- * MPI_Put. Under stack copying (MPISIM_STACK_COPY=on) those stacks are copied out while their
- * ranks block; the results and the predicted time must not change. */
+ * its message, blocking and nonblocking collectives (one with an MPI_Op of the program's), and a
+ * window on the stack written by MPI_Put. Under stack copying (MPISIM_STACK_COPY=on, shared)
+ * those stacks are copied out while their ranks block; the results and the predicted time must
+ * not change. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -14,6 +15,16 @@ static long sum(const int* a, int n) {
   for (int i = 0; i < n; ++i)
     s += a[i];
   return s;
+}
+
+/* A reduction the library does not know: other ranks' fibers run it over a blocked rank's
+ * stack buffers. */
+static void max_plus_one(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  const int* a = in;
+  int* b = inout;
+  for (int i = 0; i < *len; ++i)
+    b[i] = (a[i] > b[i] ? a[i] : b[i]) + 1;
 }
 
 /* The nonblocking exchange with the left and right neighbours. */
@@ -78,6 +89,17 @@ static int collectives(int rank, int size) {
   MPI_Iallreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   wrong += total != size * (size - 1) / 2;
+  MPI_Op op;
+  MPI_Op_create(max_plus_one, 1, &op);
+  int mine4[4], reduced[4];
+  for (int i = 0; i < 4; ++i)
+    mine4[i] = rank * 4 + i;
+  MPI_Allreduce(mine4, reduced, 4, MPI_INT, op, MPI_COMM_WORLD);
+  MPI_Op_free(&op);
+  /* Each of the size - 1 combinations adds one to the larger value; the largest is the last
+   * rank's, whatever the order. */
+  for (int i = 0; i < 4; ++i)
+    wrong += reduced[i] < (size - 1) * 4 + i + 1 || reduced[i] > (size - 1) * 4 + i + size - 1;
   return wrong;
 }
 
