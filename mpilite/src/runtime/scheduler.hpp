@@ -114,19 +114,15 @@ public:
   /// collective's schedule), with `owner`'s stack in place: with shared stacks, that work then
   /// reaches the owner's buffers at their addresses, as the schedule's code does. Where the
   /// running fiber occupies the same shared stack, `fn` runs on a stack of the scheduler's own
-  /// while the running fiber's is copied out. Without shared stacks, just `fn(arg)`: a parked
-  /// stack comes back when touched; nor for an owner that has finished, whose stack is gone.
+  /// while the running fiber's is copied out; `arg` must therefore not point into the running
+  /// fiber's stack. Without shared stacks, just `fn(arg)`: a parked stack comes back when
+  /// touched; nor for an owner that has finished, whose stack is gone.
   void run_for(const Task& owner, void (*fn)(void*), void* arg) {
     if (!shared_stacks_ || owner.state == TaskState::Done) {
       fn(arg);
       return;
     }
     run_in_place(owner, fn, arg);
-  }
-  /// Whether `addr` lies in a stack shared by several ranks (StackPool::on_shared_stack): memory
-  /// that other ranks' code may not reach by its address while its rank is switched out.
-  bool on_shared_stack(const void* addr) const {
-    return copy_stacks_ && pool_.on_shared_stack(addr);
   }
   /// See StackPool::keep_for_leak_check: for the fibers a run abandoned.
   void keep_for_leak_check(const std::vector<std::size_t>& slots) {
@@ -227,7 +223,7 @@ private:
 inline void Scheduler::switch_to(Task& to, bool from_dies) {
   Task* from = current_;
   // Putting `to`'s stack in place would overwrite the one this code runs on: the root does it.
-  if (copy_stacks_ && from != &root_ && &to != &root_ && pool_.same_slot(from->index, to.index))
+  if (shared_stacks_ && from != &root_ && &to != &root_ && pool_.same_slot(from->index, to.index))
       [[unlikely]] {
     detour_ = &to;
     switch_to(root_, from_dies);

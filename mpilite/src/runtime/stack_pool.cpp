@@ -93,8 +93,6 @@ void StackPool::enable_copying(std::size_t count, std::size_t batch) {
   // A parked stack must fault when touched, without a memory mapping of its own per rank:
   // only kernel guard regions do that.
 #if defined(MPISIM_ASAN)
-  (void)count;
-  (void)batch;
   // Copying a stack out reads its frames' poisoned redzones, and a parked stack's shadow memory
   // would have to be saved and restored with it.
   throw std::runtime_error("stack copying is not available under AddressSanitizer; set "

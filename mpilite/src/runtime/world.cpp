@@ -61,7 +61,7 @@ void RankDeleter::operator()(Rank* r) const {
 }
 
 void World::refuse_on_shared_stack(const void* addr, std::string_view what) {
-  if (!sched_.on_shared_stack(addr)) return;
+  if (!sched_.stacks().on_shared_stack(addr)) return;
   stop(RunEnd::FatalError, 1,
        fmt::format("rank {}: {} lies on a rank's stack, which ranks share while stacks are "
                    "copied into shared stacks (MPISIM_STACK_COPY=shared, the default from "

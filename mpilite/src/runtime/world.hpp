@@ -165,7 +165,7 @@ public:
   [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
   /// Ends the run if `addr`, memory that other ranks' code will reach later by its address
   /// (`what`, e.g. "MPI_Buffer_attach: the attached buffer"), lies in a stack the ranks share
-  /// (Scheduler::on_shared_stack).
+  /// (StackPool::on_shared_stack).
   void refuse_on_shared_stack(const void* addr, std::string_view what);
   /// Ends the run from outside the fibers (a limit reached while no rank runs): run() returns
   /// `why` as soon as the scheduler's idle callback returns false.
