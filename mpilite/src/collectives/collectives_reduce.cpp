@@ -1,7 +1,5 @@
 // MPI_Reduce and MPI_Allreduce.
-#include <numeric>
 #include <utility>
-#include <vector>
 
 #include "collective_thresholds.hpp"
 #include "collectives.hpp"
@@ -43,22 +41,24 @@ CollTask reduce_binomial(Schedule& s, const void* sendbuf, void* recvbuf, std::s
   }
 }
 
-/// The blocks of Rabenseifner's algorithms: count split over pof2 ranks, the last taking the rest.
-struct Blocks {
-  std::vector<std::size_t> disp; ///< pof2 + 1 entries
-  explicit Blocks(std::size_t count, int pof2) : disp(static_cast<std::size_t>(pof2) + 1) {
-    const std::size_t each = count / static_cast<std::size_t>(pof2);
-    for (int i = 0; i < pof2; ++i)
-      disp[static_cast<std::size_t>(i)] = each * static_cast<std::size_t>(i);
-    disp.back() = count;
-  }
+/// The blocks of Rabenseifner's algorithms: count split over pof2 ranks, the last taking the
+/// rest. Computed, not tabled: every rank of the collective asks for O(log p) of them, and a
+/// table cost each rank O(p), O(p^2) for the call at p ranks.
+class Blocks {
+public:
+  Blocks(std::size_t count, int pof2)
+      : count_(count), each_(count / static_cast<std::size_t>(pof2)), pof2_(pof2) {}
   /// Elements of blocks [from, to).
-  std::size_t count(int from, int to) const {
-    return disp[static_cast<std::size_t>(to)] - disp[static_cast<std::size_t>(from)];
+  std::size_t count(int from, int to) const { return start(to) - start(from); }
+  MPI_Aint at(int block) const { return static_cast<MPI_Aint>(start(block)); }
+
+private:
+  std::size_t start(int block) const {
+    return block == pof2_ ? count_ : each_ * static_cast<std::size_t>(block);
   }
-  MPI_Aint at(int block) const {
-    return static_cast<MPI_Aint>(disp[static_cast<std::size_t>(block)]);
-  }
+
+  std::size_t count_, each_;
+  int pof2_;
 };
 
 /// Where Rabenseifner's reduce-scatter leaves a rank: `acc` holds the reduction of blocks
