@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -11,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "comm.hpp"
 #include "sim_harness.hpp"
+#include "split_board.hpp"
 
 namespace {
 
@@ -122,6 +125,63 @@ TEST_P(CommunicatorsTest, SplitByRankModThreeWithReversedKeys) {
 TEST_P(CommunicatorsTest, SplitWithEqualKeysKeepsWorldOrder) {
   run_split(
       GetParam(), [](int q) { return q / 4; }, [](int) { return 7; });
+}
+
+// The halves of a split share one context id (their members are disjoint) and split again at
+// the same time, each twice over: every split of one host process's members takes their
+// (color, key) from one table per communicator object and call (SplitBoard), which must keep the
+// halves and the successive calls apart.
+TEST_P(CommunicatorsTest, HalvesSharingAContextSplitAgainTwiceAtOnce) {
+  const int size = GetParam();
+  struct Seen {
+    int rank = -1, size = -1, sum = -1;
+  };
+  std::vector<std::array<Seen, 2>> seen(static_cast<std::size_t>(size));
+  auto summary = test::simulate(test::config(size), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    const int me = test::world_rank();
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+    int h = 0;
+    MPI_Comm_rank(half, &h);
+    for (int round = 0; round < 2; ++round) {
+      // First by thirds of the half with reversed keys, then by halves of it in order.
+      const int color = round == 0 ? h % 3 : h % 2;
+      const int key = round == 0 ? -h : h;
+      MPI_Comm quarter;
+      MPI_Comm_split(half, color, key, &quarter);
+      Seen& s = seen[static_cast<std::size_t>(me)][static_cast<std::size_t>(round)];
+      MPI_Comm_rank(quarter, &s.rank);
+      MPI_Comm_size(quarter, &s.size);
+      MPI_Allreduce(&me, &s.sum, 1, MPI_INT, MPI_SUM, quarter);
+      MPI_Comm_free(&quarter);
+    }
+    MPI_Comm_free(&half);
+    MPI_Finalize();
+    return 0;
+  });
+  expect_finished(summary);
+  for (int r = 0; r < size; ++r)
+    for (int round = 0; round < 2; ++round) {
+      // The world ranks of r's quarter: same parity, then same color within the half.
+      const int h = r / 2;
+      auto color = [&](int q) { return round == 0 ? (q / 2) % 3 : (q / 2) % 2; };
+      std::vector<std::pair<int, int>> order; // (key, world rank)
+      for (int q = r % 2; q < size; q += 2)
+        if (color(q) == color(r)) order.emplace_back(round == 0 ? -(q / 2) : q / 2, q);
+      std::sort(order.begin(), order.end());
+      int sum = 0, rank = -1;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        sum += order[i].second;
+        if (order[i].second == r) rank = static_cast<int>(i);
+      }
+      const Seen& s = seen[static_cast<std::size_t>(r)][static_cast<std::size_t>(round)];
+      SCOPED_TRACE("world rank " + std::to_string(r) + " (half rank " + std::to_string(h) +
+                   "), split " + std::to_string(round));
+      EXPECT_EQ(s.rank, rank);
+      EXPECT_EQ(s.size, static_cast<int>(order.size()));
+      EXPECT_EQ(s.sum, sum);
+    }
 }
 
 TEST_P(CommunicatorsTest, UndefinedColorGetsCommNullOthersSplitNormally) {
@@ -499,6 +559,27 @@ INSTANTIATE_TEST_SUITE_P(Communicators, CommunicatorsTest, testing::Values(1, 2,
                          [](const testing::TestParamInfo<int>& info) {
                            return std::to_string(info.param) + "ranks";
                          });
+
+TEST(SplitBoard, RoundsFillPerCommunicatorAndInOrder) {
+  mpilite::SplitBoard board;
+  mpilite::Comm a, b; // two objects, as two disjoint communicators sharing a context id are
+  const auto a1 = board.deposit(a, 2, 1, {7, 70});
+  const auto b1 = board.deposit(b, 3, 0, {5, 50});
+  const auto a1_too = board.deposit(a, 2, 0, {6, 60}); // fills a's first round
+  EXPECT_EQ(a1, a1_too);
+  EXPECT_NE(static_cast<const void*>(a1.get()), static_cast<const void*>(b1.get()));
+  EXPECT_EQ(a1->deposited, 2u);
+  EXPECT_EQ(a1->entries[0].color, 6);
+  EXPECT_EQ(a1->entries[1].key, 70);
+  // The next split of `a` starts a new round, which leaves the first one's entries alone.
+  const auto a2 = board.deposit(a, 2, 0, {8, 80});
+  EXPECT_NE(a1, a2);
+  EXPECT_EQ(a2->deposited, 1u);
+  EXPECT_EQ(a1->entries[0].color, 6);
+  EXPECT_EQ(a2->entries[0].color, 8);
+  EXPECT_EQ(b1->deposited, 1u);
+  EXPECT_EQ(board.deposit(b, 3, 2, {5, 52}), b1);
+}
 
 TEST(Communicators, InterInfoAndErrorClassesOfBadArguments) {
   std::vector<int> codes;

@@ -53,20 +53,48 @@ bool holds_context(const Rank& r, int context) {
   return r.comms.contexts.test(context / kContextStride);
 }
 
-std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine) {
+namespace {
+
+/// Bruck's rounds of the (color, key) allgather: in round k this rank sends the entries from
+/// `out(k)` and receives as many into `in(k)`.
+template <class Out, class In> void bruck_rounds(World& w, Rank& r, const Comm& c, Out out, In in) {
   const int p = c.size;
   const int me = c.rank_of(r.id);
   const Datatype& pair = *builtin_datatype(MPI_INT); // an entry is two ints
-  std::vector<ColorKey> got(static_cast<std::size_t>(p));
-  got[0] = mine; // got[i] is the entry of rank (me + i) % p
   for (int k = 1; k < p; k <<= 1) {
     const std::size_t n = static_cast<std::size_t>(std::min(k, p - k));
-    send_receive(w, r, got.data(), 2 * n, pair, c.world_of((me - k + p) % p, r.id), kColorKeyTag,
-                 got.data() + k, 2 * n, pair, c.world_of((me + k) % p, r.id), kColorKeyTag,
-                 c.coll_context(), c, MPI_STATUS_IGNORE);
+    send_receive(w, r, out(k), 2 * n, pair, c.world_of((me - k + p) % p, r.id), kColorKeyTag, in(k),
+                 2 * n, pair, c.world_of((me + k) % p, r.id), kColorKeyTag, c.coll_context(), c,
+                 MPI_STATUS_IGNORE);
   }
+}
+
+} // namespace
+
+std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine) {
+  const int p = c.size;
+  const int me = c.rank_of(r.id);
+  std::vector<ColorKey> got(static_cast<std::size_t>(p));
+  got[0] = mine; // got[i] is the entry of rank (me + i) % p
+  bruck_rounds(
+      w, r, c, [&](int) { return got.data(); }, [&](int k) { return got.data() + k; });
   std::rotate(got.begin(), got.begin() + (p - me) % p, got.end());
   return got;
+}
+
+std::shared_ptr<const std::vector<ColorKey>> split_entries(World& w, Rank& r, const Comm& parent,
+                                                           ColorKey mine) {
+  if (w.ranks().size() != static_cast<std::size_t>(w.size()))
+    return std::make_shared<const std::vector<ColorKey>>(allgather_color_key(w, r, parent, mine));
+  // Every member is here: once this rank's rounds are done it has heard from every member, each
+  // of which deposited its entry before its first message.
+  const std::shared_ptr<SplitBoard::Round> round =
+      w.split_board().deposit(parent, parent.size, parent.rank_of(r.id), mine);
+  ColorKey* out = round->wire_out.data();
+  ColorKey* in = round->wire_in.data();
+  bruck_rounds(
+      w, r, parent, [&](int) { return out; }, [&](int) { return in; });
+  return {round, &round->entries};
 }
 
 } // namespace mpilite

@@ -6,10 +6,12 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "comm.hpp"
 #include "rank.hpp"
+#include "split_board.hpp"
 
 namespace mpilite {
 
@@ -40,14 +42,14 @@ void release_context(Rank& r, int context);
 /// Whether rank `r` uses the block of `context` (it holds a communicator with that context).
 bool holds_context(const Rank& r, int context);
 
-struct ColorKey {
-  int color;
-  int key;
-};
-
 /// Every member's (color, key), in rank order of `c`, gathered with Bruck's allgather:
 /// ceil(log2 p) rounds; in round k a rank sends the min(2^k, p - 2^k) entries it has to the
 /// rank 2^k below it. MPICH uses this algorithm for short allgathers of non-power-of-two sizes.
 std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine);
+/// The same for MPI_Comm_split of `parent`, a communicator object its local members share
+/// (CommTable): where all of them live in this host process, the messages are Bruck's but the
+/// entries come from one table for all members (SplitBoard), which the result shares.
+std::shared_ptr<const std::vector<ColorKey>> split_entries(World& w, Rank& r, const Comm& parent,
+                                                           ColorKey mine);
 
 } // namespace mpilite

@@ -153,14 +153,18 @@ int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const R
 int split_comm(ApiCall& c, const Comm& parent, int color, int key,
                std::shared_ptr<const Topology> topo, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
-  const std::vector<ColorKey> all = allgather_color_key(c.w, c.r, parent, {color, key});
+  // Shared by the members where they can (split_entries), and nothing per member derived from
+  // it is held across the agreement's messages: p members each waiting with their color's list
+  // would again hold p^2 / colors entries in all.
+  const std::shared_ptr<const std::vector<ColorKey>> all =
+      split_entries(c.w, c.r, parent, {color, key});
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
   if (color == MPI_UNDEFINED) return MPI_SUCCESS;
   std::vector<std::pair<int, int>> order; // (key, rank in parent) of my color's members
   for (int i = 0; i < parent.size; ++i)
-    if (all[static_cast<std::size_t>(i)].color == color)
-      order.emplace_back(all[static_cast<std::size_t>(i)].key, i);
+    if ((*all)[static_cast<std::size_t>(i)].color == color)
+      order.emplace_back((*all)[static_cast<std::size_t>(i)].key, i);
   // Keys often follow the ranks, up or down: spare every member a sort then.
   if (std::is_sorted(order.rbegin(), order.rend()))
     std::reverse(order.begin(), order.end());

@@ -29,6 +29,7 @@
 #include "run_end.hpp"
 #include "sampling.hpp"
 #include "scheduler.hpp"
+#include "split_board.hpp"
 
 namespace mpilite {
 
@@ -94,6 +95,8 @@ public:
   // Handles.
   Comm* comm(MPI_Comm h) { return comms_.find(h); }
   CommTable& comms() { return comms_; }
+  /// MPI_Comm_split's entries where every member is in this host process.
+  SplitBoard& split_board() { return split_board_; }
   const Datatype* datatype(MPI_Datatype h) const;
   MPI_Datatype add_datatype(Datatype&& t);
   /// MPI_Type_free: the handle becomes invalid at once; the type itself lives on while
@@ -225,6 +228,7 @@ private:
   /// After sched_: a rank may live in its stack's top page, so it goes before the stacks do.
   std::vector<RankPtr> ranks_;
   CommTable comms_;
+  SplitBoard split_board_;
   GroupTable groups_;
   Keyvals keyvals_;
   Errhandlers errhandlers_;
