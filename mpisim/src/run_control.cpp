@@ -195,8 +195,8 @@ std::string RunControl::progress_line() const {
   }
   return fmt::format("mpisim: {:.0f} s: {} of {} ranks finished{}, simulated time {}, {} messages",
                      seconds_since(started_), finished, world.ranks().size(),
-                     world.size() != static_cast<int>(world.ranks().size()) ? " on host 0" : "",
-                     format_time(reached), world.local_messages + world.remote_messages);
+                     !world.whole_world_here() ? " on host 0" : "", format_time(reached),
+                     world.local_messages + world.remote_messages);
 }
 
 void RunControl::end_without_rank_returning() {

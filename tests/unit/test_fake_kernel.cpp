@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <mpisim.h>
 
+#include <algorithm>
+
+#include "datatype.hpp"
 #include "fake_kernel.hpp"
+#include "p2p.hpp"
 
 namespace {
 
@@ -89,6 +93,48 @@ TEST(FakeKernel, WildcardReceiveTakesTheEarliestArrivalWhateverTheOrderOfSends) 
   ASSERT_EQ(clocks.size(), 3u);
   EXPECT_EQ(clocks[0], 5'000'000 + O + L + 4 * B + R); // rank 1's message, after rank 2's
   EXPECT_EQ(clocks[2], O);
+}
+
+/// Rank 0 sends `size_only_bytes` bytes of mpilite::size_only_bytes() to rank 1 through the
+/// internal point-to-point calls: the receive buffer must keep its contents.
+std::size_t size_only_bytes = 0;
+
+int size_only_pair(int, char**) {
+  MPI_Init(nullptr, nullptr);
+  mpilite::World& w = mpilite::World::get();
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mpilite::Rank& r = *w.local(rank);
+  const mpilite::Datatype& type = mpilite::size_only_bytes();
+  std::vector<char> buf(size_only_bytes, 'z');
+  mpilite::Request* q = rank == 0 ? mpilite::start_send(w, r, mpilite::SendMode::Standard, nullptr,
+                                                        size_only_bytes, type, 1, 0, 0)
+                                  : mpilite::start_receive(w, r, buf.data(), size_only_bytes, type,
+                                                           0, 0, 0, *w.comm(MPI_COMM_WORLD));
+  mpilite::wait_all(w, r, &q, 1);
+  const bool untouched = std::all_of(buf.begin(), buf.end(), [](char c) { return c == 'z'; });
+  const std::size_t got = q->message_bytes;
+  w.free_request(q);
+  MPI_Finalize();
+  return untouched && (rank == 0 || got == size_only_bytes) ? 0 : 1;
+}
+
+TEST(FakeKernel, ASizeOnlyMessageTakesTheTimeOfItsSizeAndCarriesNothing) {
+  for (const std::size_t bytes : {std::size_t{100}, std::size_t{4096}}) {
+    size_only_bytes = bytes;
+    FakeTiming timing;
+    mpilite::ExactMatching exact;
+    const auto clocks = test::run_fake(2, timing, exact, size_only_pair);
+    const SimTime n = static_cast<SimTime>(bytes);
+    if (bytes < 1024) { // eager, as eager_pair
+      EXPECT_EQ(clocks[0], O);
+      EXPECT_EQ(clocks[1], O + L + n * B + R);
+    } else { // rendezvous, as rendezvous_pair
+      const SimTime data = O + 3 * L + n * B;
+      EXPECT_EQ(clocks[0], data - L);
+      EXPECT_EQ(clocks[1], data + R);
+    }
+  }
 }
 
 /// Plans every Eager leg `later` and decides it 3 us after its lone arrival, as a network that

@@ -56,15 +56,16 @@ bool holds_context(const Rank& r, int context) {
 namespace {
 
 /// Bruck's rounds of the (color, key) allgather: in round k this rank sends the entries from
-/// `out(k)` and receives as many into `in(k)`.
-template <class Out, class In> void bruck_rounds(World& w, Rank& r, const Comm& c, Out out, In in) {
+/// `out(k)` and receives as many into `in(k)`, as `type`, of which an entry is `per_entry`.
+template <class Out, class In>
+void bruck_rounds(World& w, Rank& r, const Comm& c, const Datatype& type, std::size_t per_entry,
+                  Out out, In in) {
   const int p = c.size;
   const int me = c.rank_of(r.id);
-  const Datatype& pair = *builtin_datatype(MPI_INT); // an entry is two ints
   for (int k = 1; k < p; k <<= 1) {
-    const std::size_t n = static_cast<std::size_t>(std::min(k, p - k));
-    send_receive(w, r, out(k), 2 * n, pair, c.world_of((me - k + p) % p, r.id), kColorKeyTag, in(k),
-                 2 * n, pair, c.world_of((me + k) % p, r.id), kColorKeyTag, c.coll_context(), c,
+    const std::size_t n = per_entry * static_cast<std::size_t>(std::min(k, p - k));
+    send_receive(w, r, out(k), n, type, c.world_of((me - k + p) % p, r.id), kColorKeyTag, in(k), n,
+                 type, c.world_of((me + k) % p, r.id), kColorKeyTag, c.coll_context(), c,
                  MPI_STATUS_IGNORE);
   }
 }
@@ -77,24 +78,29 @@ std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, Colo
   std::vector<ColorKey> got(static_cast<std::size_t>(p));
   got[0] = mine; // got[i] is the entry of rank (me + i) % p
   bruck_rounds(
-      w, r, c, [&](int) { return got.data(); }, [&](int k) { return got.data() + k; });
+      w, r, c, *builtin_datatype(MPI_INT), 2, [&](int) { return got.data(); },
+      [&](int k) { return got.data() + k; });
   std::rotate(got.begin(), got.begin() + (p - me) % p, got.end());
   return got;
 }
 
-std::shared_ptr<const std::vector<ColorKey>> split_entries(World& w, Rank& r, const Comm& parent,
-                                                           ColorKey mine) {
-  if (w.ranks().size() != static_cast<std::size_t>(w.size()))
-    return std::make_shared<const std::vector<ColorKey>>(allgather_color_key(w, r, parent, mine));
+std::shared_ptr<const RankList> split_group(World& w, Rank& r, const Comm& parent, ColorKey mine) {
+  const auto world_of = [&](int i) { return parent.world_of(i, r.id); };
+  if (!w.whole_world_here())
+    return group_of(color_groups(allgather_color_key(w, r, parent, mine), world_of, mine.color),
+                    mine.color);
   // Every member is here: once this rank's rounds are done it has heard from every member, each
   // of which deposited its entry before its first message.
   const std::shared_ptr<SplitBoard::Round> round =
       w.split_board().deposit(parent, parent.size, parent.rank_of(r.id), mine);
-  ColorKey* out = round->wire_out.data();
-  ColorKey* in = round->wire_in.data();
   bruck_rounds(
-      w, r, parent, [&](int) { return out; }, [&](int) { return in; });
-  return {round, &round->entries};
+      w, r, parent, size_only_bytes(), sizeof(ColorKey), [](int) { return nullptr; },
+      [](int) { return nullptr; });
+  if (!round->grouped) {
+    round->groups = color_groups(round->entries, world_of);
+    round->grouped = true;
+  }
+  return group_of(round->groups, mine.color);
 }
 
 } // namespace mpilite

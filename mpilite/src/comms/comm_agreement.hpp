@@ -46,10 +46,11 @@ bool holds_context(const Rank& r, int context);
 /// ceil(log2 p) rounds; in round k a rank sends the min(2^k, p - 2^k) entries it has to the
 /// rank 2^k below it. MPICH uses this algorithm for short allgathers of non-power-of-two sizes.
 std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine);
-/// The same for MPI_Comm_split of `parent`, a communicator object its local members share
-/// (CommTable): where all of them live in this host process, the messages are Bruck's but the
-/// entries come from one table for all members (SplitBoard), which the result shares.
-std::shared_ptr<const std::vector<ColorKey>> split_entries(World& w, Rank& r, const Comm& parent,
-                                                           ColorKey mine);
+/// The group of the caller's color in MPI_Comm_split of `parent` (color_groups), or null for
+/// MPI_UNDEFINED, after the (color, key) allgather. `parent` is a communicator object its local
+/// members share (CommTable): where all of them live in this host process, the messages are
+/// Bruck's but the entries come from one table for all members (SplitBoard), and the members of
+/// a color share one group made from it once.
+std::shared_ptr<const RankList> split_group(World& w, Rank& r, const Comm& parent, ColorKey mine);
 
 } // namespace mpilite

@@ -153,28 +153,13 @@ int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const R
 int split_comm(ApiCall& c, const Comm& parent, int color, int key,
                std::shared_ptr<const Topology> topo, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
-  // Shared by the members where they can (split_entries), and nothing per member derived from
-  // it is held across the agreement's messages: p members each waiting with their color's list
-  // would again hold p^2 / colors entries in all.
-  const std::shared_ptr<const std::vector<ColorKey>> all =
-      split_entries(c.w, c.r, parent, {color, key});
+  // Where every member is in this host process, a color's members share one group (split_group):
+  // p members each waiting with their color's list would hold p^2 / colors entries in all.
+  std::shared_ptr<const RankList> group = split_group(c.w, c.r, parent, {color, key});
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
-  if (color == MPI_UNDEFINED) return MPI_SUCCESS;
-  std::vector<std::pair<int, int>> order; // (key, rank in parent) of my color's members
-  for (int i = 0; i < parent.size; ++i)
-    if ((*all)[static_cast<std::size_t>(i)].color == color)
-      order.emplace_back((*all)[static_cast<std::size_t>(i)].key, i);
-  // Keys often follow the ranks, up or down: spare every member a sort then.
-  if (std::is_sorted(order.rbegin(), order.rend()))
-    std::reverse(order.begin(), order.end());
-  else if (!std::is_sorted(order.begin(), order.end()))
-    std::sort(order.begin(), order.end());
-  std::vector<int> world;
-  world.reserve(order.size());
-  for (const auto& [k, i] : order)
-    world.push_back(parent.world_of(i, c.r.id));
-  Comm& made = c.w.comms().join(context, std::move(world), local_counter(c.w));
+  if (!group) return MPI_SUCCESS; // MPI_UNDEFINED
+  Comm& made = c.w.comms().join(context, std::move(group), local_counter(c.w));
   *out = enter(c, parent, context, made, std::move(topo));
   return MPI_SUCCESS;
 }

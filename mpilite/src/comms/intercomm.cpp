@@ -40,32 +40,18 @@ std::vector<int> swap_members(World& w, Rank& r, const LeaderLink& l) {
   return swap_lists(w, r, l, local);
 }
 
-/// The world ranks of the members of `g` whose (color, key) in `all` (one per member, in rank
-/// order) has `color`, ordered by (key, rank).
-std::vector<int> of_color(const RankList& g, const std::vector<ColorKey>& all, int color) {
-  std::vector<std::pair<int, int>> order;
-  for (int i = 0; i < g.size(); ++i)
-    if (all[static_cast<std::size_t>(i)].color == color)
-      order.emplace_back(all[static_cast<std::size_t>(i)].key, i);
-  std::sort(order.begin(), order.end());
-  std::vector<int> world;
-  for (const auto& [key, i] : order)
-    world.push_back(g.world(i));
-  return world;
-}
-
 /// The end of MPI_Comm_split and MPI_Comm_create on an intercommunicator: both groups agree on a
 /// context; the caller, if in `local`, joins the intercommunicator of `local` and `remote` unless
-/// either is empty (MPI_COMM_NULL then).
-int join_across(ApiCall& c, const Comm& inter, const LeaderLink& l, std::vector<int> local,
-                std::vector<int> remote, MPI_Comm* out) {
+/// either is empty or null (MPI_COMM_NULL then).
+int join_across(ApiCall& c, const Comm& inter, const LeaderLink& l,
+                std::shared_ptr<const RankList> local, std::shared_ptr<const RankList> remote,
+                MPI_Comm* out) {
   const int context = agree_context_across(c.w, c.r, l);
   if (int e = new_context(c, inter, context)) return e;
-  if (local.empty() || remote.empty() ||
-      std::find(local.begin(), local.end(), c.r.id) == local.end())
+  if (!local || !remote || local->size() == 0 || remote->size() == 0 ||
+      local->rank(c.r.id) == MPI_UNDEFINED)
     return MPI_SUCCESS;
-  *out =
-      join_new(c, inter, context, RankList::of(std::move(local)), RankList::of(std::move(remote)));
+  *out = join_new(c, inter, context, std::move(local), std::move(remote));
   return MPI_SUCCESS;
 }
 
@@ -153,9 +139,13 @@ int split_intercomm(ApiCall& c, const Comm& inter, int color, int key, MPI_Comm*
   std::vector<ColorKey> theirs;
   for (std::size_t i = 0; i + 1 < theirs_flat.size(); i += 2)
     theirs.push_back({theirs_flat[i], theirs_flat[i + 1]});
-  if (color == MPI_UNDEFINED) return join_across(c, inter, l, {}, {}, out);
-  return join_across(c, inter, l, of_color(*inter.group, mine, color),
-                     of_color(*inter.remote, theirs, color), out);
+  auto of_color = [color](const std::vector<ColorKey>& entries, const RankList& g) {
+    return group_of(color_groups(
+                        entries, [&g](int i) { return g.world(i); }, color),
+                    color);
+  };
+  return join_across(c, inter, l, of_color(mine, *inter.group), of_color(theirs, *inter.remote),
+                     out);
 }
 
 int create_from_intercomm(ApiCall& c, const Comm& inter, const RankList& group, MPI_Comm* out) {
@@ -165,7 +155,8 @@ int create_from_intercomm(ApiCall& c, const Comm& inter, const RankList& group, 
   for (int i = 0; i < group.size(); ++i)
     local[static_cast<std::size_t>(i)] = group.world(i);
   std::vector<int> remote = swap_lists(c.w, c.r, l, local);
-  return join_across(c, inter, l, std::move(local), std::move(remote), out);
+  return join_across(c, inter, l, RankList::of(std::move(local)), RankList::of(std::move(remote)),
+                     out);
 }
 
 } // namespace mpilite

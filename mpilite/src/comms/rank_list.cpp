@@ -44,6 +44,7 @@ int RankList::rank(int w) const {
 }
 
 bool RankList::same_order(const RankList& o) const {
+  if (this == &o) return true; // the members of a split's color share their group
   if (size_ != o.size_) return false;
   if (world_.empty() && o.world_.empty()) return true;
   for (int i = 0; i < size_; ++i)

@@ -7,31 +7,27 @@
 #include <unordered_map>
 #include <vector>
 
+#include "color_groups.hpp"
+
 namespace mpilite {
 
 struct Comm;
 
-/// One member's arguments to MPI_Comm_split.
-struct ColorKey {
-  int color;
-  int key;
-};
-
 /// Each member of a split deposits its entry and gets the split's round, whose table is complete
 /// once the member's allgather (comm_agreement.hpp) has heard, through its messages, from every
-/// other member. Those messages then carry the allgather's sizes, for its time, but no entries:
-/// a table per member would cost p entries per member while they wait, p^2 in all (an
-/// MPI_Comm_split at 40 000 ranks took 15 GiB).
+/// other member. Those messages then carry the allgather's sizes, for its time, but no entries
+/// (size_only_bytes): a table per member would cost p entries per member while they wait, p^2 in
+/// all (an MPI_Comm_split at 40 000 ranks took 15 GiB).
 class SplitBoard {
 public:
   struct Round {
-    explicit Round(std::size_t members)
-        : entries(members), wire_out(members / 2 + 1), wire_in(members / 2 + 1) {}
+    explicit Round(std::size_t members) : entries(members) {}
     std::vector<ColorKey> entries; ///< by rank in the parent communicator
-    /// What the allgather's messages are sent from and received into (at most half the members'
-    /// entries each): their contents are not read, only their sizes count.
-    std::vector<ColorKey> wire_out, wire_in;
     std::size_t deposited = 0;
+    /// Every color's group (color_groups), made once the table is complete by the first member
+    /// that needs it: one sort for all members instead of a scan of the p entries by each.
+    std::vector<ColorGroup> groups;
+    bool grouped = false;
   };
 
   /// The round of the split of `parent` that member `rank` (of `size`) is in, after depositing

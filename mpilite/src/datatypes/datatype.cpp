@@ -237,6 +237,16 @@ const Datatype* builtin_datatype(MPI_Datatype handle) {
   return i < table.size() ? table[i].get() : nullptr;
 }
 
+const Datatype& size_only_bytes() {
+  static const Datatype type = [] {
+    Datatype t = *builtin_datatype(MPI_BYTE);
+    t.name = "bytes counted, not carried";
+    t.size_only = true;
+    return t;
+  }();
+  return type;
+}
+
 void pack(const void* buf, std::size_t count, const Datatype& type, std::byte* out) {
   transfer(const_cast<void*>(buf), type, out, count * type.size, true);
 }

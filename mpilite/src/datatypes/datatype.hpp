@@ -70,6 +70,8 @@ struct Datatype {
   /// `freed`, and its slot is recycled when the last one ends.
   mutable std::uint32_t users = 0;
   bool freed = false;
+  /// Messages of this type count their size but carry nothing (size_only_bytes).
+  bool size_only = false;
 
   /// One element is a single run of `size` bytes at offset 0 and elements are adjacent.
   bool contiguous() const { return dense && static_cast<MPI_Aint>(size) == extent; }
@@ -124,6 +126,11 @@ long long elements_in(const Datatype& type, std::size_t bytes);
 
 /// The predefined types (index = handle & 0xff), created once.
 const Datatype* builtin_datatype(MPI_Datatype handle);
+
+/// Bytes whose messages take the time of their size but whose contents nobody reads, between
+/// ranks of one host process: the send copies nothing and the receive writes nothing. For the
+/// simulator's own exchanges whose contents the members share otherwise (SplitBoard).
+const Datatype& size_only_bytes();
 
 // Constructors. Each returns a new, uncommitted type without handle or contents; counts and
 // strides are in elements of `old` unless the name says bytes. The caller checks arguments.

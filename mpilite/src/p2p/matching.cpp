@@ -65,7 +65,7 @@ namespace {
 
 /// Moves the data of `m` into the receive buffer of `q` (at most its capacity).
 void copy_payload(World& w, const Message& m, const Request& q, std::size_t bytes) {
-  if (bytes == 0) return;
+  if (bytes == 0 || m.no_data) return;
   // The buffers are often on the stacks of blocked ranks: with stacks copied out, the data goes
   // to (and comes from) their copies, and a collective that delivers to every rank before any
   // runs keeps them parked, where bringing each back would hold a page per rank.

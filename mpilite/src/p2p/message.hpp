@@ -45,6 +45,8 @@ struct Message {
   /// The network has not decided the arrival yet (contention): `ts` is a lower bound, and the
   /// message may not be matched until the kernel settles it (settle_message).
   bool pending = false;
+  /// Only its size counts: it carries no data and the receive writes none (size_only_bytes).
+  bool no_data = false;
   std::size_t bytes = 0; ///< packed size
   SendProtocol protocol = SendProtocol::Eager;
   std::uint64_t reply_to = 0;  ///< sender's request id for the reply (0: no reply wanted)

@@ -112,7 +112,9 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->pending = plan.later;
   q->send_overhead = plan.leaves - at;
   if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
-  if (eager_data || m->protocol == SendProtocol::Buffered || !local_dest) {
+  if (type.size_only && local_dest) {
+    m->no_data = true;
+  } else if (eager_data || m->protocol == SendProtocol::Buffered || !local_dest) {
     // A collective's schedule sends from its owner's buffers while the owner may be parked.
     pack(reach(w.scheduler(), r.task, buf, count, type), count, type, allocate_payload(*m, bytes));
   } else {

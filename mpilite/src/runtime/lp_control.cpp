@@ -77,7 +77,7 @@ bool waits_only_within_host(World& w, const Rank& r) {
   for (const Request* q : r.posted) {
     const bool some = for_each_source_of(
         r, *q, [&](int world_rank) { local = local && w.local(world_rank) != nullptr; });
-    if (!some) return w.size() == static_cast<int>(w.ranks().size());
+    if (!some) return w.whole_world_here();
     if (!local) return false;
   }
   return true;

@@ -355,6 +355,7 @@ Message* World::new_message() {
 
 void World::free_message(Message* m) {
   m->packed = nullptr;
+  m->no_data = false;
   if (m->heap_capacity > kKeptPayload) {
     m->heap.reset();
     m->heap_capacity = 0;
@@ -400,7 +401,7 @@ void World::note_undecided(Rank& r) {
 }
 
 void World::note_may_wait_elsewhere(Rank& r) {
-  if (r.in_elsewhere_list || size() == static_cast<int>(ranks().size())) return;
+  if (r.in_elsewhere_list || whole_world_here()) return;
   r.in_elsewhere_list = true;
   elsewhere_.push_back(&r);
 }

@@ -89,6 +89,8 @@ public:
   /// every stack has a guard page of its own).
   bool states_in_stacks() const { return states_in_stacks_; }
   int size() const { return world_size_; }
+  /// Whether every rank of the world lives in this host process (no other host takes part).
+  bool whole_world_here() const { return ranks_.size() == static_cast<std::size_t>(world_size_); }
   Kernel& kernel() { return kernel_; }
   Scheduler& scheduler() { return sched_; }
 
