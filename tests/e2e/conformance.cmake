@@ -298,6 +298,18 @@ add_test(NAME conformance.file_write_shared_on_two_hosts_is_refused COMMAND ${EX
 # MPI_Comm_split at 12 ranks (a held-out test once deadlocked there): colors, keys that reverse
 # or tie, MPI_UNDEFINED, nested splits, 30 splits of two parents in a row, each freed.
 conformance_vs_mpich(comm_split_many 12 "comm_split_many: 12 ranks, 0 failed checks")
+# Its splits take each host process's entries from one table that only messages between host
+# processes fill (comm_agreement.cpp, split_group): the same clocks on 1-4 host processes under
+# every protocol, ranks of a host process interleaved with the others' (cyclic) and not (block),
+# and the checks pass on 4 interleaved host processes.
+foreach(map block cyclic)
+  add_test(NAME conformance.comm_split_many_invariant_${map}
+    COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py --map ${map} --clocks-only ${RUN}
+      ${E2E_BIN}/comm_split_many 12)
+endforeach()
+add_test(NAME conformance.comm_split_many_on_4_cyclic_hosts COMMAND ${EXPECT} 0
+  -m "comm_split_many: 12 ranks, 0 failed checks$"
+  -- env MPISIM_CPU=off ${RUN} -np 12 -hosts 4 --map cyclic ${E2E_BIN}/comm_split_many)
 
 # A rank holds 1000 communicators and 10 windows at once (MPICH has 2048 context ids; the limit
 # was 512), and with all 2048 taken (2 by MPI_COMM_WORLD and MPI_COMM_SELF) a dup fails.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -563,22 +564,40 @@ INSTANTIATE_TEST_SUITE_P(Communicators, CommunicatorsTest, testing::Values(1, 2,
 TEST(SplitBoard, RoundsFillPerCommunicatorAndInOrder) {
   mpilite::SplitBoard board;
   mpilite::Comm a, b; // two objects, as two disjoint communicators sharing a context id are
-  const auto a1 = board.deposit(a, 2, 1, {7, 70});
-  const auto b1 = board.deposit(b, 3, 0, {5, 50});
-  const auto a1_too = board.deposit(a, 2, 0, {6, 60}); // fills a's first round
+  const auto a1 = board.deposit(a, 2, 2, 1, {7, 70});
+  const auto b1 = board.deposit(b, 3, 3, 0, {5, 50});
+  const auto a1_too = board.deposit(a, 2, 2, 0, {6, 60}); // fills a's first round
   EXPECT_EQ(a1, a1_too);
   EXPECT_NE(static_cast<const void*>(a1.get()), static_cast<const void*>(b1.get()));
   EXPECT_EQ(a1->deposited, 2u);
   EXPECT_EQ(a1->entries[0].color, 6);
   EXPECT_EQ(a1->entries[1].key, 70);
   // The next split of `a` starts a new round, which leaves the first one's entries alone.
-  const auto a2 = board.deposit(a, 2, 0, {8, 80});
+  const auto a2 = board.deposit(a, 2, 2, 0, {8, 80});
   EXPECT_NE(a1, a2);
   EXPECT_EQ(a2->deposited, 1u);
   EXPECT_EQ(a1->entries[0].color, 6);
   EXPECT_EQ(a2->entries[0].color, 8);
   EXPECT_EQ(b1->deposited, 1u);
-  EXPECT_EQ(board.deposit(b, 3, 2, {5, 52}), b1);
+  EXPECT_EQ(board.deposit(b, 3, 3, 2, {5, 52}), b1);
+}
+
+// On several host processes a round holds this host process's members: it fills with the last
+// of them, and each entry, deposited or received, is at both places of the doubled table.
+TEST(SplitBoard, ARoundOfSomeMembersFillsWithTheLastLocalOneAndKnowsEachEntryTwice) {
+  mpilite::SplitBoard board;
+  mpilite::Comm c;
+  const auto r1 = board.deposit(c, 4, 2, 3, {1, 30});
+  EXPECT_EQ(board.deposit(c, 4, 2, 1, {2, 10}), r1);
+  EXPECT_NE(board.deposit(c, 4, 2, 3, {9, 90}), r1); // the next split's round
+  ASSERT_EQ(r1->entries.size(), 8u);
+  EXPECT_EQ(r1->entries[3].key, 30);
+  EXPECT_EQ(r1->entries[7].key, 30);
+  EXPECT_EQ(r1->entries[5].color, 2);
+  r1->know(6, {5, 20}); // member 2's entry, received into its place past the end
+  EXPECT_EQ(r1->entries[2].color, 5);
+  EXPECT_EQ(r1->entries[6].key, 20);
+  EXPECT_THROW(board.deposit(c, 4, 0, 0, {0, 0}), std::logic_error);
 }
 
 TEST(Communicators, InterInfoAndErrorClassesOfBadArguments) {

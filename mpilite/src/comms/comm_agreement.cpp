@@ -55,19 +55,26 @@ bool holds_context(const Rank& r, int context) {
 
 namespace {
 
-/// Bruck's rounds of the (color, key) allgather: in round k this rank sends the entries from
-/// `out(k)` and receives as many into `in(k)`, as `type`, of which an entry is `per_entry`.
-template <class Out, class In>
-void bruck_rounds(World& w, Rank& r, const Comm& c, const Datatype& type, std::size_t per_entry,
-                  Out out, In in) {
+/// Bruck's rounds of the (color, key) allgather over `c`: in round k = 1, 2, 4, ... this rank
+/// sends the n = min(k, p - k) entries it has to the member k below it and receives as many from
+/// the member k above it, `exchange(k, n, to, from)` (world ranks).
+template <class Exchange> void bruck_rounds(const Rank& r, const Comm& c, Exchange exchange) {
   const int p = c.size;
   const int me = c.rank_of(r.id);
-  for (int k = 1; k < p; k <<= 1) {
-    const std::size_t n = per_entry * static_cast<std::size_t>(std::min(k, p - k));
-    send_receive(w, r, out(k), n, type, c.world_of((me - k + p) % p, r.id), kColorKeyTag, in(k), n,
-                 type, c.world_of((me + k) % p, r.id), kColorKeyTag, c.coll_context(), c,
-                 MPI_STATUS_IGNORE);
-  }
+  for (int k = 1; k < p; k <<= 1)
+    exchange(k, std::min(k, p - k), c.world_of((me - k + p) % p, r.id),
+             c.world_of((me + k) % p, r.id));
+}
+
+/// One round's exchange of `n` entries: from `out` to world rank `to`, into `in` from `from`. A
+/// null side is between ranks of this host process and carries nothing (size_only_bytes).
+void exchange_entries(World& w, Rank& r, const Comm& c, int to, const ColorKey* out, int from,
+                      ColorKey* in, int n) {
+  const Datatype& bytes = *builtin_datatype(MPI_BYTE);
+  const std::size_t size = static_cast<std::size_t>(n) * sizeof(ColorKey);
+  send_receive(w, r, out, size, out ? bytes : size_only_bytes(), to, kColorKeyTag, in, size,
+               in ? bytes : size_only_bytes(), from, kColorKeyTag, c.coll_context(), c,
+               MPI_STATUS_IGNORE);
 }
 
 } // namespace
@@ -77,27 +84,35 @@ std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, Colo
   const int me = c.rank_of(r.id);
   std::vector<ColorKey> got(static_cast<std::size_t>(p));
   got[0] = mine; // got[i] is the entry of rank (me + i) % p
-  bruck_rounds(
-      w, r, c, *builtin_datatype(MPI_INT), 2, [&](int) { return got.data(); },
-      [&](int k) { return got.data() + k; });
+  bruck_rounds(r, c, [&](int k, int n, int to, int from) {
+    exchange_entries(w, r, c, to, got.data(), from, got.data() + k, n);
+  });
   std::rotate(got.begin(), got.begin() + (p - me) % p, got.end());
   return got;
 }
 
 std::shared_ptr<const RankList> split_group(World& w, Rank& r, const Comm& parent, ColorKey mine) {
-  const auto world_of = [&](int i) { return parent.world_of(i, r.id); };
-  if (!w.whole_world_here())
-    return group_of(color_groups(allgather_color_key(w, r, parent, mine), world_of, mine.color),
-                    mine.color);
-  // Every member is here: once this rank's rounds are done it has heard from every member, each
-  // of which deposited its entry before its first message.
+  const int me = parent.rank_of(r.id);
   const std::shared_ptr<SplitBoard::Round> round =
-      w.split_board().deposit(parent, parent.size, parent.rank_of(r.id), mine);
-  bruck_rounds(
-      w, r, parent, size_only_bytes(), sizeof(ColorKey), [](int) { return nullptr; },
-      [](int) { return nullptr; });
+      w.split_board().deposit(parent, parent.size, parent.local_members, me, mine);
+  // Before its round k this rank has the entries of members me .. me + k - 1 (mod p): deposited
+  // by a member of this host process before its first message, or received from another host
+  // process by a member here before the message that told this rank. So only messages between
+  // host processes carry entries: from the run at `me` of the doubled table, into the run at
+  // me + k, whose copies at the other place are set after.
+  ColorKey* table = round->entries.data();
+  bruck_rounds(r, parent, [&](int k, int n, int to, int from) {
+    const bool to_here = w.local(to) != nullptr, from_here = w.local(from) != nullptr;
+    exchange_entries(w, r, parent, to, to_here ? nullptr : table + me, from,
+                     from_here ? nullptr : table + me + k, n);
+    if (!from_here)
+      for (int i = me + k; i < me + k + n; ++i)
+        round->know(static_cast<std::size_t>(i), table[i]);
+  });
+  // Once one member's rounds are done, the table has every entry.
   if (!round->grouped) {
-    round->groups = color_groups(round->entries, world_of);
+    round->groups = color_groups(std::span(round->entries).first(round->size),
+                                 [&](int i) { return parent.world_of(i, r.id); });
     round->grouped = true;
   }
   return group_of(round->groups, mine.color);

@@ -84,10 +84,7 @@ int dup_comm(ApiCall& c, const Comm& parent, MPI_Comm* out) {
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;
   // Same members as the parent, hence the same local members.
-  const CommTable::CountLocal count = [&](const RankList& g) {
-    if (parent.self) return 1;
-    return parent.handle == MPI_COMM_WORLD ? count_local(c.w, g) : parent.local_members;
-  };
+  const CommTable::CountLocal count = [&](const RankList&) { return parent.local_members; };
   Comm& made = c.w.comms().join(context, members_of(parent, c.r), count);
   made.remote = parent.remote;
   const MPI_Comm h = enter(c, parent, context, made, parent.topology);

@@ -11,15 +11,17 @@ std::string Comm::label() const {
   return name.empty() ? fmt::format("communicator {:#x}", static_cast<unsigned>(handle)) : name;
 }
 
-CommTable::CommTable(int world_size) {
+CommTable::CommTable(int world_size, int local_ranks) {
   world_.handle = MPI_COMM_WORLD;
   world_.context = 0;
   world_.size = world_size;
+  world_.local_members = local_ranks;
   world_.group = RankList::identity(world_size);
   world_.name = "MPI_COMM_WORLD";
   self_.handle = MPI_COMM_SELF;
   self_.context = kContextStride;
   self_.size = 1;
+  self_.local_members = 1; // as each member sees it: the object is shared, its group is not
   self_.self = true;
   self_.name = "MPI_COMM_SELF";
 }

@@ -20,7 +20,8 @@ namespace mpilite {
 /// the context id and the member list, never from the order in which its ranks happen to run.
 class CommTable {
 public:
-  explicit CommTable(int world_size);
+  /// `local_ranks`: how many ranks of the world live in this host process.
+  CommTable(int world_size, int local_ranks);
 
   /// The communicator of handle `h`, or null.
   Comm* find(MPI_Comm h) {

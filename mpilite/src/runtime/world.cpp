@@ -79,7 +79,8 @@ World::World(const Kernel& kernel, int world_size, std::vector<int> local_ranks,
                               .top_reserve = state_in_stack ? sizeof(Rank) : 0,
                               .park_batch = park_batch(local_ranks.size()),
                               .shared_slots = shared_slots}),
-      comms_(world_size), keyvals_(world_size), decisions_(local_ranks.size()) {
+      comms_(world_size, static_cast<int>(local_ranks.size())), keyvals_(world_size),
+      decisions_(local_ranks.size()) {
   if (current_) throw std::logic_error("only one simulation may run at a time in a process");
   current_ = this;
   first_local_ = local_ranks.empty() ? 0 : local_ranks.front();
