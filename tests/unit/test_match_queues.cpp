@@ -132,9 +132,12 @@ TEST(FlatIndex, ClearKeepsTheSlotsAndForgetsEveryKey) {
 }
 
 TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) {
-  // Up to 40 sources at once, down to none and back: the lists are scanned while there are few
-  // and indexed while there are many, and every switch between the two must keep each list's
-  // order and find every list again.
+  // Up to 2 * kSources lists at once, down to none and back: the lists are scanned while there
+  // are few and indexed while there are many, and every switch between the two must keep each
+  // list's order and find every list again.
+  constexpr int kSources = static_cast<int>(mpilite::kScannedLists) * 5 / 4;
+  int rises = 0, falls = 0;
+  bool many = false;
   std::deque<Message> msgs;
   mpilite::UnexpectedQueue q;
   std::map<std::uint64_t, std::deque<Message*>> model;
@@ -142,12 +145,12 @@ TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) 
   std::uint64_t seq = 0;
   for (int step = 0; step < 40000; ++step) {
     // Phases of 100 steps that grow by about 50 messages and then shrink by about 75: the list
-    // count rises past 8 and falls to 4 or below in nearly every pair of phases (200 times each
-    // way with this seed).
+    // count rises past the limit and falls to half of it or below in many pairs of phases
+    // (counted below).
     const bool grow = (step / 100) % 2 == 0;
     if (model.empty() || rng() % 8 < (grow ? 6u : 1u)) {
       const int context = static_cast<int>(rng() % 2);
-      const int src = static_cast<int>(rng() % 20);
+      const int src = static_cast<int>(rng() % kSources);
       msgs.push_back(make_message(context, src, 0, seq++));
       q.push_back(&msgs.back());
       model[envelope_key(context, src)].push_back(&msgs.back());
@@ -161,9 +164,11 @@ TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) 
       if (list.empty()) model.erase(it);
     }
     ASSERT_EQ(q.sources().size(), model.size()) << step;
+    if (!many && model.size() > mpilite::kScannedLists) many = true, ++rises;
+    if (many && model.size() <= mpilite::kScannedLists / 2) many = false, ++falls;
     if (step % 97 != 0) continue;
     for (int context = 0; context < 2; ++context)
-      for (int src = 0; src < 20; ++src) {
+      for (int src = 0; src < kSources; ++src) {
         std::vector<std::uint64_t> want;
         if (auto it = model.find(envelope_key(context, src)); it != model.end())
           for (const Message* m : it->second)
@@ -171,6 +176,8 @@ TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) 
         ASSERT_EQ(seqs_from(q, context, src), want) << step << ": " << context << "," << src;
       }
   }
+  EXPECT_GT(rises, 20);
+  EXPECT_GT(falls, 20);
 }
 
 Request make_receive(int context, int source, int tag) {

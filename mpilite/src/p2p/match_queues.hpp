@@ -31,6 +31,14 @@ inline int context_of_key(std::uint64_t key) {
   return static_cast<int>(static_cast<std::uint32_t>(key >> 32));
 }
 
+/// How many lists KeyedLists scans before it keeps a hash index: the index's slots are a block
+/// of their own, one more cache miss per lookup where a rank's queues have gone cold (every
+/// message at 100 000 ranks), while 32 lists are 12 adjacent lines that the prefetcher follows.
+/// 32 covers a 26-neighbour halo and the log2 p partners a late rank of a recursive-doubling
+/// collective hears from before it posts (with 8, allreduce + barrier at 100 000 ranks held
+/// 50 MiB of indexes, docs/performance.md).
+inline constexpr std::size_t kScannedLists = 32;
+
 /// FIFO lists of T, one per key, linked through T's members Prev and Next. A list that empties
 /// is dropped, so walking every list costs what is queued now, not what ever was.
 template <class T, T* T::*Prev, T* T::*Next> class KeyedLists {
@@ -47,7 +55,7 @@ public:
       lists_.push_back(List{key, nullptr, nullptr});
       if (indexed())
         index_.insert(key, static_cast<std::uint32_t>(lists_.size() - 1));
-      else if (lists_.size() > kScanned)
+      else if (lists_.size() > kScannedLists)
         build_index();
       l = &lists_.back();
     }
@@ -76,7 +84,7 @@ public:
     lists_.pop_back();
     // Dropped halfway down, not at the limit: a queue whose list count hovers there would
     // rebuild the index at every other message.
-    if (indexed && lists_.size() <= kScanned / 2) index_.clear();
+    if (indexed && lists_.size() <= kScannedLists / 2) index_.clear();
   }
 
   /// The first element of the list of `key` (null when empty); the rest follow through Next.
@@ -94,11 +102,6 @@ public:
   const Lists& lists() const { return lists_; }
 
 private:
-  /// The index is kept while there are more lists than scanning them costs: its slots are a
-  /// block of their own, one more cache miss per lookup where a rank's queues have gone cold
-  /// (every message at 100 000 ranks), while eight lists are three lines of their own block.
-  static constexpr std::size_t kScanned = 8;
-
   /// Holding keys exactly when it is kept, the index needs no flag of its own.
   bool indexed() const { return index_.size() != 0; }
   List* find(std::uint64_t key) {
