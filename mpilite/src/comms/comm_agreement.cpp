@@ -111,7 +111,7 @@ std::shared_ptr<const RankList> split_group(World& w, Rank& r, const Comm& paren
   });
   // Once one member's rounds are done, the table has every entry.
   if (!round->grouped) {
-    round->groups = color_groups(std::span(round->entries).first(round->size),
+    round->groups = color_groups(std::span(round->entries).first(round->size()),
                                  [&](int i) { return parent.world_of(i, r.id); });
     round->grouped = true;
   }

@@ -48,9 +48,9 @@ bool holds_context(const Rank& r, int context);
 std::vector<ColorKey> allgather_color_key(World& w, Rank& r, const Comm& c, ColorKey mine);
 /// The group of the caller's color in MPI_Comm_split of `parent` (color_groups), or null for
 /// MPI_UNDEFINED, after the (color, key) allgather. `parent` is a communicator object its local
-/// members share (CommTable): where all of them live in this host process, the messages are
-/// Bruck's but the entries come from one table for all members (SplitBoard), and the members of
-/// a color share one group made from it once.
+/// members share (CommTable): the messages are Bruck's, but the entries come from one table for
+/// the members in this host process (SplitBoard), which only messages from other host processes
+/// carry entries into, and the members of a color here share one group made from it once.
 std::shared_ptr<const RankList> split_group(World& w, Rank& r, const Comm& parent, ColorKey mine);
 
 } // namespace mpilite

@@ -150,8 +150,8 @@ int create_comm_of_group(ApiCall& c, const Comm& parent, std::shared_ptr<const R
 int split_comm(ApiCall& c, const Comm& parent, int color, int key,
                std::shared_ptr<const Topology> topo, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
-  // Where every member is in this host process, a color's members share one group (split_group):
-  // p members each waiting with their color's list would hold p^2 / colors entries in all.
+  // A color's members in this host process share one group (split_group): p members each
+  // waiting with their color's list would hold p^2 / colors entries in all.
   std::shared_ptr<const RankList> group = split_group(c.w, c.r, parent, {color, key});
   int context;
   if (int e = agree_or_fail(c, parent, context)) return e;

@@ -23,15 +23,17 @@ struct Comm;
 class SplitBoard {
 public:
   struct Round {
-    explicit Round(std::size_t members) : size(members), entries(2 * members) {}
-    std::size_t size;
+    explicit Round(std::size_t members) : entries(2 * members) {}
+    /// The parent communicator's size.
+    std::size_t size() const { return entries.size() / 2; }
     /// Member i's entry at i and at size + i (i in rank order of the parent communicator): a
     /// member's Bruck rounds then send and receive whole runs of it (comm_agreement.cpp).
     std::vector<ColorKey> entries;
     /// Sets the entry of member `i` (0 <= i < 2 * size) at both its places.
     void know(std::size_t i, ColorKey e) {
-      entries[i % size] = e;
-      entries[i % size + size] = e;
+      const std::size_t p = size();
+      entries[i % p] = e;
+      entries[i % p + p] = e;
     }
     std::size_t deposited = 0;
     /// Every color's group (color_groups), made once the table is complete by the first member

@@ -129,7 +129,8 @@ const Datatype* builtin_datatype(MPI_Datatype handle);
 
 /// Bytes whose messages take the time of their size but whose contents nobody reads, between
 /// ranks of one host process: the send copies nothing and the receive writes nothing. For the
-/// simulator's own exchanges whose contents the members share otherwise (SplitBoard).
+/// simulator's own exchanges whose contents the members share otherwise (SplitBoard). A send
+/// of it to a rank of another host process is refused (std::logic_error).
 const Datatype& size_only_bytes();
 
 // Constructors. Each returns a new, uncommitted type without handle or contents; counts and

@@ -1,6 +1,7 @@
 #include "p2p.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
@@ -112,7 +113,11 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   m->pending = plan.later;
   q->send_overhead = plan.leaves - at;
   if (from) m->path = leg_path(*from, plan, at, r.id, r.call.name);
-  if (type.size_only && local_dest) {
+  if (type.size_only) {
+    // Its buffer is no buffer (size_only_bytes): a frame to another host process has nothing to
+    // carry it from.
+    if (!local_dest)
+      throw std::logic_error("a message of size_only_bytes to a rank of another host process");
     m->no_data = true;
   } else if (eager_data || m->protocol == SendProtocol::Buffered || !local_dest) {
     // A collective's schedule sends from its owner's buffers while the owner may be parked.
