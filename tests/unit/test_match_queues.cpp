@@ -180,6 +180,36 @@ TEST(UnexpectedQueue, PerSourceOrderHoldsWhileTheListCountCrossesTheIndexLimit) 
   EXPECT_GT(falls, 20);
 }
 
+TEST(UnexpectedQueue, GivesBackTheBlockOfManySourcesOnceEmptyAndKeepsThatOfAFew) {
+  // A late rank of a recursive-doubling allreduce hears from log2 p partners; once it has
+  // received from all of them, its queue must not keep their lists' block for the rest of the
+  // run. A rank trading with a few neighbours keeps its small block instead of allocating it
+  // again at every exchange.
+  std::deque<Message> msgs;
+  mpilite::UnexpectedQueue q;
+  for (int src = 0; src < 17; ++src) {
+    msgs.push_back(make_message(0, src, 0, static_cast<std::uint64_t>(src)));
+    q.push_back(&msgs.back());
+  }
+  EXPECT_GE(q.sources().capacity(), 17u);
+  for (Message& m : msgs)
+    q.erase(&m);
+  EXPECT_EQ(q.sources().capacity(), 1u); // the list inline in the queue
+  msgs.clear();
+  for (int src = 0; src < 3; ++src) {
+    msgs.push_back(make_message(0, src, 0, static_cast<std::uint64_t>(src)));
+    q.push_back(&msgs.back());
+  }
+  const std::size_t few = q.sources().capacity();
+  ASSERT_LE(few, 4u);
+  for (Message& m : msgs)
+    q.erase(&m);
+  EXPECT_EQ(q.sources().capacity(), few);
+  msgs.push_back(make_message(0, 9, 0, 99));
+  q.push_back(&msgs.back());
+  EXPECT_EQ(seqs_from(q, 0, 9), std::vector<std::uint64_t>{99});
+}
+
 Request make_receive(int context, int source, int tag) {
   Request q;
   q.kind = mpilite::RequestKind::Recv;

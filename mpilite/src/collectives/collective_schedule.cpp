@@ -49,7 +49,13 @@ void Schedule::post_recv_across(void* buf, std::size_t count, const Datatype& ty
 
 void Schedule::add(bool send, SendMode mode, const void* buf, std::size_t count,
                    const Datatype& type, int world_peer) {
-  batch_.push_back({send, mode, const_cast<void*>(buf), count, &type, world_peer});
+  Message& m = batch_.emplace_back();
+  m.send = send;
+  m.mode = mode;
+  m.peer = world_peer;
+  m.buf = const_cast<void*>(buf);
+  m.count = count;
+  m.type = &type;
 }
 
 void* Schedule::scratch(std::size_t count, const Datatype& type) {
@@ -142,7 +148,9 @@ void Schedule::issue() {
       m.request = receive_at(w_, owner_, time_, m.buf, m.count, *m.type, m.peer, tag_, context_,
                              world_ranks(), 0, path_.get());
     }
-    if (!m.request->complete) {
+    if (m.request->complete) {
+      settle(m);
+    } else {
       ++pending_;
       m.request->on_complete = &Schedule::message_done;
       m.request->completion_context = this;
@@ -157,31 +165,43 @@ void Schedule::message_done(Request&, void* self) {
   if (--s.pending_ == 0) s.w_.defer(&Schedule::resume, &s, &s.owner_);
 }
 
+void Schedule::settle(Message& m) {
+  Request& q = *m.request;
+  m.ready = q.ready_time;
+  m.path = std::move(q.path);
+  if (!m.send) {
+    m.recv_overhead = q.recv_overhead;
+    m.received = q.message_bytes;
+    m.error = q.status.MPI_ERROR;
+  }
+  w_.free_request(&q);
+  m.request = nullptr;
+}
+
 void Schedule::collect() {
+  for (Message& m : batch_)
+    if (m.request) settle(m);
   // As wait_all charges a rank: completions in time order (ties: issue order), each receive
   // adding its overhead after its data is there. Batches are small: insertion sort.
   const std::size_t n = batch_.size();
   for (std::size_t i = 1; i < n; ++i)
-    for (std::size_t j = i;
-         j > 0 && batch_[j - 1].request->ready_time > batch_[j].request->ready_time; --j)
+    for (std::size_t j = i; j > 0 && batch_[j - 1].ready > batch_[j].ready; --j)
       std::swap(batch_[j - 1], batch_[j]);
   int dest = -1; // of the send; -1 without one
   bool received = false;
   std::size_t sent_bytes = 0, received_bytes = 0;
   for (Message& m : batch_) {
-    Request& q = *m.request;
-    if (path_ && q.ready_time > time_) path_->reach(q.ready_time, q.path.get(), owner_.id, call_);
-    time_ = std::max(time_, q.ready_time);
+    if (path_ && m.ready > time_) path_->reach(m.ready, m.path.get(), owner_.id, call_);
+    time_ = std::max(time_, m.ready);
     if (m.send) {
       dest = m.peer;
       sent_bytes = m.count * m.type->size;
     } else {
-      spend(q.recv_overhead, PathPart::RecvOverhead);
-      received_bytes = q.message_bytes;
+      spend(m.recv_overhead, PathPart::RecvOverhead);
+      received_bytes = m.received;
       received = true;
-      note_error(q.status.MPI_ERROR);
+      note_error(m.error);
     }
-    w_.free_request(&q);
   }
   // As MPI_Sendrecv, only with both a send and a receive (neither to MPI_PROC_NULL).
   if (std::exchange(exchange_, false) && dest >= 0 && received) {

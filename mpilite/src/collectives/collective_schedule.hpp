@@ -181,14 +181,22 @@ public:
   Rank& owner() const { return owner_; }
 
 private:
+  /// A message of the batch in flight. Its request is freed as soon as it completes (settle),
+  /// keeping only what collect() needs: a rank of a barrier or an allreduce blocks with its send
+  /// complete and its receive pending, and a million such ranks would each hold two requests.
   struct Message {
     bool send;
     SendMode mode;
+    int peer; ///< world rank
     void* buf;
     std::size_t count;
     const Datatype* type;
-    int peer; ///< world rank
-    Request* request = nullptr;
+    Request* request = nullptr; ///< until settled
+    int error = MPI_SUCCESS;    ///< receives: the status's
+    SimTime ready = 0;
+    SimTime recv_overhead = 0;
+    std::size_t received = 0; ///< receives: the matched message's bytes
+    std::unique_ptr<CritPath> path;
   };
 
   void add(bool send, SendMode mode, const void* buf, std::size_t count, const Datatype& type,
@@ -196,6 +204,7 @@ private:
   static void resume(void* self);
   static void message_done(Request& q, void* self);
   void issue();
+  void settle(Message& m);
   void collect();
   void finish();
   /// Overheads of the schedule's own, of `part`.

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -85,6 +86,14 @@ public:
     // Dropped halfway down, not at the limit: a queue whose list count hovers there would
     // rebuild the index at every other message.
     if (indexed && lists_.size() <= kScannedLists / 2) index_.clear();
+    // A late rank of a recursive-doubling collective hears from log2 p partners before it
+    // posts: its lists grew to 32 (768 bytes) and would keep that block for the rest of the run
+    // (32 MB at 100 000 ranks). Only blocks beyond a few lists go, so a queue that empties after
+    // every exchange with its few neighbours does not allocate again each time.
+    if (lists_.empty() && lists_.capacity() > kKeptLists) {
+      std::destroy_at(&lists_);
+      std::construct_at(&lists_);
+    }
   }
 
   /// The first element of the list of `key` (null when empty); the rest follow through Next.
@@ -118,6 +127,8 @@ private:
       index_.insert(lists_[i].key, static_cast<std::uint32_t>(i));
   }
   const List* find(std::uint64_t key) const { return const_cast<KeyedLists*>(this)->find(key); }
+
+  static constexpr std::size_t kKeptLists = 4;
 
   FlatIndex index_; ///< key to position in lists_ while indexed()
   Lists lists_;

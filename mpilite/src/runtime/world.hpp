@@ -120,6 +120,8 @@ public:
   Request* request(MPI_Request h);
   Request* request_by_id(std::uint64_t id);
   void free_request(Request* r);
+  /// The most requests that were ever pending at once: the pool keeps every request it made.
+  std::size_t requests_made() const { return requests_.size(); }
 
   Message* new_message();
   void free_message(Message* m);
