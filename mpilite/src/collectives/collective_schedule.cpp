@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "buffer_reach.hpp"
 #include "privatization.hpp"
@@ -88,7 +91,7 @@ void Schedule::copy_out(const void* from, void* to, std::size_t count, const Dat
   copy_elements(from, reach(w_.scheduler(), owner_.task, to, count, type), count, type);
 }
 
-void Schedule::start(Request& q, bool blocking) {
+void Schedule::start(Request* q) {
   // Numbered when started, not when built: a call that fails its argument checks has built part
   // of a schedule on this rank only.
   const std::uint32_t n = owner_.collectives_started[context_]++;
@@ -97,20 +100,22 @@ void Schedule::start(Request& q, bool blocking) {
   // below this bit (intercomm.cpp); both groups count the collectives alike, and a message
   // within a group and one between the groups never have the same pair of ends.
   if (comm_->inter()) tag_ |= 0x40000000;
-  request_ = &q;
-  blocking_ = blocking;
-  if (!blocking_) ++owner_.later_legs; // until finish()
-  q.post_time = time_ = owner_.clock;
+  request_ = q;
+  time_ = owner_.clock;
+  if (request_) {
+    ++owner_.later_legs; // until finish()
+    request_->post_time = time_;
+  }
   if (owner_.path) path_ = std::make_unique<CritPath>(*owner_.path);
   call_ = owner_.call.name;
   w_.defer(&Schedule::resume, this, &owner_);
 }
 
-Request* start_schedule(std::shared_ptr<Schedule> s, bool blocking) {
+Request* start_schedule(std::shared_ptr<Schedule> s) {
   Schedule& x = *s;
   Request* q = x.world().new_request(x.owner(), RequestKind::Collective);
   q->owned = std::move(s);
-  x.start(*q, blocking);
+  x.start(q);
   return q;
 }
 
@@ -217,25 +222,34 @@ void Schedule::spend(SimTime dt, PathPart part) {
 }
 
 void Schedule::finish() {
-  Request& q = *request_;
-  q.status = MPI_Status{};
-  q.status.MPI_SOURCE = MPI_ANY_SOURCE;
-  q.status.MPI_TAG = MPI_ANY_TAG;
-  q.status.MPI_ERROR = error_;
-  q.busy = busy_;
-  q.path = std::move(path_);
-  mark_complete(q, time_);
-  if (!blocking_) --owner_.later_legs;
+  done_ = true;
+  if (Request* q = request_) {
+    q->status = MPI_Status{};
+    q->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    q->status.MPI_TAG = MPI_ANY_TAG;
+    q->status.MPI_ERROR = error_;
+    q->busy = busy_;
+    q->path = std::move(path_);
+    mark_complete(*q, time_);
+    --owner_.later_legs;
+  }
   w_.scheduler().wake(owner_.task);
 }
 
 int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s) {
-  // The request owns the schedule, and the World its requests: a rank that never returns from
-  // the collective (the run ends in a deadlock or an abort) leaks nothing.
-  Request* q = start_schedule(std::move(s), true);
-  wait_all(w, r, &q, 1);
-  const int error = q->status.MPI_ERROR;
-  w.free_request(q);
+  // Kept alive by the World, not by this frame: a rank that never returns from the collective
+  // (the run ends in a deadlock or an abort) leaks nothing.
+  Schedule& x = *s;
+  std::shared_ptr<void>& hold = w.blocking_hold(r);
+  if (hold) // one fiber per rank, and a blocking collective runs no MPI call of its owner's
+    throw std::logic_error(fmt::format("rank {}: a blocking collective inside another", r.id));
+  hold = std::move(s);
+  x.start(nullptr);
+  while (!x.done())
+    w.scheduler().block();
+  r.wait_until(x.end_time(), x.path(), x.overheads());
+  const int error = x.error();
+  hold.reset();
   return error;
 }
 

@@ -172,11 +172,19 @@ public:
   /// The algorithm to run (it must take this schedule).
   void set_body(CollTask body) { body_ = std::move(body); }
 
-  /// Starts the schedule at the owner's clock; `q` completes when the body has ended (status:
-  /// empty, MPI_ERROR: the first error of a reduction or receive). `blocking`: the owner waits
-  /// for it, so its legs follow the owner's earlier ones and precede its later ones; a
-  /// non-blocking one counts in Rank::later_legs until it ends.
-  void start(Request& q, bool blocking);
+  /// Starts the schedule at the owner's clock, as a non-blocking collective whose request is
+  /// `q` (completed when the body has ended; status: empty, MPI_ERROR: the first error of a
+  /// reduction or receive), or, with `q` null, as a blocking one (run_schedule), whose owner
+  /// waits for done(). A blocking one's legs follow the owner's earlier ones and precede its
+  /// later ones; a non-blocking one counts in Rank::later_legs until it ends.
+  void start(Request* q);
+  /// A blocking collective's outcome, once done(): the time it ended, the overheads spent on
+  /// the way, the critical path that set that time (null when off), its MPI error code.
+  bool done() const { return done_; }
+  SimTime end_time() const { return time_; }
+  SimTime overheads() const { return busy_; }
+  const CritPath* path() const { return path_.get(); }
+  int error() const { return error_; }
   World& world() const { return w_; }
   Rank& owner() const { return owner_; }
 
@@ -234,15 +242,16 @@ private:
   std::unique_ptr<CritPath> path_;
   const char* call_ = nullptr;
   bool exchange_ = false; ///< the batch in flight is an MPI_Sendrecv's
-  bool blocking_ = false;
+  bool done_ = false;
   int error_ = MPI_SUCCESS;
 };
 
-/// Starts `s` (a non-blocking collective, unless `blocking`) and returns its request, which owns
-/// it.
-Request* start_schedule(std::shared_ptr<Schedule> s, bool blocking = false);
+/// Starts `s` as a non-blocking collective and returns its request, which owns it.
+Request* start_schedule(std::shared_ptr<Schedule> s);
 
 /// Runs `s` to completion as a blocking collective of its owner `r`; returns its MPI error code.
+/// It needs no request: the owner waits for the schedule itself, which the World keeps alive
+/// meanwhile (World::blocking_hold).
 int run_schedule(World& w, Rank& r, std::shared_ptr<Schedule> s);
 
 } // namespace mpilite

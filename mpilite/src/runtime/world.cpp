@@ -347,6 +347,11 @@ void World::free_request(Request* r) {
   r->path.reset();
 }
 
+std::shared_ptr<void>& World::blocking_hold(const Rank& r) {
+  if (blocking_holds_.empty()) blocking_holds_.resize(ranks_.size());
+  return blocking_holds_[r.task.index];
+}
+
 Message* World::new_message() {
   if (free_messages_.empty()) return new Message();
   Message* m = free_messages_.back();

@@ -122,6 +122,10 @@ public:
   void free_request(Request* r);
   /// The most requests that were ever pending at once: the pool keeps every request it made.
   std::size_t requests_made() const { return requests_.size(); }
+  /// What the blocking collective that `r` runs keeps alive (its schedule), owned here so that a
+  /// rank that never returns from it (a deadlock, an abort) leaks nothing. One slot per rank of
+  /// this host process (a rank runs one blocking collective at a time), made at the run's first.
+  std::shared_ptr<void>& blocking_hold(const Rank& r);
 
   Message* new_message();
   void free_message(Message* m);
@@ -256,6 +260,7 @@ private:
     const Rank* owner;
   };
   std::vector<Deferred> deferred_;
+  std::vector<std::shared_ptr<void>> blocking_holds_; ///< by stack slot (Task::index)
   int matching_depth_ = 0;
   bool running_deferred_ = false;
   const Main* main_ = nullptr;
