@@ -1,5 +1,7 @@
 // bench_pingpong: host cost of one simulated small message between two LPs of one host process
 // (send, match, wake the receiver, switch), with compute charging off so only the simulator runs.
+// usage: bench_pingpong [round trips] [network model]: the second argument names the model
+// (default: the cluster preset's, nic), so that one run can tell what the model's queues cost.
 #define MPISIM_NO_MAIN_RENAME 1
 #include <mpi.h>
 
@@ -8,6 +10,7 @@
 #include <cstdlib>
 
 #include "config.hpp"
+#include "network_model.hpp"
 #include "simulation.hpp"
 
 namespace {
@@ -41,6 +44,13 @@ int main(int argc, char** argv) {
   config.ranks = 2;
   config.cpu = mpisim::CpuMode::Off;
   config.machine = mpisim::machine_preset("cluster");
+  if (argc > 2) {
+    if (!mpisim::find_network_model(argv[2])) {
+      std::fprintf(stderr, "bench_pingpong: unknown network model '%s'\n", argv[2]);
+      return 2;
+    }
+    config.machine.network = argv[2];
+  }
   config.timeline = false; // no report is shown
   mpisim::Simulation sim(config);
 
@@ -58,8 +68,9 @@ int main(int argc, char** argv) {
   const double ns = std::chrono::duration<double, std::nano>(end - start).count();
   const double messages = 2.0 * static_cast<double>(g_round_trips);
   std::printf("bench_pingpong: %.1f ns/message (%ld round trips, %.3f s, predicted %.6f s, "
-              "%llu context switches)\n",
+              "%llu context switches, network %s)\n",
               ns / messages, g_round_trips, ns * 1e-9, static_cast<double>(run.predicted) * 1e-12,
-              static_cast<unsigned long long>(run.context_switches));
+              static_cast<unsigned long long>(run.context_switches),
+              config.machine.network.c_str());
   return 0;
 }

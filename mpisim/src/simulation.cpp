@@ -197,6 +197,13 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   const int hosts = link_->hosts();
   const int host = link_->host();
   if (hosts > 1) {
+    // mpiexec merges the host processes' output from their pipes as it comes, and MPICH's
+    // start-up leaves stdout unbuffered: puts() wrote a line and its newline in two writes,
+    // and another process's line landed between them. Each line is one write instead, as on a
+    // terminal. The buffer is given: glibc keeps an unbuffered stream's one byte otherwise.
+    static char line_buffer[BUFSIZ];
+    std::fflush(stdout);
+    std::setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
     g_fault_link = link_.get();
     mpilite::set_fault_exit(&end_job_on_fault);
   }

@@ -19,6 +19,13 @@ if(NOT MPISIM_SANITIZE)
     -- env MPISIM_CPU=off MPISIM_FRESH_HEAP=off ${RUN} -np 64 ${E2E_BIN}/fresh_heap)
 endif()
 
+# Several host processes print at once and mpiexec merges their output: every line stays whole
+# (MPICH's start-up leaves stdout unbuffered, and puts() wrote a line and its newline apart).
+e2e_program(whole_lines ${CONFORMANCE_PROGRAMS}/whole_lines.c)
+add_test(NAME conformance.whole_lines_across_host_processes COMMAND ${EXPECT} 0
+  -m "^whole 1200 cut 0$"
+  -- sh -c "MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/whole_lines 300 2>/dev/null | awk '/^rank [0-9] line [0-9]+ of a line long enough to be cut$/ { w++; next } { c++ } END { print \"whole\", w + 0, \"cut\", c + 0 }'")
+
 # MPI-4.0's MPI_Isendrecv, MPI_Isendrecv_replace and MPI_Comm_idup_with_info.
 e2e_program(isendrecv ${CONFORMANCE_PROGRAMS}/isendrecv.c)
 foreach(hosts 1 2)
