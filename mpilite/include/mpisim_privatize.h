@@ -89,6 +89,11 @@ int mpisim_priv_register(mpisim_priv_var* var);
  *  programs that never name them do not pay. Returns 0. */
 int mpisim_priv_uses_streams(void);
 
+/** Called before main by every C++ unit with a catch handler of its own: the scheduler then
+ *  keeps the C++ runtime's record of the exceptions being handled per rank (a rank may call MPI
+ *  inside a catch block), which costs every fiber switch a little. Returns 0. */
+int mpisim_priv_uses_exceptions(void);
+
 #ifdef __cplusplus
 }
 #endif

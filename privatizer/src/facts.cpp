@@ -126,6 +126,11 @@ public:
     return true;
   }
 
+  bool VisitCXXCatchStmt(clang::CXXCatchStmt* s) {
+    if (in_user_file(ctx_.getSourceManager(), s->getBeginLoc())) facts_.catches = true;
+    return true;
+  }
+
   bool VisitFunctionDecl(clang::FunctionDecl* f) {
     const bool named_main = f->getName() == "mpisim_user_main" || f->isMain();
     if (named_main && f->hasBody() && f->isThisDeclarationADefinition() &&

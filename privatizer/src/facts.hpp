@@ -55,6 +55,9 @@ struct Facts {
   const clang::FunctionDecl* user_main = nullptr;
   /// Declarations of functions with the constructor or destructor attribute.
   std::vector<const clang::FunctionDecl*> constructors;
+  /// Whether a user file of the unit has a catch handler: its code may call MPI, and so switch
+  /// ranks, while an exception is being handled.
+  bool catches = false;
   /// The directive whose region holds each OpenMP directive (null at the top).
   std::map<const clang::OMPExecutableDirective*, const clang::OMPExecutableDirective*> omp_parent;
 };

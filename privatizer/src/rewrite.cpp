@@ -40,7 +40,7 @@ public:
       rewrite_static_locals(s);
     if (facts_.user_main) return_from_main(facts_.user_main);
     define_group();
-    register_stream_use();
+    register_runtime_uses();
     return std::move(out_);
   }
 
@@ -112,19 +112,26 @@ private:
     return "\n#line " + std::to_string(l.getLine()) + " " + c_string(l.getFilename()) + "\n";
   }
 
-  /// A unit that names a standard C++ stream says so before main (mpisim_priv_uses_streams).
-  void register_stream_use() {
+  /// What of the C++ runtime's per-thread state the unit uses, it says before main, so that the
+  /// scheduler switches that state with the ranks: the standard streams' format where it names
+  /// one (mpisim_priv_uses_streams), the exceptions being handled where it catches one
+  /// (mpisim_priv_uses_exceptions).
+  void register_runtime_uses() {
     if (!cxx_) return;
     const auto standard_stream = [](const clang::VarDecl* v) {
       const std::string name = v->getQualifiedNameAsString();
       return name == "std::cout" || name == "std::cerr" || name == "std::clog";
     };
-    const auto use = std::find_if(facts_.uses.begin(), facts_.uses.end(),
-                                  [&](const Use& u) { return standard_stream(u.var); });
-    if (use == facts_.uses.end()) return;
+    if (std::any_of(facts_.uses.begin(), facts_.uses.end(),
+                    [&](const Use& u) { return standard_stream(u.var); }))
+      register_use("streams");
+    if (facts_.catches) register_use("exceptions");
+  }
+
+  void register_use(const std::string& what) {
     const SourceLocation end = sm_.getLocForEndOfFile(sm_.getMainFileID());
-    rw_.InsertTextAfter(end,
-                        "\nnamespace { int __mpisim_streams = ::mpisim_priv_uses_streams(); }\n");
+    rw_.InsertTextAfter(end, "\nnamespace { int __mpisim_" + what + " = ::mpisim_priv_uses_" +
+                                 what + "(); }\n");
     touch(end);
   }
 

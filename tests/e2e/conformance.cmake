@@ -102,6 +102,15 @@ foreach(program comm_create_group comm_free_loop logical_float type_get_name car
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
+# A C++ rank that calls MPI inside a catch block rethrows its own exception, reads it, keeps it,
+# and counts those in flight: the C++ runtime's record of them switches with the rank.
+e2e_program(exceptions_per_rank ${CONFORMANCE_PROGRAMS}/exceptions_per_rank.cpp)
+add_test(NAME conformance.exceptions_per_rank_matches_mpich COMMAND ${EXPECT} 0
+  -m "all three agree" -m "rank 3 rethrown: error of rank 3"
+  -m "rank 2 exceptions in flight in a destructor: 1"
+  -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 4 ${E2E_BIN}/exceptions_per_rank
+     ${CONFORMANCE_PROGRAMS}/exceptions_per_rank.cpp)
+
 # MPI_BOTTOM with types of absolute addresses in Bcast, Gather, Scatter and Alltoallw (4 ranks:
 # rank 0's gather weighs 0,1,100,101,... by 1..8; alltoallw sums 1000..1003).
 conformance_vs_mpich(bottom_collectives 4 "gather: weighted sum 7420")

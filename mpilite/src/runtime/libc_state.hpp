@@ -1,5 +1,6 @@
 // The C library's per-process state that programs use per rank: in a real MPI run every rank
-// is a process with its own errno, getopt position, random generators and strtok position.
+// is a process with its own errno, getopt position, random generators and strtok position (and
+// the C++ runtime's exceptions being handled).
 //
 // Two kinds. The few globals the C library keeps in plain variables (errno, optind, optarg,
 // opterr, optopt) are saved and restored with the fiber on every switch (a handful of loads
@@ -14,9 +15,25 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cxxabi.h>
 #include <memory>
 
 namespace mpilite {
+
+/// The C++ runtime's record of the exceptions a thread is handling: the Itanium C++ ABI's
+/// __cxa_eh_globals, the chain that `throw;` rethrows the head of and the count that
+/// std::uncaught_exceptions() returns. The ranks share one thread: a rank that called MPI inside
+/// a catch block rethrew another rank's exception, or one already freed. Switched with the fiber
+/// where the program catches exceptions (exceptions_caught()).
+struct CxxExceptions {
+  void* caught = nullptr;
+  unsigned int uncaught = 0;
+};
+
+/// The running thread's record (a call into the C++ runtime: found once per thread).
+inline CxxExceptions* this_threads_exceptions() {
+  return reinterpret_cast<CxxExceptions*>(abi::__cxa_get_globals());
+}
 
 /// The C library globals switched with the fiber; a new rank starts as a new process does.
 struct LibcRegisters {
@@ -25,6 +42,7 @@ struct LibcRegisters {
   int opterr = 1;
   int optopt = '?';
   char* optarg = nullptr;
+  CxxExceptions exceptions;
 };
 
 // `err` is errno's location, found once per thread (errno is a call into the C library).

@@ -330,14 +330,24 @@ bool mpilite::private_segment_has_thread_locals() {
 
 namespace {
 bool g_streams_named = false;
-}
+bool g_exceptions_caught = false;
+} // namespace
 
 bool mpilite::standard_streams_named() {
   return g_streams_named;
 }
 
+bool mpilite::exceptions_caught() {
+  return g_exceptions_caught;
+}
+
 extern "C" int mpisim_priv_uses_streams(void) {
   g_streams_named = true;
+  return 0;
+}
+
+extern "C" int mpisim_priv_uses_exceptions(void) {
+  g_exceptions_caught = true;
   return 0;
 }
 

@@ -89,4 +89,8 @@ bool private_segment_has_thread_locals();
 /// (mpisim_priv_uses_streams): their format is then switched with the ranks (cxx_streams.hpp).
 bool standard_streams_named();
 
+/// Whether a unit of the program has a catch handler (mpisim_priv_uses_exceptions): the C++
+/// runtime's record of the exceptions being handled is then switched with the ranks.
+bool exceptions_caught();
+
 } // namespace mpilite

@@ -78,10 +78,12 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
                       std::size_t poll_every) {
   g_active = this;
   errno_ = &errno; // fibers run on the thread that runs them
+  exceptions_ = exceptions_caught() ? this_threads_exceptions() : nullptr;
   g_streams = StandardStreams::find();
   switch_streams_ = standard_streams_named();
   if (switch_streams_ && !root_.libc.streams)
     root_.libc.streams = std::make_unique<StreamFormats>();
+  switch_runtime_ = switch_streams_ || exceptions_;
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -163,12 +165,14 @@ void Scheduler::serve_in_place(const Task& owner, void (*fn)(void*), void* arg, 
   pool_.unpark(caller.index);
 }
 
-void Scheduler::save_streams(Task& task) {
-  mpilite::save_streams(*task.libc.streams, g_streams);
+void Scheduler::save_runtime(Task& task) {
+  if (switch_streams_) mpilite::save_streams(*task.libc.streams, g_streams);
+  if (exceptions_) task.libc.regs.exceptions = *exceptions_;
 }
 
-void Scheduler::load_streams(Task& task) {
-  mpilite::load_streams(*task.libc.streams, g_streams);
+void Scheduler::load_runtime(Task& task) {
+  if (switch_streams_) mpilite::load_streams(*task.libc.streams, g_streams);
+  if (exceptions_) *exceptions_ = task.libc.regs.exceptions;
 }
 
 void Scheduler::release_finished() {
@@ -186,7 +190,7 @@ void Scheduler::begin_fiber(void* from_ctx, void* from_task) {
     root_.stack = {static_cast<std::byte*>(const_cast<void*>(old_bottom)), old_size};
 #endif
   load_libc(current_->libc.regs, errno_);
-  if (switch_streams_) load_streams(*current_);
+  if (switch_runtime_) load_runtime(*current_);
   after_switch(*from, from_ctx);
   current_->entry(current_->arg);
   finish_current();

@@ -155,8 +155,10 @@ private:
   /// at `caller_ctx`) is copied out.
   void serve_in_place(const Task& owner, void (*fn)(void*), void* arg, void* caller_ctx);
   static void service_entry(boost::context::detail::transfer_t t);
-  void save_streams(Task& task);
-  void load_streams(Task& task);
+  /// The C++ runtime's per-thread state that the program uses, switched with the fiber: the
+  /// standard streams' format, the exceptions being handled.
+  void save_runtime(Task& task);
+  void load_runtime(Task& task);
   void release_finished();
   /// The context a fiber starts from, written at the top of its stack.
   static void* first_context(Task& task);
@@ -197,12 +199,15 @@ private:
   std::size_t poll_every_ = 0; ///< 0: never return to the root just to poll
   std::size_t since_root_ = 0; ///< switches since the root last ran
   std::size_t switches_ = 0;
-  int* errno_ = &errno;         ///< this thread's errno
+  int* errno_ = &errno;                 ///< this thread's errno
+  CxxExceptions* exceptions_ = nullptr; ///< this thread's, if the program catches any
   bool check_canary_ = false;   ///< OverflowCheck::GuardPerBlock: a guard page does not suffice
   bool switch_streams_ = false; ///< the program names the C++ standard streams
-  bool copy_stacks_ = false;    ///< StackPool::copies_stacks()
-  bool shared_stacks_ = false;  ///< StackPool::shares_stacks()
-  bool in_service_ = false;     ///< running on the service stack (run_for)
+  /// Either of the two above: one test per switch where the program uses neither.
+  bool switch_runtime_ = false;
+  bool copy_stacks_ = false;   ///< StackPool::copies_stacks()
+  bool shared_stacks_ = false; ///< StackPool::shares_stacks()
+  bool in_service_ = false;    ///< running on the service stack (run_for)
   bool stopping_ = false;
   bool warm_ = false;       ///< kWarmFrom fibers or more: warm() the next ready one
   long finished_slot_ = -1; ///< stack to give back once we are off it
@@ -242,7 +247,7 @@ inline void Scheduler::switch_to(Task& next, bool from_dies) {
   to.state = TaskState::Running;
   switch_segment(to.data_base);
   save_libc(from->libc.regs, errno_);
-  if (switch_streams_) save_streams(*from);
+  if (switch_runtime_) save_runtime(*from);
   ++switches_;
   if (copy_stacks_ && &to != &root_) {
     pool_.unpark(to.index);
@@ -261,7 +266,7 @@ inline void Scheduler::switch_to(Task& next, bool from_dies) {
   __sanitizer_finish_switch_fiber(fake, &old_bottom, &old_size);
 #endif
   load_libc(from->libc.regs, errno_); // back in `from`: its errno, optind, ...
-  if (switch_streams_) load_streams(*from);
+  if (switch_runtime_) load_runtime(*from);
   after_switch(*static_cast<Task*>(t.data), t.fctx);
 }
 
