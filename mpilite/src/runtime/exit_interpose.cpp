@@ -1,6 +1,7 @@
 // exit() called by a rank ends that rank only, as it would end one process of a real MPI job;
 // the simulation of the other ranks goes on, and the handlers a rank registered with atexit()
-// run when it ends, in the rank, on its own globals. Outside a rank both are the C library's.
+// or on_exit() run when it ends, in the rank, on its own globals. Outside a rank all three are
+// the C library's.
 #include <dlfcn.h>
 
 #include <cxxabi.h>
@@ -16,10 +17,23 @@ extern "C" void* __dso_handle;
 extern "C" int atexit(void (*handler)()) noexcept {
   mpilite::World* w = mpilite::World::try_get();
   if (w && w->in_rank_on_this_thread()) {
-    w->at_rank_exit(handler);
+    w->at_rank_exit({handler, nullptr, nullptr});
     return 0;
   }
   return abi::__cxa_atexit(reinterpret_cast<void (*)(void*)>(handler), nullptr, __dso_handle);
+}
+
+// glibc's on_exit(): the handler also gets the exit status and an argument. Left to the C
+// library, a rank's handler ran at the host process's end, after the ranks' globals were gone.
+extern "C" int on_exit(void (*handler)(int, void*), void* arg) noexcept {
+  mpilite::World* w = mpilite::World::try_get();
+  if (w && w->in_rank_on_this_thread()) {
+    w->at_rank_exit({nullptr, handler, arg});
+    return 0;
+  }
+  using OnExitFn = int (*)(void (*)(int, void*), void*);
+  static const auto libc_on_exit = reinterpret_cast<OnExitFn>(dlsym(RTLD_NEXT, "on_exit"));
+  return libc_on_exit(handler, arg);
 }
 
 extern "C" void exit(int status) noexcept {

@@ -45,6 +45,14 @@ struct CallInfo {
   bool has_peer = false;
 };
 
+/// A handler a rank registered with atexit() (`plain`), or with glibc's on_exit()
+/// (`with_status`, called with the exit status and `arg`).
+struct ExitHandler {
+  void (*plain)() = nullptr;
+  void (*with_status)(int, void*) = nullptr;
+  void* arg = nullptr;
+};
+
 /// The parts of a rank that few programs use (Rank::rare()).
 struct RankRare {
   std::size_t bsend_capacity = 0; ///< attached buffer (MPI_Buffer_attach)
@@ -122,9 +130,10 @@ struct Rank {
   double region_start_carried_ps = 0;
 
   PrivateSegment globals; ///< this rank's copy of the program's privatized variables
-  /// Handlers the rank registered with atexit(), oldest first: they run in the rank when it
-  /// ends (returns from main or calls exit()), as in its own process, before its destructors.
-  std::vector<void (*)()> at_exit;
+  /// Handlers the rank registered with atexit() and on_exit(), oldest first: they run in the
+  /// rank when it ends (returns from main or calls exit()), as in its own process, before its
+  /// destructors.
+  std::vector<ExitHandler> at_exit;
   /// This rank's copy of the program's arguments, in one block: argc + 1 pointers (the last
   /// null), then the strings they point to.
   std::unique_ptr<char*[]> argv;

@@ -143,13 +143,16 @@ Rank* World::find_sparse(int world_rank) {
   return ranks_[static_cast<std::size_t>(it - rank_of_slot_.begin())].get();
 }
 
-void World::end_of_rank(Rank& r) {
-  // As exit() does in a process: the atexit() handlers, newest first (one may register
-  // another, which runs next), then the destructors of static objects.
+void World::end_of_rank(Rank& r, int status) {
+  // As exit() does in a process: the atexit() and on_exit() handlers, newest first (one may
+  // register another, which runs next), then the destructors of static objects.
   while (!r.at_exit.empty()) {
-    void (*handler)() = r.at_exit.back();
+    const ExitHandler handler = r.at_exit.back();
     r.at_exit.pop_back();
-    handler();
+    if (handler.with_status)
+      handler.with_status(status, handler.arg);
+    else
+      handler.plain();
   }
   r.globals.finish();
 }
@@ -188,7 +191,7 @@ void World::start_rank(World& w, Rank& r) {
 }
 
 void World::finish_rank(World& w, Rank& r) {
-  end_of_rank(r);
+  end_of_rank(r, r.exit_code);
   w.kernel_.hooks.enter_mpi(r); // charge the compute after the last MPI call
   w.retire(r);
 }
@@ -225,7 +228,7 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
 
 void World::exit_rank(int code) {
   Rank& r = self();
-  end_of_rank(r);
+  end_of_rank(r, code);
   if (r.call_depth == 0) kernel_.hooks.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;

@@ -171,7 +171,7 @@ public:
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code);
   /// atexit() in the calling rank: `handler` runs when the rank ends.
-  void at_rank_exit(void (*handler)()) { self().at_exit.push_back(handler); }
+  void at_rank_exit(const ExitHandler& handler) { self().at_exit.push_back(handler); }
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
   /// Ends the run if `addr`, memory that other ranks' code will reach later by its address
@@ -219,8 +219,9 @@ private:
   static void rank_entry(void* arg);
   [[gnu::noinline]] static void start_rank(World& w, Rank& r);
   [[gnu::noinline]] static void finish_rank(World& w, Rank& r);
-  /// What ends a rank as the end of its process would: atexit() handlers, then destructors.
-  static void end_of_rank(Rank& r);
+  /// What ends a rank, with exit status `status`, as the end of its process would: atexit() and
+  /// on_exit() handlers, then destructors.
+  static void end_of_rank(Rank& r, int status);
   /// The rank's fiber is about to end: it decides nothing more.
   void retire(Rank& r) { decisions_.set(r.task.index, kTimeInfinity); }
 
