@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compound_literals.hpp"
 #include "constructors.hpp"
 #include "diagnostics.hpp"
 #include "facts.hpp"
@@ -48,6 +49,15 @@ public:
     }
     clang::SourceManager& sm = ctx.getSourceManager();
     privatizer::Diagnostics diag(sm);
+    // Compound literals with static storage become named statics, privatized by the next
+    // attempt.
+    std::map<std::string, std::string> named =
+        privatizer::name_compound_literals(ctx, attempt_.may_retry, diag);
+    if (!named.empty()) {
+      attempt_.expanded = std::move(named);
+      attempt_.failed = true;
+      return;
+    }
     const privatizer::Facts facts = privatizer::collect_facts(ctx);
     const privatizer::Plans plans = privatizer::make_plans(ctx, facts, diag);
     clang::Rewriter rw(sm, ctx.getLangOpts());

@@ -1,0 +1,3 @@
+#define ZEROS(n) (int[n]){0}
+
+int *counts = ZEROS(4);
