@@ -48,6 +48,52 @@ bool is_default_system_dir(const std::string& dir) {
          (p.parent_path() == "/usr/include" && p.filename().string().ends_with("-linux-gnu"));
 }
 
+/// Folders of the compiler's own headers, the C and C++ libraries' (/usr/include/c++/12, GCC's
+/// and Clang's own include folders), and of an MPI's (a folder that holds an mpi.h: MPICH's,
+/// mpisim's own).
+bool is_library_system_dir(const std::string& dir) {
+  const std::string s = fs::absolute(dir).lexically_normal().string();
+  std::error_code ec;
+  return is_default_system_dir(dir) || s == MPISIM_INCLUDE_DIR ||
+         s.starts_with("/usr/include/c++/") || s.starts_with("/usr/lib/gcc/") ||
+         s.starts_with("/usr/lib/llvm-") || fs::exists(fs::path(s) / "mpi.h", ec);
+}
+
+/// The user's folders given as system folders (-isystem, -idirafter: CMake gives the include
+/// folders of imported targets so): their headers are privatized like those of -I folders,
+/// and the compiler searches them through their mirrors, still as system folders.
+std::vector<std::string> user_system_dirs(const wrapper::Invocation& inv) {
+  std::vector<std::string> dirs;
+  for (const std::string& d : inv.system_dirs)
+    if (!is_library_system_dir(d)) dirs.push_back(d);
+  return dirs;
+}
+
+/// `flags` with the -isystem and -idirafter options of `dirs` naming their mirrors under `root`.
+std::vector<std::string> with_mirrored_system_dirs(const std::vector<std::string>& flags,
+                                                   const std::vector<std::string>& dirs,
+                                                   const std::string& root) {
+  const auto replaced = [&](const std::string& d) {
+    return std::find(dirs.begin(), dirs.end(), d) != dirs.end();
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    out.push_back(flags[i]);
+    for (const std::string opt : {"-isystem", "-idirafter"}) {
+      if (flags[i] == opt && i + 1 < flags.size()) {
+        ++i;
+        out.push_back(replaced(flags[i]) ? mirrored(root, flags[i]) : flags[i]);
+        break;
+      }
+      if (flags[i].starts_with(opt) && replaced(flags[i].substr(opt.size()))) {
+        out.back() = opt + mirrored(root, flags[i].substr(opt.size()));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /// The -I folders the compiler searches through their mirrors (the rewriter makes those
 /// complete: rewritten files and links to the others).
 std::vector<std::string> mirrored_search_dirs(const wrapper::Invocation& inv) {
@@ -122,8 +168,11 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
       const std::vector<std::string> searched = mirrored_search_dirs(inv);
       for (const std::string& dir : searched)
         pr.insert(pr.end(), {"--complete-mirror", dir});
+      const std::vector<std::string> system = user_system_dirs(inv);
+      for (const std::string& dir : system)
+        pr.insert(pr.end(), {"--complete-mirror", dir, "--user-system-dir", dir});
       pr.insert(pr.end(), {src, "--"});
-      flags = without_search_dirs(flags, searched);
+      flags = with_mirrored_system_dirs(without_search_dirs(flags, searched), system, root);
       pr.insert(pr.end(), inv.preprocessor_flags.begin(), inv.preprocessor_flags.end());
       pr.push_back("-isystem" MPISIM_INCLUDE_DIR);
       if (inv.cxx) pr.insert(pr.end(), {"-x", "c++"});

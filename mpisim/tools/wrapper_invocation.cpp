@@ -92,6 +92,9 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name) 
       inv.search_dirs.push_back(a.substr(2));
     }
     if (starts_with(a, "-iquote") && a.size() > 7) inv.include_dirs.push_back(a.substr(7));
+    for (std::string_view opt : {std::string_view("-isystem"), std::string_view("-idirafter")})
+      if (starts_with(a, opt))
+        inv.system_dirs.push_back(a.size() > opt.size() ? a.substr(opt.size()) : value);
     // -fcommon decides whether same-named tentative definitions of C files are one variable;
     // -fopenmp makes the privatizer parse the OpenMP clauses that may name globals (and
     // defines _OPENMP, which may select code).

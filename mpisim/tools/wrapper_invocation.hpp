@@ -34,6 +34,8 @@ struct Invocation {
   /// From -I only: the compiler searches their complete mirrors instead, so that a rewritten
   /// header's #include_next continues past the header's own folder, not into its original.
   std::vector<std::string> search_dirs;
+  /// From -isystem and -idirafter: the compiler treats their headers as system headers.
+  std::vector<std::string> system_dirs;
   std::vector<std::string> dependency_files; ///< -MF targets to rewrite after compiling
   bool dependencies = false;                 ///< -MD / -MMD
 };

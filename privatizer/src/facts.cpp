@@ -2,6 +2,8 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 
 #include <set>
 
@@ -9,11 +11,50 @@
 
 namespace privatizer {
 
+namespace {
+
+/// The user's system folders, absolute, each ending with '/'.
+std::vector<std::string>& user_system_dirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+std::string absolute(llvm::StringRef path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, true);
+  return std::string(abs.str());
+}
+
+/// A system header that one of the user's system folders holds.
+bool in_user_system_dir(const clang::SourceManager& sm, clang::FileID fid) {
+  if (user_system_dirs().empty()) return false;
+  const clang::FileEntry* entry = sm.getFileEntryForID(fid);
+  if (!entry) return false;
+  const std::string path = absolute(entry->getName());
+  for (const std::string& dir : user_system_dirs())
+    if (llvm::StringRef(path).startswith(dir)) return true;
+  return false;
+}
+
+} // namespace
+
+void set_user_system_dirs(const std::vector<std::string>& dirs) {
+  user_system_dirs().clear();
+  for (const std::string& d : dirs) {
+    std::string abs = absolute(d);
+    if (abs.empty() || abs.back() != '/') abs += '/';
+    user_system_dirs().push_back(abs);
+  }
+}
+
 bool in_user_file(const clang::SourceManager& sm, clang::SourceLocation loc) {
   if (loc.isInvalid()) return false;
   const clang::SourceLocation file = sm.getExpansionLoc(loc);
-  return !sm.isInSystemHeader(file) && !sm.isWrittenInBuiltinFile(file) &&
-         !sm.isWrittenInCommandLineFile(file) && sm.getFileEntryForID(sm.getFileID(file));
+  const clang::FileID fid = sm.getFileID(file);
+  return (!sm.isInSystemHeader(file) || in_user_system_dir(sm, fid)) &&
+         !sm.isWrittenInBuiltinFile(file) && !sm.isWrittenInCommandLineFile(file) &&
+         sm.getFileEntryForID(fid);
 }
 
 const clang::VarDecl* canonical_var(const clang::VarDecl* v) {

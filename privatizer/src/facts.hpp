@@ -12,6 +12,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace privatizer {
@@ -69,7 +70,13 @@ const clang::VarDecl* canonical_var(const clang::VarDecl* v);
 /// Walks the translation unit (template patterns, not instantiations).
 Facts collect_facts(clang::ASTContext& ctx);
 
-/// True for a location in a file the privatizer may rewrite (not a system header).
+/// True for a location in a file the privatizer may rewrite: not a system header, or a header
+/// of one of the user's folders given as system folders (set_user_system_dirs).
 bool in_user_file(const clang::SourceManager& sm, clang::SourceLocation loc);
+
+/// The user's folders that the command line gives as system folders (-isystem, -idirafter):
+/// their headers are the program's, privatized like those of -I folders. The compiler's own
+/// system folders are not among them.
+void set_user_system_dirs(const std::vector<std::string>& dirs);
 
 } // namespace privatizer

@@ -3,6 +3,9 @@
 //
 //   mpisim-privatize -o DIR source.c -- [compiler options: -I, -D, -std, ...]
 //
+// The headers of system folders are left alone, except those of --user-system-dir folders
+// (the user's -isystem and -idirafter folders, which mpisimcc names).
+//
 // The rewritten files land under DIR at their absolute paths (see mirror.hpp). Constructs
 // that cannot be privatized are reported as "file:line:col: mpisim-privatize: cannot
 // privatize ..." and the exit status is 1; nothing is written then.
@@ -137,8 +140,14 @@ int main(int argc, char** argv) {
   app.add_option("--complete-mirror", complete,
                  "an include folder the compiler will search through its mirror (repeatable)")
       ->allow_extra_args(false);
+  std::vector<std::string> user_system;
+  app.add_option("--user-system-dir", user_system,
+                 "a folder of the user's given as a system folder (-isystem, -idirafter) whose "
+                 "headers are privatized (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("compiler-args", compiler_args, "compiler options after --");
   CLI11_PARSE(app, argc, argv);
+  privatizer::set_user_system_dirs(user_system);
 
   std::vector<std::string> args{"-resource-dir=" MPISIM_CLANG_RESOURCE_DIR, "-Wno-everything",
                                 "-ferror-limit=20"};

@@ -6,6 +6,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "facts.hpp"
 #include "quote.hpp"
 
 namespace privatizer {
@@ -59,7 +60,7 @@ bool write_mirror(const clang::SourceManager& sm, clang::Rewriter& rw, const Rew
     const clang::FileEntry* fe = it->first;
     const clang::FileID fid = sm.translateFile(fe);
     if (fid.isInvalid()) continue;
-    if (sm.getFileCharacteristic(sm.getLocForStartOfFile(fid)) != clang::SrcMgr::C_User) continue;
+    if (!in_user_file(sm, sm.getLocForStartOfFile(fid))) continue;
     const std::string path = mirror_path(out_dir, std::string(fe->getName()));
     llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
     std::error_code ec;
