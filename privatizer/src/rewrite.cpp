@@ -413,7 +413,7 @@ private:
     *ok = true;
     if (!d->hasInit()) return "";
     const SourceLocation b = after_token(declarator_end(d));
-    const SourceLocation e = after_token(sm_.getExpansionLoc(d->getEndLoc()));
+    const SourceLocation e = after_token(last_token(d));
     std::string s;
     SourceLocation at = b;
     std::vector<const Use*> uses = init_uses_[d];
@@ -476,8 +476,8 @@ private:
   }
 
   SourceLocation group_end(const clang::VarDecl* last) const {
-    return clang::Lexer::findLocationAfterToken(sm_.getExpansionLoc(last->getEndLoc()),
-                                                clang::tok::semi, sm_, lo_, false);
+    return clang::Lexer::findLocationAfterToken(last_token(last), clang::tok::semi, sm_, lo_,
+                                                false);
   }
 
   void rewrite_namespace_group(const std::vector<const clang::VarDecl*>& g) {
@@ -535,8 +535,8 @@ private:
     if (first->getStorageClass() != clang::SC_Extern) rw_.InsertTextBefore(begin, "extern ");
     for (const clang::VarDecl* d : g) {
       if (!d->hasInit() || !defines(d)) continue;
-      rw_.RemoveText(clang::CharSourceRange::getCharRange(
-          after_token(declarator_end(d)), after_token(sm_.getExpansionLoc(d->getEndLoc()))));
+      rw_.RemoveText(clang::CharSourceRange::getCharRange(after_token(declarator_end(d)),
+                                                          after_token(last_token(d))));
     }
   }
 
@@ -554,6 +554,18 @@ private:
         found = true;
       }
     return found;
+  }
+
+  /// The last token of `d`'s declaration (expansion location). Clang ends a direct
+  /// initialization `T x(e)` at the end of `e` when `e` itself makes the object (a scalar, a
+  /// C++17 prvalue of T: `std::string s(std::string("a") + 'b')`): its `)` is the next token.
+  SourceLocation last_token(const clang::VarDecl* d) const {
+    const SourceLocation e = sm_.getExpansionLoc(d->getEndLoc());
+    if (d->getInitStyle() != clang::VarDecl::CallInit || !d->getInit()) return e;
+    if (auto* c = clang::dyn_cast<clang::CXXConstructExpr>(d->getInit()))
+      if (c->getParenOrBraceRange().isValid()) return e; // ends with its `)`
+    const auto next = clang::Lexer::findNextToken(e, sm_, lo_);
+    return next && next->is(clang::tok::r_paren) ? next->getLocation() : e;
   }
 
   /// The last token of the declarator of `d` (its name, or the end of `[N]`, `(int)`).
