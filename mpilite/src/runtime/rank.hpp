@@ -70,6 +70,9 @@ struct RankRare {
   int tool_inits = 0;
   /// MPI_T_pvar_session_create's sessions, by handle - 1: whether each is still open.
   std::vector<bool> tool_sessions;
+  /// The launcher's variables as this rank's getenv() returns them (launcher_env.cpp), made on
+  /// first read.
+  std::string launcher_values[4];
 };
 
 struct Rank {

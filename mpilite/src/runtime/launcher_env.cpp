@@ -1,0 +1,53 @@
+// The variables mpiexec sets in each process it launches (MPICH's Hydra: PMI_RANK, PMI_SIZE,
+// MPI_LOCALRANKID, MPI_LOCALNRANKS), as a rank reads them with getenv(): its own values, as its
+// process would have them. Codes read them before MPI_Init, to pick a device or a file name. The
+// host processes' own values are mpiexec's for the simulator (on several host processes PMI_RANK
+// is the host process's number), and one host process has none.
+#include <cstring>
+#include <string>
+
+#include "world.hpp"
+
+extern "C" char** environ;
+
+namespace mpilite {
+namespace {
+
+/// The C library's getenv, on the process's environment.
+char* process_getenv(const char* name) {
+  const std::size_t n = std::strlen(name);
+  if (!environ || n == 0 || std::strchr(name, '=')) return nullptr;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
+  return nullptr;
+}
+
+/// The value of launcher variable `name` for rank `r`, or null when `name` is not one. Ranks of
+/// a node share nothing mpilite knows of (MPI_COMM_TYPE_SHARED gives each its own node), so the
+/// node-local rank and count are those of a node of one rank.
+const char* launcher_value(World& w, Rank& r, const char* name) {
+  if (std::strncmp(name, "PMI_", 4) != 0 && std::strncmp(name, "MPI_LOCAL", 9) != 0) return nullptr;
+  static constexpr const char* kNames[] = {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID",
+                                           "MPI_LOCALNRANKS"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i) {
+    if (std::strcmp(name, kNames[i]) != 0) continue;
+    // Kept by the rank: a pointer getenv returned stays valid while other ranks ask.
+    std::string& value = r.rare().launcher_values[i];
+    if (value.empty()) {
+      const int values[] = {r.id, w.size(), 0, 1};
+      value = std::to_string(values[i]);
+    }
+    return value.c_str();
+  }
+  return nullptr;
+}
+
+} // namespace
+} // namespace mpilite
+
+extern "C" char* getenv(const char* name) noexcept {
+  mpilite::World* w = mpilite::World::try_get();
+  if (w && w->in_rank_on_this_thread())
+    if (const char* v = mpilite::launcher_value(*w, w->self(), name)) return const_cast<char*>(v);
+  return mpilite::process_getenv(name);
+}
