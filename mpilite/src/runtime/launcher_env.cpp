@@ -13,7 +13,10 @@ extern "C" char** environ;
 namespace mpilite {
 namespace {
 
-/// The C library's getenv, on the process's environment.
+/// The C library's getenv, on the process's environment. Scanned here rather than reached
+/// through dlsym(RTLD_NEXT), as exit_interpose.cpp reaches exit(): getenv also runs before main
+/// and inside the allocator's and the loader's own set-up, where dlsym, which allocates, is no
+/// place to be.
 char* process_getenv(const char* name) {
   const std::size_t n = std::strlen(name);
   if (!environ || n == 0 || std::strchr(name, '=')) return nullptr;
@@ -26,7 +29,6 @@ char* process_getenv(const char* name) {
 /// a node share nothing mpilite knows of (MPI_COMM_TYPE_SHARED gives each its own node), so the
 /// node-local rank and count are those of a node of one rank.
 const char* launcher_value(World& w, Rank& r, const char* name) {
-  if (std::strncmp(name, "PMI_", 4) != 0 && std::strncmp(name, "MPI_LOCAL", 9) != 0) return nullptr;
   static constexpr const char* kNames[] = {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID",
                                            "MPI_LOCALNRANKS"};
   for (std::size_t i = 0; i < std::size(kNames); ++i) {
