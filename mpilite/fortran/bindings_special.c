@@ -1,8 +1,8 @@
 /* Fortran bindings whose Fortran form differs from C's beyond what the generator converts:
  * MPI_Init has no argc/argv in Fortran, MPI_Buffer_detach returns no address, MPI_Pcontrol has
  * no variable arguments, MPI-4's string lengths count no NUL, a file is an INTEGER that
- * MPI_File_c2f gives. CHARACTER arguments carry a hidden length (size_t for gfortran, int for
- * f2c: only its low 32 bits are read). */
+ * MPI_File_c2f gives, and the indices of requests in an array count from 1. CHARACTER arguments
+ * carry a hidden length (size_t for gfortran, int for f2c: only its low 32 bits are read). */
 #include <string.h>
 
 #include "fortran_support.h"
@@ -94,3 +94,42 @@ void mpi_file_close_(MPI_Fint* fh, MPI_Fint* ierr) {
   if (*ierr == MPI_SUCCESS) *fh = MPI_File_c2f(f);
 }
 MPISIM_F_NAMES(mpi_file_close, (MPI_Fint * fh, MPI_Fint* ierr))
+
+/* Fortran numbers the requests of an array from 1: the indices MPI_Waitany and the others
+ * return are C's plus 1, except MPI_UNDEFINED (no active request). */
+static void from_one(MPI_Fint* indices, MPI_Fint n) {
+  for (MPI_Fint i = 0; i < n; ++i)
+    if (indices[i] >= 0) ++indices[i];
+}
+
+void mpi_waitany_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* status,
+                  MPI_Fint* ierr) {
+  *ierr = MPI_Waitany(*count, requests, index, mpisim_f_status(status));
+  from_one(index, 1);
+}
+MPISIM_F_NAMES(mpi_waitany, (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* index,
+                             MPI_Fint* status, MPI_Fint* ierr))
+
+void mpi_testany_(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
+                  MPI_Fint* status, MPI_Fint* ierr) {
+  *ierr = MPI_Testany(*count, requests, index, flag, mpisim_f_status(status));
+  from_one(index, 1);
+}
+MPISIM_F_NAMES(mpi_testany, (MPI_Fint * count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag,
+                             MPI_Fint* status, MPI_Fint* ierr))
+
+void mpi_waitsome_(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
+                   MPI_Fint* statuses, MPI_Fint* ierr) {
+  *ierr = MPI_Waitsome(*incount, requests, outcount, indices, mpisim_f_status(statuses));
+  if (*outcount != MPI_UNDEFINED) from_one(indices, *outcount);
+}
+MPISIM_F_NAMES(mpi_waitsome, (MPI_Fint * incount, MPI_Fint* requests, MPI_Fint* outcount,
+                              MPI_Fint* indices, MPI_Fint* statuses, MPI_Fint* ierr))
+
+void mpi_testsome_(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
+                   MPI_Fint* statuses, MPI_Fint* ierr) {
+  *ierr = MPI_Testsome(*incount, requests, outcount, indices, mpisim_f_status(statuses));
+  if (*outcount != MPI_UNDEFINED) from_one(indices, *outcount);
+}
+MPISIM_F_NAMES(mpi_testsome, (MPI_Fint * incount, MPI_Fint* requests, MPI_Fint* outcount,
+                              MPI_Fint* indices, MPI_Fint* statuses, MPI_Fint* ierr))

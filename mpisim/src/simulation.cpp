@@ -235,6 +235,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     if (observer_) world.op_log = observer_->op_log();
     world.simulated_libc_time = config_.simulated_libc_time;
     world.calendar_epoch_s = s.calendar_epoch_s;
+    world.ranks_per_node = config_.machine.ranks_per_node;
     link_->attach(config_, world, map, *network_);
     control_->attach(world);
     world.sample_sites.enabled = config_.sampling;

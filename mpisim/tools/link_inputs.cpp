@@ -148,6 +148,18 @@ std::vector<ObjectSymbols> read_symbols(const std::string& listing) {
   return objects;
 }
 
+/// The C runtime's own writable data in every shared object (crtstuff): no program state.
+bool runtime_boilerplate(const std::string& symbol) {
+  static const std::regex completed(R"(completed\.\d+)");
+  return symbol == "__dso_handle" || symbol == "__TMC_END__" || std::regex_match(symbol, completed);
+}
+
+/// A shared object of the system's (a Debian package's): its state per process is its own
+/// business, as with the C library.
+bool system_library(const std::string& path) {
+  return under(path, "/usr") || under(path, "/lib") || under(path, "/lib64");
+}
+
 std::string listed(std::vector<std::string> names) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -197,12 +209,13 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
   for (const auto& [file, shown] : files) {
     const Kind kind = kind_of(file);
     if (kind == Kind::Other) continue;
-    // A shared object is one copy per process whoever built it; only its MPI calls matter,
-    // and its dynamic symbols are the ones that bind to them.
-    std::vector<std::string> nm{how.nm, "--format=sysv", file};
-    if (kind == Kind::SharedObject) nm.insert(nm.begin() + 1, "--dynamic");
+    if (how.shared_objects_only && kind != Kind::SharedObject) continue;
+    // A shared object's full symbol table names its static data too; a stripped one has only
+    // its dynamic symbols, which are the ones its MPI calls bind to.
     bool ok = false;
-    const std::string listing = capture(nm, ok);
+    std::string listing = capture({how.nm, "--format=sysv", file}, ok);
+    if (kind == Kind::SharedObject && (!ok || listing.find('|') == std::string::npos))
+      listing = capture({how.nm, "--dynamic", "--format=sysv", file}, ok);
     if (!ok) {
       problems.push_back("cannot read the symbols of " + file + " with " + how.nm +
                          "; link it as a shared library or rebuild it with " + how.tool);
@@ -221,8 +234,18 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                            " of another MPI (compiled with its mpi.h, e.g. by MPICH's mpicc): "
                            "those calls would bypass the simulator; rebuild it with " +
                            how.tool);
-      if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok &&
-          kind != Kind::SharedObject)
+      if (kind == Kind::SharedObject) std::erase_if(o.writable, runtime_boilerplate);
+      if (kind == Kind::SharedObject && !o.writable.empty() && !how.shared_ok &&
+          !system_library(file))
+        problems.push_back(
+            o.name + " defines writable data (" + listed(o.writable) +
+            "), which every simulated rank of a host process would share: a shared library is "
+            "loaded once per host process, whoever built it and whichever wrapper links it. Link "
+            "its sources or a static archive of them instead (built with mpisimcc, or with "
+            "mpisimfort, which loads a copy of the program per rank), or link with "
+            "-mpisim-shared-ok if sharing is intended (docs/privatization.md)");
+      else if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok &&
+               kind != Kind::SharedObject)
         problems.push_back(
             o.name + " was not built by " + how.tool + " and defines writable data (" +
             listed(o.writable) +

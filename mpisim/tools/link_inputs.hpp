@@ -19,6 +19,9 @@ struct LinkCheck {
   std::string tool; ///< mpisimcc or mpisimcxx, for messages
   std::string nm;   ///< the nm program
   bool shared_ok;   ///< -mpisim-shared-ok: writable data of foreign objects is shared on purpose
+  /// mpisimfort: every rank loads its own copy of the program's objects and archives, so only
+  /// shared objects' data is shared.
+  bool shared_objects_only = false;
 };
 
 /// One input file, and how messages name it (the source for an object compiled by the wrapper).
@@ -29,8 +32,9 @@ struct LinkInput {
 
 /// One message per object of `files` (relocatable ELF objects, archive members and shared
 /// objects; other files are skipped) that references an MPI function mpisim's mpi.h does not
-/// provide, or, not built by the wrapper and not a shared object, defines writable data. Empty
-/// when the link may go ahead.
+/// provide, or, not built by the wrapper, defines writable data: a shared object is loaded once
+/// per host process whoever built it, so the user's own (not under /usr or /lib) count too.
+/// Empty when the link may go ahead.
 std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                                            const LinkCheck& how);
 

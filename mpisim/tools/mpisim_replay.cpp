@@ -37,11 +37,12 @@ int main(int argc, char** argv) {
   std::string dir;
   app.add_option("dir", dir, "the directory MPISIM_RECORD wrote")->required();
   bool strict = false;
-  app.add_flag("--strict", strict,
-               fmt::format("exit with code {} when a wildcard match or test outcome of the replay "
-                           "differs from the recorded run's (the prediction is then approximate; "
-                           "without it, a warning and the report's replay.diverged say so)",
-                           mpisim::kReplayDivergedExitCode));
+  app.add_flag(
+      "--strict", strict,
+      fmt::format("exit with code {} when a wildcard match, test outcome or rank's node of "
+                  "the replay differs from the recorded run's (the prediction is then approximate; "
+                  "without it, a warning and the report's replay.diverged say so)",
+                  mpisim::kReplayDivergedExitCode));
   bool ideal_balance = false;
   app.add_flag("--ideal-balance", ideal_balance,
                "charge each rank's k-th stretch of compute as the mean over the ranks of their "

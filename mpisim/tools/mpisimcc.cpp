@@ -304,9 +304,25 @@ int check_link(const wrapper::Invocation& inv, const Plan& p, const char* argv0)
   return problems.empty() ? 0 : 1;
 }
 
+/// mpisimfort's check of the link: `args` are its link items. Only shared objects share their
+/// data there (it loads a copy of the program per rank).
+int check_shared_objects(const std::vector<std::string>& args) {
+  const bool shared_ok = std::find(args.begin(), args.end(), "-mpisim-shared-ok") != args.end();
+  std::vector<wrapper::LinkInput> inputs;
+  for (const std::string& file : wrapper::user_link_inputs(args, MPISIM_LIB_DIR))
+    inputs.push_back({file, file});
+  const std::vector<std::string> problems =
+      wrapper::check_link_inputs(inputs, {"mpisimfort", MPISIM_NM, shared_ok, true});
+  for (const std::string& problem : problems)
+    std::fprintf(stderr, "mpisimfort: %s\n", problem.c_str());
+  return problems.empty() ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "-mpisim-check-shared-objects")
+    return check_shared_objects(std::vector<std::string>(argv + 2, argv + argc));
   const wrapper::Invocation inv =
       wrapper::parse(std::vector<std::string>(argv + 1, argv + argc), argv[0]);
   if (inv.sources.empty() && inv.link_items.empty() && !inv.show && is_version_query(inv)) {

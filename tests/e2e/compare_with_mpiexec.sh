@@ -10,6 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=mpicc
 [[ "$src" == *.cpp ]] && cc=mpicxx
+[[ "$src" == *.f90 ]] && cc=mpif90
 "$cc" -O1 ${NATIVE_FLAGS:-} "$src" -o "$work/native" -lm
 native=$(mpiexec -n "$np" "$work/native" "$@" | sort)
 one=$(MPISIM_CPU=off "$bin/mpisimrun" -np "$np" "$prog" "$@" 2>/dev/null | sort)

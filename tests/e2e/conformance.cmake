@@ -98,7 +98,7 @@ foreach(program comm_create_group comm_free_loop logical_float type_get_name car
         keyval_double_free persistent_derived bottom_absolute bottom_collectives
         object_attributes error_codes win_errhandler cancel_send grequest big_count
         big_count_families big_count_requests comm_split_many comm_many_held type_dup_copy_fails
-        rma_large_ops rma_linked_list rma_lock_own_window)
+        rma_large_ops rma_linked_list rma_lock_own_window non_overtaking neighbor_periodic_pair)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -118,6 +118,17 @@ conformance_vs_mpich(bottom_collectives 4 "gather: weighted sum 7420")
 # Attributes on datatypes and windows: a dup copies 1000 as 1001, each rank's value on MPI_INT is
 # its own; deletes run at delete, replace, MPI_Type_free and MPI_Win_free (rank 2: 7 + 22 = 29).
 conformance_vs_mpich(object_attributes 3 "rank 2: after MPI_Win_free deleted 29$")
+
+# Non-overtaking across the eager limit and across host processes: a small MPI_Isend, then a
+# rendezvous, then a small send with one tag arrive in that order, named, from MPI_ANY_SOURCE and
+# probed. On 2 host processes the request to send went ahead of the first message, still at
+# its NIC, and was matched first.
+conformance_vs_mpich(non_overtaking 4 "rank 1, probed, message 2: 1 ints from rank 3, first 23$")
+
+# Neighbourhood collectives on a periodic grid of 2x2, where each neighbour is both the lower
+# and the upper one: each slot receives what that neighbour sent the other way.
+conformance_vs_mpich(neighbor_periodic_pair 4
+  "rank 0 .grid 2x2, neighbours 2 and 2.: received 21 20 13 12, again 21 20 13 12$")
 
 # Error classes, codes and strings the program adds: rank r adds 2 + r of each, all checks pass.
 conformance_vs_mpich(error_codes 3 "rank 2: added 4 classes and codes, 0 errors$")
@@ -261,7 +272,7 @@ add_test(NAME conformance.rma_dynamic_overlapping_attach_is_refused COMMAND ${EX
 # Shared-memory windows (MPI_Win_allocate_shared, MPI_Win_shared_query): each rank reads its
 # right neighbour's part through the queried pointer; parts are contiguous. Over MPI_COMM_WORLD
 # on one host process as MPICH prints on one machine; across host processes refused by name; on
-# the communicators of MPI_Comm_split_type (a node per rank) on 2 host processes.
+# the communicators of MPI_Comm_split_type (one and two ranks per node) on 2 host processes.
 e2e_program(win_shared ${CONFORMANCE_PROGRAMS}/win_shared.c)
 add_test(NAME conformance.win_shared_world.hosts1 COMMAND ${EXPECT} 0
   -m "rank 0: node of 4, right 1 has 2 ints summing to 201, contiguous 1$"
@@ -274,6 +285,26 @@ add_test(NAME conformance.win_shared_across_hosts_is_refused COMMAND ${EXPECT} 1
 add_test(NAME conformance.win_shared_per_node.hosts2 COMMAND ${EXPECT} 0
   -m "rank 3: node of 1, right 0 has 1 ints summing to 0, contiguous 1$"
   -- env MPISIM_CPU=off ${RUN} -np 4 -hosts 2 ${E2E_BIN}/win_shared)
+add_test(NAME conformance.win_shared_two_per_node.hosts2 COMMAND ${EXPECT} 0
+  -m "rank 0: node of 2, right 1 has 2 ints summing to 201, contiguous 1$"
+  -m "rank 4: node of 2, right 1 has 2 ints summing to 201, contiguous 1$"
+  -m "rank 5: node of 2, right 0 has 1 ints summing to 0, contiguous 1$"
+  -- env MPISIM_CPU=off ${RUN} -np 6 -hosts 2 --ranks-per-node 2 ${E2E_BIN}/win_shared)
+
+# A node's ranks are those the machine puts on it (--ranks-per-node, block placement), found
+# by MPI_COMM_TYPE_SHARED, by processor name and by the launcher's MPI_LOCALRANKID alike: 10
+# ranks, 4 per node, make nodes of 4, 4 and 2. With one rank per node (the presets) each rank is
+# a node of its own.
+e2e_program(node_ranks ${CONFORMANCE_PROGRAMS}/node_ranks.c)
+add_test(NAME conformance.node_ranks_follow_the_machine COMMAND ${EXPECT} 0
+  -m "rank 0: node of 4, rank 0 there, name mpisim-node-0 shared by 4, launcher agrees, leaders' sum 10$"
+  -m "rank 7: node of 4, rank 3 there, name mpisim-node-1 shared by 4, launcher agrees, leaders' sum -1$"
+  -m "rank 8: node of 2, rank 0 there, name mpisim-node-2 shared by 2, launcher agrees, leaders' sum 10$"
+  -m "rank 9: node of 2, rank 1 there, name mpisim-node-2 shared by 2, launcher agrees, leaders' sum -1$"
+  -- env MPISIM_CPU=off ${RUN} -np 10 -hosts 2 --ranks-per-node 4 ${E2E_BIN}/node_ranks)
+add_test(NAME conformance.node_ranks_one_per_node COMMAND ${EXPECT} 0
+  -m "rank 2: node of 1, rank 0 there, name mpisim-node-2 shared by 1, launcher agrees, leaders' sum 3$"
+  -- env MPISIM_CPU=off ${RUN} -np 3 ${E2E_BIN}/node_ranks)
 
 # MPI-IO (docs/model.md, File I/O): a checkpoint through a file view, read back whole; strided
 # memory, non-blocking and split collective accesses; an ordered log through the shared pointer.

@@ -52,7 +52,7 @@ def check_as_recorded(replay, record, hosts, live_report, report):
             "first_difference": None}
     if r["replay"] != want or "warning" in stderr:
         fail(f"on the recording model, on {hosts} host(s): replay {r['replay']} != {want}", stderr)
-    if f"replay: {CHECKED} wildcard matches and test outcomes as recorded" not in stderr:
+    if f"replay: {CHECKED} wildcard matches, test outcomes and nodes as recorded" not in stderr:
         fail("the text report does not say the outcomes were as recorded", stderr)
 
 

@@ -144,8 +144,8 @@ def main():
         if code != 0:
             sys.exit(f"FAIL: the undamaged record does not replay ({code}):\n{out[-2000:]}")
 
-        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 5), 2,
-                    "format version 5 (this mpisim-replay reads versions 1 to 4)")
+        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 6), 2,
+                    "format version 6 (this mpisim-replay reads versions 1 to 5)")
         # A record of the operations format 3 had is still read as one.
         check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 3), 0, "predicted time")
         # An outcome other than the replay's (MPI_Waitany completing another request) is warned

@@ -41,6 +41,7 @@ public:
   void forward_data(const mpilite::DataTransfer& d, SimTime at) override {
     note("forward data", d.src, at);
   }
+  void release(mpilite::Message& m) override { note("release", m.src, m.ts); }
 
 private:
   void note(const char* what, int rank, SimTime at) {
@@ -89,6 +90,40 @@ TEST(NicHosts, ALegToAnotherHostLeavesAfterItsTurnAtTheSendersNic) {
       event("sent", 0, kSend + 2 * kWork), event("forward", 0, kSend + kLatency + kWork)};
   EXPECT_EQ(ranks.events, want);
   EXPECT_EQ(q.nic.held(ranks).acts, kTimeInfinity); // nothing left here
+}
+
+TEST(NicHosts, ARequestToSendToAnotherHostLeavesAfterItsSendersWaitingLegs) {
+  Queues q;
+  Recorded ranks;
+  mpilite::Message a, b;
+  // Rank 0's eager send to rank 2 waits at its NIC; then it starts a rendezvous with rank 2.
+  send_eager(q.nic, a, 0, 2, 0);
+  b.src = 0;
+  b.dst = 2;
+  b.ts = 2 * kSend + kLatency;
+  const mpilite::LegPlan planned{2 * kSend, 2 * kSend, 2 * kSend + kLatency};
+  mpilite::LegPlan plan = planned;
+  const mpilite::Leg rts{LegKind::RequestToSend, 0, 2, 0, kSend, 1, &b, nullptr, 0, false, true};
+  ASSERT_TRUE(q.nic.carry(rts, plan));
+  // Its times are the ones planned: only its leaving waits.
+  EXPECT_EQ(plan.arrives, planned.arrives);
+  EXPECT_EQ(plan.sent, planned.sent);
+  EXPECT_FALSE(plan.sent_later);
+  EXPECT_EQ(q.nic.held(ranks).arrivals, 2 * kSend + kLatency);
+  // The eager leg leaves first, then the request to send, with its planned arrival.
+  EXPECT_TRUE(q.nic.settle(ranks, kTimeInfinity));
+  const std::vector<std::string> want = {event("sent", 0, kSend + kWork),
+                                         event("forward", 0, kSend + kLatency),
+                                         event("release", 0, 2 * kSend + kLatency)};
+  EXPECT_EQ(ranks.events, want);
+  // With nothing waiting, or to a rank of this host, it leaves at once.
+  mpilite::Message c;
+  plan = planned;
+  EXPECT_FALSE(q.nic.carry(rts, plan));
+  send_eager(q.nic, c, 0, 3, 2);
+  plan = planned;
+  const mpilite::Leg here{LegKind::RequestToSend, 0, 1, 0, kSend, 3, &b, nullptr, 0, false, false};
+  EXPECT_FALSE(q.nic.carry(here, plan));
 }
 
 TEST(NicHosts, ALegFromAnotherHostIsDeliveredOnceNoFrameCanComeFirst) {

@@ -42,6 +42,7 @@ public:
   bool here(int) const override { return true; }
   void forward(mpilite::Message&, SimTime) override {}
   void forward_data(const mpilite::DataTransfer&, SimTime) override {}
+  void release(mpilite::Message&) override {}
   void note(const char* what, std::uint64_t id, SimTime at) {
     events.push_back(std::string(what) + " " + std::to_string(id) + " " + std::to_string(at));
   }

@@ -10,8 +10,8 @@ namespace mpilite {
 namespace {
 
 World& running_world(const char* name) {
-  World* w = World::try_get();
-  if (!w || !w->in_rank_on_this_thread()) {
+  World* w = World::of_calling_rank();
+  if (!w) {
     std::fprintf(stderr,
                  "mpisim: %s called outside a simulated rank (before main, or from a thread "
                  "other than the rank's own, such as an OpenMP worker); MPI calls must come from "

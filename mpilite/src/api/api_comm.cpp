@@ -11,12 +11,6 @@ using namespace mpilite;
 
 namespace {
 
-/// The node of a world rank, for MPI_COMM_TYPE_SHARED. The machine model has no mapping of ranks
-/// to nodes yet, so every rank is a node of its own (and gets a communicator of size 1).
-int node_of(int world_rank) {
-  return world_rank;
-}
-
 int check_out(ApiCall& c, MPI_Comm comm, const void* p, const char* what) {
   if (p) return MPI_SUCCESS;
   return c.error(comm, MPI_ERR_ARG, "null {} argument", what);
@@ -105,9 +99,11 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     return c.error(comm, MPI_ERR_ARG,
                    "invalid split type {} (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
   c.collective(comm);
-  const int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : node_of(c.r.id);
+  const int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c.w.node_of(c.r.id);
   const int e = split_comm(c, *cm, color, key, nullptr, newcomm);
-  // Recorded as the split it made: the replay keeps the recorded groups on any machine.
+  // Recorded as the split it made: the replay keeps the recorded groups on any machine, and
+  // says its prediction is approximate where this machine's nodes are not the record's.
+  if (split_type == MPI_COMM_TYPE_SHARED) MPISIM_RECORD_OP(c, "node", color);
   MPISIM_RECORD_OP(c, "split", CommArg{comm}, color, key, NewCommArg{*newcomm});
   return e;
 }

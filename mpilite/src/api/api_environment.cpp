@@ -97,9 +97,13 @@ MPISIM_WEAK_ALIAS(Wtick)
 
 int PMPI_Get_processor_name(char* name, int* resultlen) {
   ApiCall c("MPI_Get_processor_name");
-  const std::string n = fmt::format("mpisim-rank-{}", c.r.id);
+  // Named by node, so that a code finding its node's ranks by comparing names (as codes written
+  // before MPI_COMM_TYPE_SHARED do) finds the ranks that split gives.
+  const std::string n = fmt::format("mpisim-node-{}", c.w.node_of(c.r.id));
   std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", n.c_str());
   *resultlen = static_cast<int>(std::strlen(name));
+  // What the rank does with the name was recorded for this node: the replay checks it.
+  MPISIM_RECORD_OP(c, "node", c.w.node_of(c.r.id));
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Get_processor_name)

@@ -38,8 +38,8 @@ template <class Fn> Fn libc(const char* name) {
 
 /// Whether the calling code is the program's, in a rank, with simulated C library time.
 bool simulated() {
-  World* w = World::try_get();
-  return w && w->simulated_libc_time && w->in_rank_on_this_thread() && w->self().call_depth == 0;
+  World* w = World::of_calling_rank();
+  return w && w->simulated_libc_time && w->self().call_depth == 0;
 }
 
 /// What a real-time clock reads at simulated time zero (called when simulated() holds).

@@ -1,6 +1,7 @@
 // MPI entry points: the neighbourhood collectives (MPI-3.1 section 7.6) on Cartesian, graph and
 // distributed graph communicators, blocking and not. Each lays out one block per slot of the
 // caller's neighbourhood and hands them to the one exchange engine (build_neighbor_exchange).
+#include <utility>
 #include <vector>
 
 #include "api_collective_call.hpp"
@@ -91,6 +92,13 @@ public:
   }
 
   int run(std::vector<NeighborBlock> sends, std::vector<NeighborBlock> recvs) {
+    // A Cartesian dimension of 2 ranks (or 1), periodic, makes one rank both neighbours: its
+    // two blocks must go to the receives MPI's reference (a shift each way) gives them. The
+    // block a rank sends up (slot 2d + 1) is what its upper neighbour receives from below
+    // (slot 2d), and is sent second, so each dimension's receive from above is posted first.
+    if (k.comm().topology->kind == MPI_CART)
+      for (std::size_t d = 0; d + 1 < recvs.size(); d += 2)
+        std::swap(recvs[d], recvs[d + 1]);
     return k.finish(build_neighbor_exchange(k.schedule(), std::move(sends), std::move(recvs)));
   }
 };

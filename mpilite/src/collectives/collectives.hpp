@@ -105,7 +105,7 @@ struct NeighborBlock {
 /// The neighbourhood collectives: every send, in order, then every receive, waited for together
 /// (MPICH's linear schedule). A peer that is a neighbour several times gets its blocks in slot
 /// order, and messages between two ranks do not overtake, so the k-th block sent meets the k-th
-/// receive.
+/// receive posted (a Cartesian caller posts each dimension's receive from above first).
 CollTask build_neighbor_exchange(Schedule& s, std::vector<NeighborBlock> sends,
                                  std::vector<NeighborBlock> recvs);
 

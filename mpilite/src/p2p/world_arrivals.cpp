@@ -59,6 +59,11 @@ void WorldArrivals::forward(Message& m, SimTime at) {
   send_to_host(w_, &m);
 }
 
+void WorldArrivals::release(Message& m) {
+  m.pending = false;
+  send_to_host(w_, &m);
+}
+
 void WorldArrivals::forward_data(const DataTransfer& d, SimTime at) {
   w_.kernel().delivery.transfer_remote({d, false, true, at});
 }

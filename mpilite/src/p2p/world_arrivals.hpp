@@ -19,6 +19,7 @@ public:
   bool here(int rank) const override;
   void forward(Message& m, SimTime at) override;
   void forward_data(const DataTransfer& d, SimTime at) override;
+  void release(Message& m) override;
 
 private:
   World& w_;

@@ -15,8 +15,8 @@ extern "C" void* __dso_handle;
 
 // The program's own calls: the C++ runtime registers its destructors with __cxa_atexit directly.
 extern "C" int atexit(void (*handler)()) noexcept {
-  mpilite::World* w = mpilite::World::try_get();
-  if (w && w->in_rank_on_this_thread()) {
+  mpilite::World* w = mpilite::World::of_calling_rank();
+  if (w) {
     w->at_rank_exit({handler, nullptr, nullptr});
     return 0;
   }
@@ -26,8 +26,8 @@ extern "C" int atexit(void (*handler)()) noexcept {
 // glibc's on_exit(): the handler also gets the exit status and an argument. Left to the C
 // library, a rank's handler ran at the host process's end, after the ranks' globals were gone.
 extern "C" int on_exit(void (*handler)(int, void*), void* arg) noexcept {
-  mpilite::World* w = mpilite::World::try_get();
-  if (w && w->in_rank_on_this_thread()) {
+  mpilite::World* w = mpilite::World::of_calling_rank();
+  if (w) {
     w->at_rank_exit({nullptr, handler, arg});
     return 0;
   }
@@ -37,8 +37,8 @@ extern "C" int on_exit(void (*handler)(int, void*), void* arg) noexcept {
 }
 
 extern "C" void exit(int status) noexcept {
-  mpilite::World* w = mpilite::World::try_get();
-  if (w && w->in_rank_on_this_thread()) w->exit_rank(status);
+  mpilite::World* w = mpilite::World::of_calling_rank();
+  if (w) w->exit_rank(status);
   using ExitFn = void (*)(int);
   static const auto libc_exit = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
   libc_exit(status);

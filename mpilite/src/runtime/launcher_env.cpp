@@ -3,6 +3,7 @@
 // process would have them. Codes read them before MPI_Init, to pick a device or a file name. The
 // host processes' own values are mpiexec's for the simulator (on several host processes PMI_RANK
 // is the host process's number), and one host process has none.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -25,9 +26,9 @@ char* process_getenv(const char* name) {
   return nullptr;
 }
 
-/// The value of launcher variable `name` for rank `r`, or null when `name` is not one. Ranks of
-/// a node share nothing mpilite knows of (MPI_COMM_TYPE_SHARED gives each its own node), so the
-/// node-local rank and count are those of a node of one rank.
+/// The value of launcher variable `name` for rank `r`, or null when `name` is not one. The
+/// node-local rank and count are those of the machine's node of `r`, as MPI_COMM_TYPE_SHARED
+/// has it.
 const char* launcher_value(World& w, Rank& r, const char* name) {
   static constexpr const char* kNames[] = {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID",
                                            "MPI_LOCALNRANKS"};
@@ -36,7 +37,9 @@ const char* launcher_value(World& w, Rank& r, const char* name) {
     // Kept by the rank: a pointer getenv returned stays valid while other ranks ask.
     std::string& value = r.rare().launcher_values[i];
     if (value.empty()) {
-      const int values[] = {r.id, w.size(), 0, 1};
+      const int first = w.node_of(r.id) * w.ranks_per_node;
+      const int values[] = {r.id, w.size(), r.id - first,
+                            std::min(w.ranks_per_node, w.size() - first)};
       value = std::to_string(values[i]);
     }
     return value.c_str();
@@ -48,8 +51,8 @@ const char* launcher_value(World& w, Rank& r, const char* name) {
 } // namespace mpilite
 
 extern "C" char* getenv(const char* name) noexcept {
-  mpilite::World* w = mpilite::World::try_get();
-  if (w && w->in_rank_on_this_thread())
+  mpilite::World* w = mpilite::World::of_calling_rank();
+  if (w)
     if (const char* v = mpilite::launcher_value(*w, w->self(), name)) return const_cast<char*>(v);
   return mpilite::process_getenv(name);
 }

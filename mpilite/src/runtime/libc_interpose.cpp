@@ -19,6 +19,10 @@ LibcHidden::LibcHidden() {
   initstate_r(1, reinterpret_cast<char*>(random_table), sizeof random_table, &random);
 }
 
+LibcHidden::~LibcHidden() {
+  if (dir >= 0) close(dir);
+}
+
 namespace {
 
 LibcState& host_state() {

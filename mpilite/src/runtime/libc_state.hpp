@@ -66,6 +66,9 @@ inline void load_libc(const LibcRegisters& r, int* err) {
 /// Built on a rank's first call of one of them.
 struct LibcHidden {
   LibcHidden();
+  ~LibcHidden();
+  LibcHidden(const LibcHidden&) = delete;
+  LibcHidden& operator=(const LibcHidden&) = delete;
   // rand/random: glibc's TYPE_3 generator, set up as glibc sets up its own (initstate(1) on a
   // 128-byte table) so that a rank that never seeds gets the native sequence.
   random_data random{};
@@ -73,6 +76,16 @@ struct LibcHidden {
   // drand48 family: zero is glibc's initial state (the multiplier is set on first use).
   drand48_data rand48{};
   char* strtok_next = nullptr;
+  /// The rank's working directory once it changed it (chdir, fchdir), open (O_PATH); -1: the
+  /// host process's, where every rank starts. Put in place when the rank runs
+  /// (Scheduler::enter_directory).
+  int dir = -1;
+  /// The rank's state of gfortran's RANDOM_NUMBER generator, made by libgfortran on the rank's
+  /// first use (fortran_random.cpp); null until then. Put in place when the rank runs.
+  void* fortran_random = nullptr;
+  /// The rank's environment once it changed it (setenv, putenv, unsetenv, clearenv): an array of
+  /// its own (rank_environment.cpp); null until then, when it reads the host process's.
+  char** environment = nullptr;
 };
 
 /// The format state of one C++ standard stream (std::cout, std::cerr, std::clog), kept per rank

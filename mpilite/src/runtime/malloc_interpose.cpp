@@ -137,8 +137,8 @@ std::uint64_t fold_site_of(const void* caller) {
 }
 
 MPISIM_MALLOC_PATH int fold_holder() {
-  World* w = World::try_get();
-  return w && w->in_rank_on_this_thread() ? w->self().id : -1;
+  World* w = World::of_calling_rank();
+  return w ? w->self().id : -1;
 }
 
 void zero_new_blocks() {

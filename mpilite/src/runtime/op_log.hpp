@@ -25,7 +25,7 @@ class RankList;
 
 /// The version of the record format (meta.json's `mpisim_record`): raised whenever operations
 /// are added, so that an older mpisim-replay refuses a record it cannot read by name.
-inline constexpr int kRecordFormat = 4;
+inline constexpr int kRecordFormat = 5;
 
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.

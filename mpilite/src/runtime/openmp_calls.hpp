@@ -16,4 +16,8 @@ void openmp_call_begins(World& w, Rank& rank, const char* call);
 /// After that call, which took `took` of simulated time: the region goes on.
 void openmp_call_ends(Rank& rank, SimTime took);
 
+/// The world rank whose OpenMP team the calling thread works in (-1: none), for what the C and
+/// Fortran libraries keep per process on the team's other threads.
+int team_rank();
+
 } // namespace mpilite

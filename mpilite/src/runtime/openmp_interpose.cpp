@@ -347,8 +347,8 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
     start(fn, data, threads);
     return;
   }
-  World* w = World::try_get();
-  if (!w || !w->in_rank_on_this_thread()) { // before main, or the simulator's own threads
+  World* w = World::of_calling_rank();
+  if (!w) { // before main, or the simulator's own threads
     start(fn, data, threads);
     return;
   }
@@ -552,8 +552,8 @@ void __kmpc_fork_call(void*, int, void*, ...) {
 
 // The team size a rank sets is its own, as each process of a real run has its own.
 void omp_set_num_threads(int n) {
-  World* w = World::try_get();
-  if (w && w->in_rank_on_this_thread() && !t_region) {
+  World* w = World::of_calling_rank();
+  if (w && !t_region) {
     w->self().omp_threads = n > 0 ? n : 1;
     return;
   }
@@ -561,9 +561,8 @@ void omp_set_num_threads(int n) {
   real(n);
 }
 int omp_get_max_threads() {
-  World* w = World::try_get();
-  if (w && w->in_rank_on_this_thread() && !t_region && w->self().omp_threads > 0)
-    return w->self().omp_threads;
+  World* w = World::of_calling_rank();
+  if (w && !t_region && w->self().omp_threads > 0) return w->self().omp_threads;
   static const auto real = libgomp<int()>("omp_get_max_threads");
   return real();
 }
@@ -616,6 +615,10 @@ void openmp_call_begins(World& w, Rank& rank, const char* call) {
   stash_libgomp(r.away.libgomp);
   t_region = nullptr;
   t_master = false;
+}
+
+int team_rank() {
+  return t_region ? t_region->rank->id : -1;
 }
 
 void openmp_call_ends(Rank& rank, SimTime took) {

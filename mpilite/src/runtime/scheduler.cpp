@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <utility>
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cxx_streams.hpp"
 
@@ -44,6 +47,7 @@ Scheduler::Scheduler(std::size_t count, std::size_t stack_size, const StackPoolO
 
 Scheduler::~Scheduler() {
   if (service_stack_) munmap(service_stack_, kServiceStack);
+  if (host_dir_ >= 0) close(host_dir_);
   forget_overflow_guard(pool_);
   if (g_active == this) g_active = nullptr;
 }
@@ -83,7 +87,8 @@ RunEnd Scheduler::run(const std::function<bool()>& idle, const std::function<voi
   switch_streams_ = standard_streams_named();
   if (switch_streams_ && !root_.libc.streams)
     root_.libc.streams = std::make_unique<StreamFormats>();
-  switch_runtime_ = switch_streams_ || exceptions_;
+  switch_runtime_ =
+      switch_streams_ || exceptions_ || switch_dirs_ || switch_random_ || switch_environment_;
   install_overflow_guard(pool_);
   poll_every_ = poll ? poll_every : 0;
   for (;;) {
@@ -168,11 +173,114 @@ void Scheduler::serve_in_place(const Task& owner, void (*fn)(void*), void* arg, 
 void Scheduler::save_runtime(Task& task) {
   if (switch_streams_) mpilite::save_streams(*task.libc.streams, g_streams);
   if (exceptions_) task.libc.regs.exceptions = *exceptions_;
+  if (switch_environment_ && &task == &root_) host_environment_ = environ;
 }
 
 void Scheduler::load_runtime(Task& task) {
   if (switch_streams_) mpilite::load_streams(*task.libc.streams, g_streams);
   if (exceptions_) *exceptions_ = task.libc.regs.exceptions;
+  if (switch_dirs_) enter_directory(task);
+  if (switch_random_) enter_random_state(task);
+  if (switch_environment_) enter_environment(task);
+}
+
+void Scheduler::enter_environment(const Task& task) {
+  char** own = task.libc.hidden ? task.libc.hidden->environment : nullptr;
+  environ = own && &task != &root_ ? own : host_environment_;
+}
+
+bool Scheduler::own_environment() {
+  if (!switch_environment_) {
+    host_environment_ = environ;
+    switch_environment_ = true;
+    switch_runtime_ = true;
+  }
+  LibcHidden& h = hidden_of(*current_);
+  if (h.environment) return true;
+  // The strings stay shared: no one writes them.
+  std::size_t n = 0;
+  while (environ && environ[n])
+    ++n;
+  auto** copy = static_cast<char**>(std::malloc((n + 1) * sizeof(char*)));
+  if (!copy) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    copy[i] = environ[i];
+  copy[n] = nullptr;
+  h.environment = environ = copy;
+  return true;
+}
+
+void Scheduler::environment_changed() {
+  hidden_of(*current_).environment = environ;
+}
+
+LibcHidden& Scheduler::hidden_of(Task& task) {
+  if (!task.libc.hidden) task.libc.hidden = std::make_unique<LibcHidden>();
+  return *task.libc.hidden;
+}
+
+namespace {
+
+// The system call itself: fchdir() is the ranks' (cwd_interpose.cpp), which calls back here.
+void set_directory(int fd) {
+  (void)syscall(SYS_fchdir, fd);
+}
+
+} // namespace
+
+void Scheduler::enter_directory(const Task& task) {
+  const int dir = task.libc.hidden ? task.libc.hidden->dir : -1;
+  if (dir == dir_now_) return;
+  // It cannot fail: the descriptor is of a directory, kept open (even if it was removed since).
+  set_directory(dir >= 0 ? dir : host_dir_);
+  dir_now_ = dir;
+}
+
+void Scheduler::enter_random_state(const Task& task) {
+  void* state = task.libc.hidden ? task.libc.hidden->fortran_random : nullptr;
+  if (state == random_now_) return;
+  pthread_setspecific(random_key_, state);
+  random_now_ = state;
+}
+
+void Scheduler::keep_random_states(pthread_key_t key) {
+  random_key_ = key;
+  pthread_setspecific(key, nullptr); // the host thread's stays libgfortran's, unused
+  random_now_ = nullptr;
+  switch_random_ = true;
+  switch_runtime_ = true;
+}
+
+void Scheduler::random_state_used() {
+  LibcHidden& h = hidden_of(*current_);
+  if (h.fortran_random) return;
+  h.fortran_random = random_now_ = pthread_getspecific(random_key_);
+}
+
+bool Scheduler::keep_directories() {
+  if (switch_dirs_) return true;
+  host_dir_ = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (host_dir_ < 0) return false;
+  switch_dirs_ = true;
+  switch_runtime_ = true;
+  return true;
+}
+
+bool Scheduler::directory_changed() {
+  Task& task = *current_;
+  hidden_of(task);
+  const int dir = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) {
+    const int err = errno;
+    const int before = task.libc.hidden->dir; // dir_now_ still names it
+    set_directory(before >= 0 ? before : host_dir_);
+    errno = err;
+    return false;
+  }
+  if (task.libc.hidden->dir >= 0) close(task.libc.hidden->dir);
+  task.libc.hidden->dir = dir;
+  dir_now_ = dir;
+  return true;
 }
 
 void Scheduler::release_finished() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/context/detail/fcontext.hpp>
+#include <pthread.h>
 
 #include <cstddef>
 #include <functional>
@@ -132,6 +133,32 @@ public:
   /// The scheduler of the running simulation (signal handlers and trampolines need it).
   static Scheduler* active();
 
+  /// The running fiber is about to change its working directory: from now on each fiber runs
+  /// in its own (a rank is a process, with a directory of its own), the others staying in the
+  /// host process's. Returns false, errno set, if the host process's cannot be kept open.
+  bool keep_directories();
+  /// The running fiber has changed its working directory: it is that fiber's from now on.
+  /// Returns false, errno set, if it cannot be kept open; the fiber is then back where it was.
+  bool directory_changed();
+
+  /// libgfortran keeps a thread's random-number generator under thread-specific `key`: from
+  /// now on each fiber has its own, put in place when it runs (a rank is a process, whose main
+  /// thread has its own). Every fiber, the running one included, starts without one, as a new
+  /// process does; libgfortran makes it on first use.
+  void keep_random_states(pthread_key_t key);
+  bool keeps_random_states() const { return switch_random_; }
+  /// After each of the running fiber's calls of libgfortran's generator: the first one made the
+  /// fiber's state, which is the fiber's from now on.
+  void random_state_used();
+
+  /// The running fiber is about to change its environment (setenv and the others): from now on
+  /// each fiber has its own once it changes it, put in place when it runs, and the others read
+  /// the host process's. The running fiber's becomes a copy (malloc'd) of the one it reads,
+  /// which rank_environment.cpp changes. False, with nothing changed, if memory runs out.
+  bool own_environment();
+  /// After the running fiber's environment changed (it may have moved).
+  void environment_changed();
+
   /// First code of every fiber (called from the Boost.Context entry point only); never returns.
   /// Not declared [[noreturn]]: AddressSanitizer would then run its no-return hook before this
   /// function has told it that the stack changed.
@@ -159,6 +186,14 @@ private:
   /// standard streams' format, the exceptions being handled.
   void save_runtime(Task& task);
   void load_runtime(Task& task);
+  /// Makes `task`'s working directory the process's, if it is not already.
+  void enter_directory(const Task& task);
+  /// Makes `task`'s random-number state libgfortran's for this thread, if it is not already.
+  void enter_random_state(const Task& task);
+  /// Makes `task`'s environment the process's (`environ`).
+  void enter_environment(const Task& task);
+  /// The running fiber's hidden C library state, made if it has none yet.
+  static LibcHidden& hidden_of(Task& task);
   void release_finished();
   /// The context a fiber starts from, written at the top of its stack.
   static void* first_context(Task& task);
@@ -201,9 +236,12 @@ private:
   std::size_t switches_ = 0;
   int* errno_ = &errno;                 ///< this thread's errno
   CxxExceptions* exceptions_ = nullptr; ///< this thread's, if the program catches any
-  bool check_canary_ = false;   ///< OverflowCheck::GuardPerBlock: a guard page does not suffice
-  bool switch_streams_ = false; ///< the program names the C++ standard streams
-  /// Either of the two above: one test per switch where the program uses neither.
+  bool check_canary_ = false;       ///< OverflowCheck::GuardPerBlock: a guard page does not suffice
+  bool switch_streams_ = false;     ///< the program names the C++ standard streams
+  bool switch_dirs_ = false;        ///< a fiber has changed its working directory (chdir)
+  bool switch_random_ = false;      ///< a fiber has used gfortran's RANDOM_NUMBER or RANDOM_SEED
+  bool switch_environment_ = false; ///< a fiber has changed its environment (setenv)
+  /// Any of the five above: one test per switch where the program uses none.
   bool switch_runtime_ = false;
   bool copy_stacks_ = false;   ///< StackPool::copies_stacks()
   bool shared_stacks_ = false; ///< StackPool::shares_stacks()
@@ -217,6 +255,17 @@ private:
   /// Shared stacks: the scheduler's own stack for run_for, made on first use, and its context.
   void* service_stack_ = nullptr;
   void* service_ctx_ = nullptr;
+  /// Once a fiber has changed its working directory (switch_dirs_): the host process's,
+  /// open, and the directory now in place (LibcHidden::dir of the fiber it belongs to).
+  int host_dir_ = -1;
+  int dir_now_ = -1;
+  /// Once a fiber has used gfortran's generator (switch_random_): libgfortran's key and the
+  /// state now in place (LibcHidden::fortran_random of the fiber it belongs to).
+  pthread_key_t random_key_ = 0;
+  void* random_now_ = nullptr;
+  /// Once a fiber has changed its environment (switch_environment_): the host process's, which
+  /// the code between fibers may change too, and fibers read until they change theirs.
+  char** host_environment_ = nullptr;
 
   std::unique_ptr<Task*[]> ready_storage_;
   StackPool pool_;

@@ -61,6 +61,13 @@ public:
   /// The world of the running simulation.
   static World& get() { return *current_; }
   static World* try_get() { return current_; }
+  /// The world if the caller is a rank's code on the simulation thread, else null: before or
+  /// after the simulation, in the simulator's own code between fibers, or on another thread (an
+  /// OpenMP team's, the transport's). What the C library's interposed functions ask.
+  static World* of_calling_rank() {
+    World* w = current_;
+    return w && w->in_rank_on_this_thread() ? w : nullptr;
+  }
 
   /// Runs `main` once per local rank, each on its own fiber, until all return, the program
   /// deadlocks or aborts.
@@ -200,6 +207,10 @@ public:
   /// simulated time zero (MPISIM_EPOCH): 2000-01-01T00:00:00Z unless the run says otherwise.
   std::int64_t calendar_epoch_s = kFixedCalendarEpoch;
   static constexpr std::int64_t kFixedCalendarEpoch = 946'684'800; ///< 2000-01-01T00:00:00Z
+  /// The machine's ranks per node (block placement: rank r on node r / ranks_per_node), as
+  /// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Get_processor_name show it.
+  int ranks_per_node = 1;
+  int node_of(int world_rank) const { return world_rank / ranks_per_node; }
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport

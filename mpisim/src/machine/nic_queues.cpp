@@ -19,7 +19,7 @@ NicQueues::NicQueues(const LinkCosts& costs)
 
 NicQueues::Leg& NicQueues::new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot) {
   Leg& l = legs_.fresh(slot);
-  if (leg.kind == LegKind::Eager) {
+  if (leg.kind == LegKind::Eager || leg.kind == LegKind::RequestToSend) {
     l.message = leg.message;
     l.request = leg.request;
   } else {
@@ -43,6 +43,7 @@ NicQueues::Turn NicQueues::Turn::of(SimTime t, const Leg& l, std::size_t slot) {
 }
 
 bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
+  if (leg.kind == LegKind::RequestToSend) return keep_behind(leg, plan);
   if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
   // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
@@ -75,6 +76,23 @@ bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   return true;
 }
 
+bool NicQueues::keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
+  // Its times are final (a request to send occupies no NIC), and on this host process matching
+  // keeps it behind its sender's earlier messages. Sent to another one now, it would be there
+  // before those still waiting here, and be matched first: it waits for its turn after them,
+  // which changes when it leaves, not its times.
+  Nic& nic = nic_of(leg.from);
+  if (!leg.elsewhere || nic.waiting == 0) return false;
+  std::size_t slot = 0;
+  Leg& l = new_leg(leg, 0, slot);
+  l.leaves = plan.leaves;
+  l.alone_arrives = plan.arrives;
+  l.sent = plan.sent;
+  ++nic.waiting;
+  to_send_.push(Turn::of(l.leaves, l, slot));
+  return true;
+}
+
 SimTime NicQueues::start_injection(Leg& l) {
   SimTime& free_at = nic_of(l.src).sending_until;
   const SimTime start = std::max(l.leaves, free_at);
@@ -93,6 +111,12 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   to_send_.pop();
   Leg& l = legs_[slot];
   --nic_of(l.src).waiting;
+  if (l.kind == static_cast<std::uint8_t>(LegKind::RequestToSend)) { // keep_behind: no rank wakes
+    mpilite::Message& message = *l.message;
+    legs_.release(slot);
+    arrivals.release(message);
+    return kTimeInfinity;
+  }
   const SimTime first_byte = start_injection(l);
   // What the ranks are told comes last: it may make them plan new legs, which moves legs_, so
   // what it needs is taken out first.
@@ -149,6 +173,7 @@ SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
 }
 
 SimTime NicQueues::lower_bound(const Leg& l) const {
+  if (l.kind == static_cast<std::uint8_t>(LegKind::RequestToSend)) return l.alone_arrives;
   // A leg waits for what its sender's NIC has sent so far, then for what the receiver's has
   // delivered: its arrival is at least what that gives, were nothing else to come before it.
   SimTime low = l.at_receiver;

@@ -34,7 +34,8 @@ public:
   /// Its sender's part is decided later too (plan.sent_later), except for an in-order leg
   /// (Leg::in_order) of a node with one rank and nothing waiting at its NIC: the NIC sends such
   /// a leg after everything it sent before and before anything its rank sends after, so it is
-  /// injected at once, plan.sent set, and the sender need not stop for the queues' turn.
+  /// injected at once, plan.sent set, and the sender need not stop for the queues' turn. A
+  /// RequestToSend to another host process may wait for its turn too (keep_behind).
   bool carry(const mpilite::Leg& leg, mpilite::LegPlan& plan);
 
   /// A leg that another host process planned `later` reaches the node of its receiver, a rank
@@ -85,6 +86,10 @@ private:
   /// A leg of `work` in the queues, from what mpilite says of it, in a slot of its own (its
   /// number in `slot`).
   Leg& new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot);
+  /// A request to send to another host process (Leg::elsewhere) waits behind the legs its
+  /// sender's NIC still holds, so that it leaves after them (Arrivals::release); false when
+  /// none waits, and it leaves at once.
+  bool keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);
   /// Sends `l` from its node's NIC once the NIC has sent what it sent before; returns when its

@@ -212,6 +212,8 @@ void RankReplay::run(std::string_view op) {
     MPI_Request* q = new_request_slot();
     MPI_Imrecv(buffer_for(index, static_cast<std::size_t>(bytes)), static_cast<int>(bytes),
                MPI_BYTE, m, q);
+  } else if (op == "node") {
+    check_node(integer());
   } else if (op == "split") {
     const MPI_Comm c = comm();
     const int color = integer(), key = integer();
@@ -396,6 +398,19 @@ void RankReplay::check_outcome() {
   if (recorded == replayed.found) return;
   checks_.differ(rank_, mpilite::World::get().self().clock,
                  [&] { return describe(replayed.line, replayed.found, recorded); });
+}
+
+void RankReplay::check_node(int recorded) {
+  mpilite::World& w = mpilite::World::get();
+  const int here = w.node_of(rank_);
+  ++checks_.checked;
+  if (here == recorded) return;
+  checks_.differ(rank_, w.self().clock, [&] {
+    return fmt::format("rank {} asked for its node (MPI_Comm_split_type with "
+                       "MPI_COMM_TYPE_SHARED or MPI_Get_processor_name): node {} in the recorded "
+                       "run, node {} on this machine ({} ranks per node)",
+                       rank_, recorded, here, w.ranks_per_node);
+  });
 }
 
 std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcome& replayed,

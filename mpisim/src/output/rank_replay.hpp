@@ -526,6 +526,9 @@ private:
     if (found) expected_ = {std::move(*found), line_};
   }
   void check_outcome();
+  /// A `node` line: the rank learned that it runs on node `recorded` of the recorded machine;
+  /// what it did next may differ on a machine that puts it on another.
+  void check_node(int recorded);
   std::string describe(std::string_view op_line, const mpilite::Outcome& replayed,
                        const mpilite::Outcome& recorded) const;
 

@@ -21,7 +21,7 @@ namespace {
 
 /// The format of meta.json and rank-*.ops that observer.cpp writes; this replay also reads the
 /// older ones (1 has no outcome lines, 2 none of the operations 3 added, 3 none of those 4
-/// added): each is a subset.
+/// added, 4 no `node` lines): each is a subset.
 constexpr int kRecordVersion = mpilite::kRecordFormat;
 constexpr int kOldestRecordVersion = 1;
 

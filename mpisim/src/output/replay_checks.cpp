@@ -38,7 +38,7 @@ std::vector<std::string> replay_warnings(const ReplayChecks& c) {
   std::vector<std::string> out;
   if (c.differing)
     out.push_back(fmt::format(
-        "warning: {} of the replay's {} wildcard matches and test outcomes differ from the "
+        "warning: {} of the replay's {} wildcard matches, test outcomes and nodes differ from the "
         "recorded run's; the first: {}. The prediction is approximate: what the ranks did after "
         "these operations (their compute, the messages they sent) was recorded for the original "
         "outcomes, so this machine model may make the program do other work. Run the program live "

@@ -475,7 +475,7 @@ void render_folding(std::string& out, const json& hosts) {
                      blocks, sites, format_size(peak), format_size(physical));
 }
 
-/// mpisim-replay: whether its wildcard matches and test outcomes were those of the record.
+/// mpisim-replay: whether its wildcard matches, test outcomes and nodes were those of the record.
 void render_replay(std::string& out, const json& report) {
   const auto c = report.find("replay");
   if (c == report.end() || c->is_null() || ((*c)["checked"] == 0 && (*c)["unchecked"] == 0)) return;
@@ -483,11 +483,12 @@ void render_replay(std::string& out, const json& report) {
   const auto differing = (*c)["differing"].get<std::uint64_t>();
   const auto unchecked = (*c)["unchecked"].get<std::uint64_t>();
   if (differing)
-    out += fmt::format("replay: DIVERGED: {} of {} wildcard matches and test outcomes differ from "
-                       "the record; the prediction is approximate (see the warning below)",
-                       differing, checked);
+    out +=
+        fmt::format("replay: DIVERGED: {} of {} wildcard matches, test outcomes and nodes differ "
+                    "from the record; the prediction is approximate (see the warning below)",
+                    differing, checked);
   else
-    out += fmt::format("replay: {} wildcard matches and test outcomes as recorded", checked);
+    out += fmt::format("replay: {} wildcard matches, test outcomes and nodes as recorded", checked);
   if (unchecked) out += fmt::format("; {} not in the record, not checked", unchecked);
   out += "\n";
 }
