@@ -21,6 +21,11 @@ LibcHidden::LibcHidden() {
 
 LibcHidden::~LibcHidden() {
   if (dir >= 0) close(dir);
+  // The rank is gone (its state is no longer in place): what it made goes with it.
+  std::free(fortran_random);
+  std::free(environment);
+  for (char* s : environment_strings)
+    std::free(s);
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cxxabi.h>
 #include <memory>
+#include <vector>
 
 namespace mpilite {
 
@@ -86,6 +87,8 @@ struct LibcHidden {
   /// The rank's environment once it changed it (setenv, putenv, unsetenv, clearenv): an array of
   /// its own (rank_environment.cpp); null until then, when it reads the host process's.
   char** environment = nullptr;
+  /// The "NAME=value" strings setenv made for the rank, in its array or replaced since.
+  std::vector<char*> environment_strings;
 };
 
 /// The format state of one C++ standard stream (std::cout, std::cerr, std::clog), kept per rank

@@ -59,6 +59,12 @@ void drop(std::string_view name) {
   environ[kept] = nullptr;
 }
 
+/// Keeps `entry` with the running rank's state (made by own_environment()), freed with it.
+void own_string(char* entry) {
+  mpilite::World& w = *mpilite::World::of_calling_rank();
+  w.scheduler().current()->libc.hidden->environment_strings.push_back(entry);
+}
+
 /// `change()` on the calling rank's own environment, or `libc()` outside ranks.
 template <class Change, class Libc> int per_rank(Change change, Libc libc_call) {
   mpilite::World* w = mpilite::World::of_calling_rank();
@@ -92,6 +98,7 @@ extern "C" int setenv(const char* name, const char* value, int overwrite) noexce
         std::memcpy(entry, name, n);
         entry[n] = '=';
         std::memcpy(entry + n + 1, value, v + 1);
+        own_string(entry);
         return put({name, n}, entry, overwrite != 0);
       },
       [&] { return real(name, value, overwrite); });

@@ -245,7 +245,8 @@ void Scheduler::enter_random_state(const Task& task) {
 
 void Scheduler::keep_random_states(pthread_key_t key) {
   random_key_ = key;
-  pthread_setspecific(key, nullptr); // the host thread's stays libgfortran's, unused
+  std::free(pthread_getspecific(key)); // made to find the key, and used by no one
+  pthread_setspecific(key, nullptr);
   random_now_ = nullptr;
   switch_random_ = true;
   switch_runtime_ = true;
