@@ -32,5 +32,6 @@ program random_per_rank
     print '(A,I0,A,L1)', 'rnd: rank ', rank, ' seed read back ', all(got == seed)
   end if
   if (rank == 3) print '(A,L1)', 'rnd: unseeded rank draws in [0,1) ', all(x >= 0 .and. x < 1)
+  deallocate (seed, got)
   call MPI_Finalize(ierr)
 end program
