@@ -234,18 +234,17 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
                            " of another MPI (compiled with its mpi.h, e.g. by MPICH's mpicc): "
                            "those calls would bypass the simulator; rebuild it with " +
                            how.tool);
-      if (kind == Kind::SharedObject) std::erase_if(o.writable, runtime_boilerplate);
-      if (kind == Kind::SharedObject && !o.writable.empty() && !how.shared_ok &&
-          !system_library(file))
-        problems.push_back(
-            o.name + " defines writable data (" + listed(o.writable) +
-            "), which every simulated rank of a host process would share: a shared library is "
-            "loaded once per host process, whoever built it and whichever wrapper links it. Link "
-            "its sources or a static archive of them instead (built with mpisimcc, or with "
-            "mpisimfort, which loads a copy of the program per rank), or link with "
-            "-mpisim-shared-ok if sharing is intended (docs/privatization.md)");
-      else if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok &&
-               kind != Kind::SharedObject)
+      if (kind == Kind::SharedObject) {
+        std::erase_if(o.writable, runtime_boilerplate);
+        if (!o.writable.empty() && !how.shared_ok && !system_library(file))
+          problems.push_back(
+              o.name + " defines writable data (" + listed(o.writable) +
+              "), which every simulated rank of a host process would share: a shared library is "
+              "loaded once per host process, whoever built it and whichever wrapper links it. Link "
+              "its sources or a static archive of them instead (built with mpisimcc, or with "
+              "mpisimfort, which loads a copy of the program per rank), or link with "
+              "-mpisim-shared-ok if sharing is intended (docs/privatization.md)");
+      } else if (!o.writable.empty() && !o.built_by_wrapper && !how.shared_ok) {
         problems.push_back(
             o.name + " was not built by " + how.tool + " and defines writable data (" +
             listed(o.writable) +
@@ -254,6 +253,7 @@ std::vector<std::string> check_link_inputs(const std::vector<LinkInput>& files,
             ", link with -mpisim-shared-ok if sharing is intended, or build the "
             "program with mpisimfort, which loads a copy of it per rank "
             "(docs/privatization.md)");
+      }
     }
   }
   return problems;

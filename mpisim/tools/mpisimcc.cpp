@@ -59,23 +59,31 @@ bool is_library_system_dir(const std::string& dir) {
          s.starts_with("/usr/lib/llvm-") || fs::exists(fs::path(s) / "mpi.h", ec);
 }
 
+/// `dirs` without those `library` says are the system's.
+std::vector<std::string> user_dirs(const std::vector<std::string>& dirs,
+                                   bool (*library)(const std::string&)) {
+  std::vector<std::string> out;
+  for (const std::string& d : dirs)
+    if (!library(d)) out.push_back(d);
+  return out;
+}
+
+bool contains(const std::vector<std::string>& dirs, const std::string& d) {
+  return std::find(dirs.begin(), dirs.end(), d) != dirs.end();
+}
+
 /// The user's folders given as system folders (-isystem, -idirafter: CMake gives the include
 /// folders of imported targets so): their headers are privatized like those of -I folders,
 /// and the compiler searches them through their mirrors, still as system folders.
 std::vector<std::string> user_system_dirs(const wrapper::Invocation& inv) {
-  std::vector<std::string> dirs;
-  for (const std::string& d : inv.system_dirs)
-    if (!is_library_system_dir(d)) dirs.push_back(d);
-  return dirs;
+  return user_dirs(inv.system_dirs, is_library_system_dir);
 }
 
 /// `flags` with the -isystem and -idirafter options of `dirs` naming their mirrors under `root`.
 std::vector<std::string> with_mirrored_system_dirs(const std::vector<std::string>& flags,
                                                    const std::vector<std::string>& dirs,
                                                    const std::string& root) {
-  const auto replaced = [&](const std::string& d) {
-    return std::find(dirs.begin(), dirs.end(), d) != dirs.end();
-  };
+  const auto replaced = [&](const std::string& d) { return contains(dirs, d); };
   std::vector<std::string> out;
   for (std::size_t i = 0; i < flags.size(); ++i) {
     out.push_back(flags[i]);
@@ -97,18 +105,13 @@ std::vector<std::string> with_mirrored_system_dirs(const std::vector<std::string
 /// The -I folders the compiler searches through their mirrors (the rewriter makes those
 /// complete: rewritten files and links to the others).
 std::vector<std::string> mirrored_search_dirs(const wrapper::Invocation& inv) {
-  std::vector<std::string> dirs;
-  for (const std::string& d : inv.search_dirs)
-    if (!is_default_system_dir(d)) dirs.push_back(d);
-  return dirs;
+  return user_dirs(inv.search_dirs, is_default_system_dir);
 }
 
 /// `flags` without the -I options of `dirs`.
 std::vector<std::string> without_search_dirs(const std::vector<std::string>& flags,
                                              const std::vector<std::string>& dirs) {
-  const auto replaced = [&](const std::string& d) {
-    return std::find(dirs.begin(), dirs.end(), d) != dirs.end();
-  };
+  const auto replaced = [&](const std::string& d) { return contains(dirs, d); };
   std::vector<std::string> out;
   for (std::size_t i = 0; i < flags.size(); ++i) {
     if (flags[i] == "-I" && i + 1 < flags.size() && replaced(flags[i + 1])) {

@@ -6,16 +6,12 @@
 // The scheduler puts each rank's directory in place when it runs, only once a rank has changed
 // one (a system call per switch between ranks in different directories, nothing otherwise).
 // Outside ranks both are the C library's.
-#include <dlfcn.h>
 #include <unistd.h>
 
+#include "interposed.hpp"
 #include "scheduler.hpp"
 
 namespace {
-
-template <class Fn> Fn libc(const char* name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
-}
 
 /// `change()` (the C library's chdir or fchdir) made the running rank's own.
 template <class Change> int change_directory(Change change) {
@@ -29,11 +25,11 @@ template <class Change> int change_directory(Change change) {
 } // namespace
 
 extern "C" int chdir(const char* path) noexcept {
-  static const auto libc_chdir = libc<int (*)(const char*)>("chdir");
+  static const auto libc_chdir = mpilite::next_symbol<int (*)(const char*)>("chdir");
   return change_directory([&] { return libc_chdir(path); });
 }
 
 extern "C" int fchdir(int fd) noexcept {
-  static const auto libc_fchdir = libc<int (*)(int)>("fchdir");
+  static const auto libc_fchdir = mpilite::next_symbol<int (*)(int)>("fchdir");
   return change_directory([&] { return libc_fchdir(fd); });
 }

@@ -2,12 +2,11 @@
 // the simulation of the other ranks goes on, and the handlers a rank registered with atexit()
 // or on_exit() run when it ends, in the rank, on its own globals. Outside a rank all three are
 // the C library's.
-#include <dlfcn.h>
-
 #include <cxxabi.h>
 
 #include <cstdlib>
 
+#include "interposed.hpp"
 #include "world.hpp"
 
 // The C library's atexit() is this, linked into each program (libc_nonshared.a).
@@ -31,16 +30,15 @@ extern "C" int on_exit(void (*handler)(int, void*), void* arg) noexcept {
     w->at_rank_exit({nullptr, handler, arg});
     return 0;
   }
-  using OnExitFn = int (*)(void (*)(int, void*), void*);
-  static const auto libc_on_exit = reinterpret_cast<OnExitFn>(dlsym(RTLD_NEXT, "on_exit"));
+  static const auto libc_on_exit =
+      mpilite::next_symbol<int (*)(void (*)(int, void*), void*)>("on_exit");
   return libc_on_exit(handler, arg);
 }
 
 extern "C" void exit(int status) noexcept {
   mpilite::World* w = mpilite::World::of_calling_rank();
   if (w) w->exit_rank(status);
-  using ExitFn = void (*)(int);
-  static const auto libc_exit = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+  static const auto libc_exit = mpilite::next_symbol<void (*)(int)>("exit");
   libc_exit(status);
   __builtin_unreachable();
 }

@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "libgfortran.hpp"
+#include "interposed.hpp"
 #include "world.hpp"
 
 namespace {
@@ -36,7 +36,7 @@ pthread_key_t find_random_key() {
 
 /// libgfortran's `Self` on the calling rank's generator state.
 template <auto Self, class... Args> void per_rank(const char* name, Args... args) {
-  static const auto real = reinterpret_cast<decltype(Self)>(mpilite::libgfortran_symbol(name));
+  const auto real = mpilite::libgfortran_own<Self>(name);
   mpilite::World* w = mpilite::World::of_calling_rank();
   if (!w) return real(args...);
   mpilite::Scheduler& s = w->scheduler();

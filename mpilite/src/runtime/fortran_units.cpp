@@ -13,7 +13,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "libgfortran.hpp"
+#include "interposed.hpp"
 #include "openmp_calls.hpp"
 #include "world.hpp"
 
@@ -55,7 +55,7 @@ template <class Int> Int rank_unit(Int unit) {
 
 /// libgfortran's I/O statement `Self` on the calling rank's units.
 template <auto Self> void statement(const char* name, void* parameters) {
-  static const auto real = reinterpret_cast<decltype(Self)>(mpilite::libgfortran_symbol(name));
+  const auto real = mpilite::libgfortran_own<Self>(name);
   auto* head = static_cast<StatementHead*>(parameters);
   head->unit = rank_unit(head->unit);
   real(parameters);
@@ -63,7 +63,7 @@ template <auto Self> void statement(const char* name, void* parameters) {
 
 /// The FLUSH subroutine (a GNU extension), with or without a unit.
 template <auto Self, class Int> void flush(const char* name, Int* unit) {
-  static const auto real = reinterpret_cast<decltype(Self)>(mpilite::libgfortran_symbol(name));
+  const auto real = mpilite::libgfortran_own<Self>(name);
   if (!unit) return real(nullptr);
   Int own = rank_unit(*unit);
   real(&own);

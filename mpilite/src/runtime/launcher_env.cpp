@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "environment_entries.hpp"
 #include "world.hpp"
 
 extern "C" char** environ;
@@ -22,7 +23,7 @@ char* process_getenv(const char* name) {
   const std::size_t n = std::strlen(name);
   if (!environ || n == 0 || std::strchr(name, '=')) return nullptr;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
+    if (names_variable(*e, {name, n})) return *e + n + 1;
   return nullptr;
 }
 

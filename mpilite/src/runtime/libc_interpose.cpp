@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "interposed.hpp"
 #include "libc_state.hpp"
 #include "scheduler.hpp"
 
@@ -44,15 +45,6 @@ LibcHidden& hidden() {
   LibcState& s = current_state();
   if (!s.hidden) s.hidden = std::make_unique<LibcHidden>();
   return *s.hidden;
-}
-
-template <class Fn> Fn next_symbol(const char* name) {
-  void* f = dlsym(RTLD_NEXT, name);
-  if (!f) {
-    std::fprintf(stderr, "mpisim: the C library has no %s\n", name);
-    std::abort();
-  }
-  return reinterpret_cast<Fn>(f);
 }
 
 using GetoptFn = int (*)(int, char* const*, const char*);

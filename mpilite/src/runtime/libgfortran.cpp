@@ -1,9 +1,4 @@
-#include "libgfortran.hpp"
-
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
+#include "interposed.hpp"
 
 namespace mpilite {
 

@@ -6,29 +6,24 @@
 //
 // In a rank the four work here, on the rank's own array: the C library's reallocate the last
 // array they made, which would be another rank's. Outside ranks they are the C library's.
-#include <dlfcn.h>
 #include <stdlib.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string_view>
 
+#include "environment_entries.hpp"
+#include "interposed.hpp"
 #include "world.hpp"
 
 namespace {
 
-template <class Fn> Fn libc(const char* name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
-}
+using mpilite::names_variable;
+using mpilite::next_symbol;
 
 /// A name setenv() and unsetenv() accept.
 bool valid_name(const char* name) {
   return name && *name && !std::strchr(name, '=');
-}
-
-/// Whether `entry` ("NAME=value") is the variable `name`.
-bool names(const char* entry, std::string_view name) {
-  return std::strncmp(entry, name.data(), name.size()) == 0 && entry[name.size()] == '=';
 }
 
 /// Makes `entry` ("NAME=value", kept as it is) the value of `name` in the running rank's array
@@ -36,7 +31,7 @@ bool names(const char* entry, std::string_view name) {
 int put(std::string_view name, char* entry, bool overwrite) {
   std::size_t n = 0;
   for (; environ[n]; ++n)
-    if (names(environ[n], name)) {
+    if (names_variable(environ[n], name)) {
       if (overwrite) environ[n] = entry;
       return 0;
     }
@@ -55,7 +50,7 @@ int put(std::string_view name, char* entry, bool overwrite) {
 void drop(std::string_view name) {
   std::size_t kept = 0;
   for (std::size_t i = 0; environ[i]; ++i)
-    if (!names(environ[i], name)) environ[kept++] = environ[i];
+    if (!names_variable(environ[i], name)) environ[kept++] = environ[i];
   environ[kept] = nullptr;
 }
 
@@ -82,7 +77,7 @@ template <class Change, class Libc> int per_rank(Change change, Libc libc_call) 
 } // namespace
 
 extern "C" int setenv(const char* name, const char* value, int overwrite) noexcept {
-  static const auto real = libc<int (*)(const char*, const char*, int)>("setenv");
+  static const auto real = next_symbol<int (*)(const char*, const char*, int)>("setenv");
   return per_rank(
       [&] {
         if (!valid_name(name)) {
@@ -105,7 +100,7 @@ extern "C" int setenv(const char* name, const char* value, int overwrite) noexce
 }
 
 extern "C" int unsetenv(const char* name) noexcept {
-  static const auto real = libc<int (*)(const char*)>("unsetenv");
+  static const auto real = next_symbol<int (*)(const char*)>("unsetenv");
   return per_rank(
       [&] {
         if (!valid_name(name)) {
@@ -120,7 +115,7 @@ extern "C" int unsetenv(const char* name) noexcept {
 
 // glibc's: a string without '=' removes that variable.
 extern "C" int putenv(char* string) noexcept {
-  static const auto real = libc<int (*)(char*)>("putenv");
+  static const auto real = next_symbol<int (*)(char*)>("putenv");
   return per_rank(
       [&] {
         const char* eq = std::strchr(string, '=');
@@ -134,7 +129,7 @@ extern "C" int putenv(char* string) noexcept {
 }
 
 extern "C" int clearenv() noexcept {
-  static const auto real = libc<int (*)()>("clearenv");
+  static const auto real = next_symbol<int (*)()>("clearenv");
   return per_rank(
       [&] {
         environ[0] = nullptr;

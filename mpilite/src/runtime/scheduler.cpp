@@ -186,7 +186,7 @@ void Scheduler::load_runtime(Task& task) {
 
 void Scheduler::enter_environment(const Task& task) {
   char** own = task.libc.hidden ? task.libc.hidden->environment : nullptr;
-  environ = own && &task != &root_ ? own : host_environment_;
+  environ = own ? own : host_environment_;
 }
 
 bool Scheduler::own_environment() {
@@ -268,18 +268,16 @@ bool Scheduler::keep_directories() {
 }
 
 bool Scheduler::directory_changed() {
-  Task& task = *current_;
-  hidden_of(task);
+  LibcHidden& h = hidden_of(*current_);
   const int dir = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) {
     const int err = errno;
-    const int before = task.libc.hidden->dir; // dir_now_ still names it
-    set_directory(before >= 0 ? before : host_dir_);
+    set_directory(h.dir >= 0 ? h.dir : host_dir_); // dir_now_ still names h.dir
     errno = err;
     return false;
   }
-  if (task.libc.hidden->dir >= 0) close(task.libc.hidden->dir);
-  task.libc.hidden->dir = dir;
+  if (h.dir >= 0) close(h.dir);
+  h.dir = dir;
   dir_now_ = dir;
   return true;
 }

@@ -182,8 +182,9 @@ private:
   /// at `caller_ctx`) is copied out.
   void serve_in_place(const Task& owner, void (*fn)(void*), void* arg, void* caller_ctx);
   static void service_entry(boost::context::detail::transfer_t t);
-  /// The C++ runtime's per-thread state that the program uses, switched with the fiber: the
-  /// standard streams' format, the exceptions being handled.
+  /// The per-thread and per-process state of the runtime libraries that the program uses,
+  /// switched with the fiber: the standard streams' format, the exceptions being handled, the
+  /// working directory, libgfortran's generator and the environment.
   void save_runtime(Task& task);
   void load_runtime(Task& task);
   /// Makes `task`'s working directory the process's, if it is not already.
@@ -192,7 +193,7 @@ private:
   void enter_random_state(const Task& task);
   /// Makes `task`'s environment the process's (`environ`).
   void enter_environment(const Task& task);
-  /// The running fiber's hidden C library state, made if it has none yet.
+  /// `task`'s hidden C library state, made if it has none yet.
   static LibcHidden& hidden_of(Task& task);
   void release_finished();
   /// The context a fiber starts from, written at the top of its stack.

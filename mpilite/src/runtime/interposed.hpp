@@ -1,0 +1,34 @@
+// How the runtime's interposed functions (exit, getopt, chdir, setenv, RANDOM_NUMBER, the
+// Fortran I/O statements, ...) reach the ones they stand in front of.
+#pragma once
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace mpilite {
+
+/// The next definition of `name` after the runtime's: the C library's. The run stops with a
+/// message if there is none.
+template <class Fn> Fn next_symbol(const char* name) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    std::fprintf(stderr, "mpisim: the C library has no %s\n", name);
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(f);
+}
+
+/// libgfortran's own `name`; the run stops with a message if libgfortran is not loaded. The
+/// library is loaded with the program's copies, outside the executable's scope (loader_main.cpp),
+/// so it is reached by its name, not by RTLD_NEXT.
+void* libgfortran_symbol(const char* name);
+
+/// libgfortran's own definition of the entry point `Self` interposes, named `name`: found once.
+template <auto Self> decltype(Self) libgfortran_own(const char* name) {
+  static const auto f = reinterpret_cast<decltype(Self)>(libgfortran_symbol(name));
+  return f;
+}
+
+} // namespace mpilite
