@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "host_clock.hpp"
+#include "process_exit.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -212,7 +213,7 @@ void RunControl::end_without_rank_returning() {
         fmt::format("mpisim: {}; the run ends with code {} during its set-up ({})\n", stop_reason(),
                     code, setup.substr(8));
     (void)!write(STDERR_FILENO, text.data(), text.size());
-    _exit(code);
+    mpilite::end_process_now(code);
   }
   const mpilite::Rank* running = world->in_rank() ? &world->self() : nullptr;
   std::string text = fmt::format("mpisim: {}; ", stop_reason());
@@ -246,7 +247,7 @@ void RunControl::end_without_rank_returning() {
                       world->local_messages + world->remote_messages);
   text += listed;
   (void)!write(STDERR_FILENO, text.data(), text.size());
-  _exit(code);
+  mpilite::end_process_now(code);
 }
 
 } // namespace mpisim

@@ -179,6 +179,9 @@ Plan plan(const wrapper::Invocation& inv, const std::string& tmp) {
       pr.insert(pr.end(), inv.preprocessor_flags.begin(), inv.preprocessor_flags.end());
       pr.push_back("-isystem" MPISIM_INCLUDE_DIR);
       if (inv.cxx) pr.insert(pr.end(), {"-x", "c++"});
+      if ((inv.cxx || wrapper::is_cxx_source(src)) &&
+          !wrapper::has_option(inv.preprocessor_flags, "-std="))
+        pr.push_back(MPISIM_CXX_DEFAULT_STD);
       p.commands.push_back(pr);
       compiled = mirrored(root, src);
       // Rewritten headers shadow the originals found through -I; the mirror of an -I folder

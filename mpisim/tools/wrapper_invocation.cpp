@@ -1,6 +1,7 @@
 #include "wrapper_invocation.hpp"
 
 #include <array>
+#include <initializer_list>
 #include <string_view>
 
 namespace wrapper {
@@ -18,10 +19,28 @@ constexpr std::array<std::string_view, 8> kPreprocessorPrefixes = {
 
 } // namespace
 
-bool is_source(const std::string& path) {
-  for (std::string_view ext : {".c", ".cc", ".cpp", ".cxx", ".C", ".c++", ".i", ".ii"})
+namespace {
+
+bool has_extension(const std::string& path, std::initializer_list<std::string_view> extensions) {
+  for (std::string_view ext : extensions)
     if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
       return true;
+  return false;
+}
+
+} // namespace
+
+bool is_cxx_source(const std::string& path) {
+  return has_extension(path, {".cc", ".cpp", ".cxx", ".C", ".c++", ".ii"});
+}
+
+bool is_source(const std::string& path) {
+  return is_cxx_source(path) || has_extension(path, {".c", ".i"});
+}
+
+bool has_option(const std::vector<std::string>& flags, std::string_view prefix) {
+  for (const std::string& f : flags)
+    if (f.starts_with(prefix)) return true;
   return false;
 }
 

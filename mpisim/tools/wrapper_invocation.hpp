@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wrapper {
@@ -45,5 +46,11 @@ Invocation parse(const std::vector<std::string>& args, const std::string& name);
 
 /// True for a file name the compiler treats as a source (C, C++ or preprocessed).
 bool is_source(const std::string& path);
+
+/// True for a file name the compiler treats as C++ source.
+bool is_cxx_source(const std::string& path);
+
+/// True when one of the flags starts with the prefix (`-std=`).
+bool has_option(const std::vector<std::string>& flags, std::string_view prefix);
 
 } // namespace wrapper

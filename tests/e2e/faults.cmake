@@ -4,12 +4,15 @@ e2e_program(faults ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/faults.c)
 set(FAULTS ${E2E_BIN}/faults)
 
 foreach(hosts 1 2)
-  # Signals in a rank: the rank, its last MPI call and the signal; mpiexec's code (128 + signal).
+  # Signals in a rank: the rank, its last MPI call and the signal; mpiexec's code (128 + signal);
+  # the lines the ranks printed before it, though stdout is a pipe (its buffer is flushed).
   add_test(NAME e2e.fault.segv_names_rank.hosts${hosts} COMMAND ${EXPECT} 139
     -m "rank 1 received SIGSEGV \\(invalid memory access\\) in its own code after MPI_Barrier"
+    -m "faults: rank 1 started \\(segv\\)"
     -- env MPISIM_CPU=off ${RUN} -np 2 -hosts ${hosts} ${FAULTS} segv)
   add_test(NAME e2e.fault.abort_names_rank.hosts${hosts} COMMAND ${EXPECT} 134
     -m "rank 1 received SIGABRT \\(abort\\(\\) called" -m "after MPI_Barrier"
+    -m "faults: rank 1 started \\(abort\\)"
     -- env MPISIM_CPU=off ${RUN} -np 2 -hosts ${hosts} ${FAULTS} abort)
   # exit(3) before MPI_Finalize ends the run with code 3, as mpiexec does; not a deadlock.
   add_test(NAME e2e.fault.exit_before_finalize_ends_run.hosts${hosts} COMMAND ${EXPECT} 3

@@ -23,11 +23,11 @@ add_test(NAME e2e.network.latency_model_ignores_overlap COMMAND ${EXPECT} 0
 foreach(hosts 1 2)
   add_test(NAME e2e.network.default_is_nic.hosts${hosts} COMMAND ${EXPECT} 0
     -m "uniband: 64 x 4194304 bytes in 0\\.02(23[7-9]|2[4-9]|[3-9])[0-9]* s: .* within the link"
-    -m "switching, network nic v2\\)"
+    -m "switching, network nic v3\\)"
     -- ${RUN} -np 2 -hosts ${hosts} --cpu off ${E2E_BIN}/link_bound uniband 64 4194304 12e9)
 endforeach()
 add_test(NAME e2e.network.recording_names_the_model COMMAND ${EXPECT} 0
-  -m "\"network_model\": \"nic v2\""
+  -m "\"network_model\": \"nic v3\""
   -- sh -c "rm -rf nic_record && ${RUN} -np 2 --cpu off --record nic_record ${E2E_BIN}/link_bound uniband 2 8 12e9 >/dev/null && cat nic_record/meta.json")
 # A size segment whose line starts below the latency (a calibrated intercept, -2 us here) is
 # followed by the NIC model too, on one host process and on two: a one-way rendezvous message of

@@ -81,6 +81,18 @@ TEST(Nic, AnEagerSendIsDoneWhenItsBytesHaveLeft) {
   EXPECT_EQ(clocks[1], 2 * (kSend + w) + kLatency + kRecv);
 }
 
+TEST(Nic, EachPacketsOverheadKeepsTheNicBusy) {
+  // Four eager Isends of 10 000 bytes at once, in packets of 1 000 bytes at 100 ns each: each
+  // keeps the NIC 10 us for its bytes and 1 us for its ten packets (the link's own time per
+  // message), so the last byte of the last leaves at o_s + 4 x 11 us, not o_s + 4 x 10 us.
+  mpisim::Config c = nic(2);
+  c.machine.packet_size = 1'000;
+  c.machine.packet_overhead = 100'000;
+  const auto clocks = clocks_of(c, [](int me) { exchange_many(me == 0, 4, 10'000, 1 - me); });
+  const SimTime w = 10'000 * kPsPerByte + 10 * 100'000;
+  EXPECT_EQ(clocks[0], kSend + 4 * w);
+}
+
 TEST(Nic, ManySendersToOneReceiverShareItsNic) {
   // Four ranks send 50 000 bytes each to rank 4 at once (eager): each leaves its own NIC in
   // 50 us, but rank 4's NIC delivers them one after another, so the last arrives 200 us after

@@ -5,6 +5,7 @@
 
 #include "comm_agreement.hpp"
 #include "openmp_calls.hpp"
+#include "process_exit.hpp"
 
 namespace mpilite {
 namespace {
@@ -19,7 +20,7 @@ World& running_world(const char* name) {
                  name);
     // Not exit(): on another thread it would run the handlers while the simulation runs.
     std::fflush(nullptr);
-    std::_Exit(1);
+    mpilite::end_process_now(1);
   }
   return *w;
 }

@@ -263,11 +263,12 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
   const std::vector<int> sizes(array_of_sizes, array_of_sizes + n);
   const std::vector<int> subsizes(array_of_subsizes, array_of_subsizes + n);
   const std::vector<int> starts(array_of_starts, array_of_starts + n);
+  // A subsize of 0 is allowed (MPI-4.0, and MPICH): the face of a rank whose part is empty.
   for (std::size_t d = 0; d < n; ++d)
-    if (sizes[d] <= 0 || subsizes[d] <= 0 || subsizes[d] > sizes[d] || starts[d] < 0 ||
+    if (sizes[d] <= 0 || subsizes[d] < 0 || subsizes[d] > sizes[d] || starts[d] < 0 ||
         starts[d] > sizes[d] - subsizes[d])
       return c.error(MPI_COMM_WORLD, MPI_ERR_ARG,
-                     "dimension {}: size {}, subsize {}, start {} (need 0 < subsize <= size and "
+                     "dimension {}: size {}, subsize {}, start {} (need 0 <= subsize <= size and "
                      "0 <= start <= size - subsize)",
                      d, sizes[d], subsizes[d], starts[d]);
   Contents contents{MPI_COMBINER_SUBARRAY, {ndims}, {}, {keep(*old)}};

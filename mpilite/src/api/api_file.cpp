@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <unordered_set>
 #include <vector>
@@ -41,17 +42,25 @@ const char* amode_problem(int amode) {
   return nullptr;
 }
 
-/// The shared file pointers of the opens of this host process, by the context of the file's
-/// communicator (each open duplicates its communicator, so contexts are unique while open).
-std::unordered_map<int, std::weak_ptr<SharedPointer>>& shared_pointers() {
-  static std::unordered_map<int, std::weak_ptr<SharedPointer>> pointers;
+/// The shared file pointers of the opens of this host process, by the file's communicator:
+/// each open duplicates its communicator, so its context is unique while open among the
+/// communicators that share a member, but communicators of disjoint groups (each rank's dup of
+/// MPI_COMM_SELF, the parts of one split) have the same context. The world rank of the
+/// communicator's first member tells those apart.
+std::unordered_map<std::uint64_t, std::weak_ptr<SharedPointer>>& shared_pointers() {
+  static std::unordered_map<std::uint64_t, std::weak_ptr<SharedPointer>> pointers;
   return pointers;
+}
+
+std::uint64_t shared_pointer_key(const Comm& comm, int rank) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(comm.context)) << 32 |
+         static_cast<std::uint32_t>(comm.world_of(0, rank));
 }
 
 /// The shared pointer of the open on `comm` (the file's own communicator), made by the first
 /// rank of this host process that opens it.
 std::shared_ptr<SharedPointer> shared_pointer_of(World& w, const Comm& comm, int rank) {
-  auto& slot = shared_pointers()[comm.context];
+  auto& slot = shared_pointers()[shared_pointer_key(comm, rank)];
   std::shared_ptr<SharedPointer> p = slot.lock();
   if (!p) {
     p = std::make_shared<SharedPointer>();
@@ -73,14 +82,24 @@ int check_file(ApiCall& c, MPI_File fh) {
 }
 
 void charge_access(ApiCall& c, std::size_t bytes) {
+  c.r.wait_until(c.r.rare_or_default().io_path_free);
   c.r.spend_comm(c.w.kernel().timing.file_access(c.r.id, bytes), PathPart::Transfer);
+  c.r.rare().io_path_free = c.r.clock;
 }
 
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
   unsigned long long mine = bytes, all = 0;
   PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f.comm);
   const MessageTiming& k = c.w.kernel().timing;
+  c.r.wait_until(c.r.rare_or_default().io_path_free);
   c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)), PathPart::Transfer);
+  c.r.rare().io_path_free = c.r.clock;
+}
+
+SimTime file_access_later(ApiCall& c, std::size_t bytes) {
+  SimTime& free = c.r.rare().io_path_free;
+  free = std::max(c.r.clock, free) + c.w.kernel().timing.file_access(c.r.id, bytes);
+  return free;
 }
 
 /// Files by Fortran handle (MPI_File_c2f); slot 0 is MPI_FILE_NULL.
@@ -183,9 +202,9 @@ int PMPI_File_close(MPI_File* fh) {
   release_type(f.filetype_handle);
   replace_info(f.info, MPI_INFO_NULL);
   c.w.errhandlers().release(f.errhandler);
-  const int context = c.w.comm(f.comm)->context;
+  const std::uint64_t key = shared_pointer_key(*c.w.comm(f.comm), c.r.id);
   PMPI_Comm_free(&f.comm);
-  if (f.shared.use_count() == 1) shared_pointers().erase(context);
+  if (f.shared.use_count() == 1) shared_pointers().erase(key);
   remove_live_file(*fh);
   delete *fh;
   *fh = MPI_FILE_NULL;
@@ -232,6 +251,9 @@ int resize(ApiCall& c, MPI_File fh, MPI_Offset size, bool grow_only) {
     return file_error(c, fh, MPI_ERR_ACCESS, "{} was opened read-only", f.path);
   int rank = 0, err = 0;
   PMPI_Comm_rank(f.comm, &rank);
+  // Every rank's earlier writes are in the file before it is cut, and no rank writes again
+  // before the new size is there, as MPICH's ROMIO orders them.
+  PMPI_Barrier(f.comm);
   if (rank == 0) {
     struct stat st {};
     if (fstat(f.fd, &st) != 0)

@@ -21,8 +21,12 @@ int file_error(ApiCall& c, MPI_File fh, int code, fmt::format_string<Args...> f,
 /// MPI_SUCCESS if `fh` is a file this rank has open; else the error.
 int check_file(ApiCall& c, MPI_File fh);
 
-/// Charges the calling rank an independent access of `bytes` bytes.
+/// Charges the calling rank an independent access of `bytes` bytes, which starts once its earlier
+/// accesses (non-blocking ones too) have left its path to the file system.
 void charge_access(ApiCall& c, std::size_t bytes);
+/// A non-blocking independent access of `bytes` by the calling rank: when it completes, its
+/// path to the file system taken from when the rank's earlier accesses leave it.
+SimTime file_access_later(ApiCall& c, std::size_t bytes);
 /// Charges one rank's part of a collective access on `f` (bytes: its own part): the slower of its
 /// node's path and the shared file system moving what all ranks move. Collective over f.comm.
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes);

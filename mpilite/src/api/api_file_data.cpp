@@ -115,7 +115,7 @@ int move_data(const Access& a, const Datatype& type, MPI_Offset position, std::s
 }
 
 /// The whole access; for a non-blocking one (`request` given) the completed request, whose
-/// completion is the access time after the call.
+/// completion is the access time after the rank's path is free (file_access_later).
 int access(ApiCall& c, const Access& a, MPI_Status* status, MPI_Request* request = nullptr) {
   const Datatype* type = nullptr;
   if (int e = check_access(c, a, type)) return e;
@@ -138,8 +138,7 @@ int access(ApiCall& c, const Access& a, MPI_Status* status, MPI_Request* request
   if (request) {
     Request* q = completed_request(c.w, c.r, RequestKind::Recv);
     q->status = s;
-    if (a.mode == Mode::Independent)
-      q->ready_time += c.w.kernel().timing.file_access(c.r.id, bytes);
+    if (a.mode == Mode::Independent) q->ready_time = file_access_later(c, bytes);
     *request = q->handle;
   }
   if (err)

@@ -74,6 +74,7 @@ void Schedule::reduce(const void* in, void* inout, std::size_t count, const Data
   if (count == 0) return;
   const SegmentScope globals(owner_.task.data_base);
   if (op_.user_defined()) { // the user's function may reach the owner's stack by other ways
+    const World::ActingFor owner(w_, owner_);
     note_error(apply_op(op_, type, in, inout, count));
     return;
   }

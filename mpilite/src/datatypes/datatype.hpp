@@ -46,8 +46,8 @@ struct Datatype {
   MPI_Aint extent = 0;  ///< stride between consecutive elements
   MPI_Aint true_lb = 0; ///< first byte of data (0 when there is none)
   MPI_Aint true_extent = 0;
-  /// The bounds come from explicit markers (MPI_LB/MPI_UB, MPI_Type_create_resized): they
-  /// stick through later constructors and suppress struct padding.
+  /// The bounds come from the MPI-1 markers MPI_LB/MPI_UB: they stick through later
+  /// constructors and suppress struct padding (MPI_Type_create_resized's bounds do not).
   bool lb_marked = false;
   bool ub_marked = false;
   std::size_t align = 1;    ///< largest alignment of its basic types (pads struct extents)

@@ -252,7 +252,12 @@ Datatype make_resized(const Datatype& old, MPI_Aint lb, MPI_Aint extent) {
   Datatype t = make_dup(old);
   t.lb = lb;
   t.extent = extent;
-  t.lb_marked = t.ub_marked = true;
+  // The new bounds replace any marker of `old`, and are ordinary bounds from then on, as in
+  // MPICH: a struct that holds a resized type (an inner struct resized to its C size, a
+  // subarray) takes its bounds from all its members and is padded. Marked bounds, the letter
+  // of MPI-3.1's type maps, made such a struct start at the resized member and skip the members
+  // before it, so that a count above one read the wrong bytes.
+  t.lb_marked = t.ub_marked = false;
   set_basic_layout(t);
   return t;
 }

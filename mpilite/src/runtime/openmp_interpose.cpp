@@ -34,6 +34,7 @@
 #include "mpisim_privatize.h"
 #include "openmp_calls.hpp"
 #include "privatization.hpp"
+#include "process_exit.hpp"
 #include "world.hpp"
 
 extern "C" int omp_get_max_threads(); // below: the rank's team size
@@ -52,7 +53,7 @@ template <class F> F* libgomp(const char* name) {
                  "mpisim: %s not found in the OpenMP runtime (libgomp): %s; link the program "
                  "with -fopenmp\n",
                  name, dlerror());
-    std::_Exit(1);
+    mpilite::end_process_now(1);
   }
   return reinterpret_cast<F*>(f);
 }
@@ -63,7 +64,7 @@ template <class F> F* libgomp(const char* name) {
                "not be charged to the rank. Run it outside parallel regions, or with "
                "OMP_NUM_THREADS=1 and the construct removed (docs/model.md, OpenMP)\n",
                what);
-  std::_Exit(1);
+  mpilite::end_process_now(1);
 }
 
 std::int64_t thread_cpu_ns() {
@@ -80,9 +81,19 @@ struct Region {
   std::mutex m;
   int threads = 0;
   std::int64_t total_ns = 0;
-  /// Per phase (the work between two barriers of the team): its busiest thread's work. A
-  /// barrier makes every thread wait for the slowest, so the region lasts their sum.
+  /// Per phase (the work between two barriers of the team): its busiest thread's work, or the
+  /// team's work in the sections of one lock if longer. A barrier makes every thread wait for
+  /// the slowest, so the region lasts their sum.
   std::vector<std::int64_t> phase_most_ns;
+  /// The team's work in sections that one thread at a time runs (critical, ordered, atomic),
+  /// per phase and lock: the threads take such a section in turn, so the phase lasts at least
+  /// the sum of their times in it, however many cores they have.
+  struct Serial {
+    std::size_t phase;
+    const void* lock;
+    std::int64_t ns;
+  };
+  std::vector<Serial> serial;
 
   /// The master's MPI calls: the phases they were made in (most_ns is filled in at the end).
   std::vector<mpilite::PhaseCalls> calls;
@@ -104,6 +115,8 @@ struct Region {
   /// The region's work as the master sees it at `master_ns` of work in its current phase: the
   /// phases before it, then that phase's master work and calls so far.
   mpilite::RegionWork so_far(std::size_t phase, std::int64_t master_ns);
+  /// A thread's `ns` of work in a section of `lock` that one thread at a time runs.
+  void add_serial(std::size_t phase, const void* lock, std::int64_t ns);
   /// The phases with calls, each with the work of its busiest thread.
   std::vector<mpilite::PhaseCalls> calls_done();
 };
@@ -118,6 +131,12 @@ thread_local std::int64_t t_waited_ns = 0;
 /// critical sections it is in.
 thread_local bool t_master = false;
 thread_local int t_criticals = 0;
+/// The section of one thread at a time (critical, ordered, atomic) this thread is in: its depth,
+/// its lock, and when it entered it (CPU clock, and the waits of the phase so far).
+thread_local int t_serial_depth = 0;
+thread_local const void* t_serial_lock = nullptr;
+thread_local std::int64_t t_serial_start = 0;
+thread_local std::int64_t t_serial_waited = 0;
 
 /// Ends this thread's current phase of the region at `now` (its CPU clock).
 void end_phase(std::int64_t now) {
@@ -143,6 +162,26 @@ public:
 private:
   std::int64_t start_;
 };
+
+/// Entering (once its lock is held) and leaving a section that one thread at a time runs; the
+/// outermost one counts, with the lock it was entered with.
+void serial_begins(const void* lock) {
+  if (!t_region || t_serial_depth++ > 0) return;
+  t_serial_lock = lock;
+  t_serial_waited = t_waited_ns;
+  t_serial_start = thread_cpu_ns();
+}
+
+void serial_ends() {
+  if (!t_region || --t_serial_depth > 0) return;
+  const std::int64_t waited = t_waited_ns - t_serial_waited;
+  t_region->add_serial(t_phase, t_serial_lock,
+                       std::max<std::int64_t>(0, thread_cpu_ns() - t_serial_start - waited));
+}
+
+/// The locks of the sections libgomp keeps no lock argument for: the unnamed critical section
+/// is one, every ordered section of a loop another, atomics a third.
+constexpr char kUnnamedCritical = 0, kOrderedTurns = 0, kAtomicLock = 0;
 
 /// A barrier of the team: ends the thread's phase, and the next begins when it leaves.
 class Barrier {
@@ -203,6 +242,16 @@ mpilite::RegionWork Region::so_far(std::size_t phase, std::int64_t master_ns) {
   work.calls.back().most_ns = 0;
   work.calls.back().master_ns = master_ns;
   return work;
+}
+
+void Region::add_serial(std::size_t phase, const void* lock, std::int64_t ns) {
+  std::lock_guard guard(m);
+  auto it = std::find_if(serial.begin(), serial.end(),
+                         [&](const Serial& e) { return e.phase == phase && e.lock == lock; });
+  if (it == serial.end()) it = serial.insert(serial.end(), {phase, lock, 0});
+  it->ns += ns;
+  if (phase_most_ns.size() <= phase) phase_most_ns.resize(phase + 1);
+  phase_most_ns[phase] = std::max(phase_most_ns[phase], it->ns);
 }
 
 std::vector<mpilite::PhaseCalls> Region::calls_done() {
@@ -311,7 +360,7 @@ void run_share(void* p) {
                  "variables (a team larger than the one the region asked for); report this "
                  "with the program\n",
                  me, team_size());
-    std::_Exit(1);
+    mpilite::end_process_now(1);
   }
   t_region = &r;
   t_master = me == 0;
@@ -494,17 +543,31 @@ bool GOMP_sections_end_cancel() {
 void GOMP_critical_start() {
   wait_in<kCritical, void, Waiting>();
   ++t_criticals;
+  serial_begins(&kUnnamedCritical);
 }
 void GOMP_critical_end() {
   static const auto real = libgomp<void()>("GOMP_critical_end");
+  serial_ends();
   --t_criticals;
   real();
 }
 void GOMP_atomic_start() {
   wait_in<kAtomic, void, Waiting>();
+  serial_begins(&kAtomicLock);
+}
+void GOMP_atomic_end() {
+  static const auto real = libgomp<void()>("GOMP_atomic_end");
+  serial_ends();
+  real();
 }
 void GOMP_ordered_start() {
   wait_in<kOrdered, void, TeamWait>();
+  serial_begins(&kOrderedTurns);
+}
+void GOMP_ordered_end() {
+  static const auto real = libgomp<void()>("GOMP_ordered_end");
+  serial_ends();
+  real();
 }
 void* GOMP_single_copy_start() {
   return wait_in<kSingleCopy, void*, TeamWait>();
@@ -522,10 +585,27 @@ void GOMP_critical_name_start(void** lock) {
     real(lock);
   }
   ++t_criticals;
+  serial_begins(lock);
 }
 void GOMP_critical_name_end(void** lock) {
   static const auto real = libgomp<void(void**)>("GOMP_critical_name_end");
+  serial_ends();
   --t_criticals;
+  real(lock);
+}
+
+// A simple lock's holders take their sections in turn, as a critical section's do.
+void omp_set_lock(void* lock) {
+  static const auto real = libgomp<void(void*)>("omp_set_lock");
+  {
+    Waiting w;
+    real(lock);
+  }
+  serial_begins(lock);
+}
+void omp_unset_lock(void* lock) {
+  static const auto real = libgomp<void(void*)>("omp_unset_lock");
+  serial_ends();
   real(lock);
 }
 

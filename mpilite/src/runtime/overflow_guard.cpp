@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "process_exit.hpp"
 #include "rank.hpp"
 #include "scheduler.hpp"
 #include "world.hpp"
@@ -46,22 +47,22 @@ const char* signal_text(int sig) {
 }
 
 extern "C" void on_fault_exit_alarm(int) {
-  _exit(g_fault_code);
+  mpilite::end_process_now(g_fault_code);
 }
 
-/// Ends the process with `code` through the fault exit, if one is set. Async-signal-safe up to
-/// that call.
+/// Ends the process with `code`, through the fault exit if one is set. The alarm ends it should
+/// the rest hang: flushing stdout is not async-signal-safe, but the ranks' lines so far wait in
+/// its buffer when it goes to a pipe or a file, and each of MPICH's processes has written them.
 [[noreturn]] void end_process(int code) {
-  if (const FaultExit exit_fn = g_fault_exit.load()) {
-    g_fault_code = code;
-    struct sigaction sa {};
-    sa.sa_handler = &on_fault_exit_alarm;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, nullptr);
-    alarm(kFaultExitSeconds);
-    exit_fn(code);
-  }
-  _exit(code);
+  g_fault_code = code;
+  struct sigaction sa {};
+  sa.sa_handler = &on_fault_exit_alarm;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
+  alarm(kFaultExitSeconds);
+  std::fflush(stdout);
+  if (const FaultExit exit_fn = g_fault_exit.load()) exit_fn(code);
+  mpilite::end_process_now(code);
 }
 
 /// Names the rank whose code received `sig`, then exits as mpiexec reports a killed process.

@@ -73,6 +73,9 @@ struct RankRare {
   /// The launcher's variables as this rank's getenv() returns them (launcher_env.cpp), made on
   /// first read.
   std::string launcher_values[4];
+  /// When the rank's path to the file system is free: its accesses, blocking or not, take it
+  /// one after another.
+  SimTime io_path_free = 0;
 };
 
 struct Rank {

@@ -226,9 +226,9 @@ RunEnd World::run(const Main& main, int argc, char** argv) {
   return end_;
 }
 
-void World::exit_rank(int code) {
+void World::exit_rank(int code, RankExit how) {
   Rank& r = self();
-  end_of_rank(r, code);
+  if (how == RankExit::WithHandlers) end_of_rank(r, code);
   if (r.call_depth == 0) kernel_.hooks.enter_mpi(r); // charge the compute before exit()
   r.exit_code = code;
   r.exited = true;
@@ -376,6 +376,16 @@ void World::free_message(Message* m) {
   m->partitions = 0;
   m->path.reset();
   free_messages_.push_back(m);
+}
+
+World::ActingFor::ActingFor(World& w, Rank& owner) : w_(w), owner_(owner), saved_(w.acting_for_) {
+  w.acting_for_ = &owner;
+  ++owner.call_depth; // a non-blocking collective's owner may be in its own code
+}
+
+World::ActingFor::~ActingFor() {
+  --owner_.call_depth;
+  w_.acting_for_ = saved_;
 }
 
 void World::defer(void (*fn)(void*), void* arg, const Rank* owner) {

@@ -77,12 +77,32 @@ public:
   /// Local ranks whose fibers run() has spawned so far; may be read from any thread.
   std::size_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
 
-  /// The rank whose fiber is running (only valid inside a fiber).
-  Rank& self() { return *static_cast<Rank*>(sched_.current()->arg); }
+  /// The calling rank: the one whose fiber is running, or the one a user's function runs for
+  /// (ActingFor). Only valid inside either.
+  Rank& self() { return acting_for_ ? *acting_for_ : *static_cast<Rank*>(sched_.current()->arg); }
   bool in_rank() const { return sched_.in_fiber(); }
   /// in_rank(), asked from any thread: false on the simulator's other threads (its watchdog,
-  /// MPICH's), which run while a rank's fiber is current on the simulation thread.
-  bool in_rank_on_this_thread() const { return in_rank() && on_simulation_thread(); }
+  /// MPICH's), which run while a rank's fiber is current on the simulation thread. True too
+  /// while a user's function runs for a rank (ActingFor).
+  bool in_rank_on_this_thread() const {
+    return on_simulation_thread() && (in_rank() || acting_for_);
+  }
+  /// While alive, the calling rank is `owner`, inside an MPI call of its own: a user's MPI_Op
+  /// that a collective runs for its owner where another rank's fiber or the scheduler delivers
+  /// the owner's message. The MPI calls the function makes (MPI_Type_size, MPI_Comm_rank) are
+  /// the owner's, as each process runs its own reductions.
+  class ActingFor {
+  public:
+    ActingFor(World& w, Rank& owner);
+    ~ActingFor();
+    ActingFor(const ActingFor&) = delete;
+    ActingFor& operator=(const ActingFor&) = delete;
+
+  private:
+    World& w_;
+    Rank& owner_;
+    Rank* saved_;
+  };
   /// Whether the caller runs on the simulation thread (the scheduler's, or a rank's fiber).
   bool on_simulation_thread() const { return pthread_equal(pthread_self(), thread_); }
   Rank* local(int world_rank) {
@@ -175,8 +195,11 @@ public:
   /// for it.
   void await_reply_from_elsewhere(Rank& r);
 
+  /// How a rank's own call ends it: exit() runs its atexit() and on_exit() handlers and its
+  /// static objects' destructors, _exit(), _Exit() and quick_exit() do not.
+  enum class RankExit { WithHandlers, Immediate };
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
-  [[noreturn]] void exit_rank(int code);
+  [[noreturn]] void exit_rank(int code, RankExit how = RankExit::WithHandlers);
   /// atexit() in the calling rank: `handler` runs when the rank ends.
   void at_rank_exit(const ExitHandler& handler) { self().at_exit.push_back(handler); }
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
@@ -245,6 +268,7 @@ private:
   bool states_in_stacks_ = false;
   std::vector<int> rank_of_slot_;
   Scheduler sched_;
+  Rank* acting_for_ = nullptr; ///< see ActingFor
   /// After sched_: a rank may live in its stack's top page, so it goes before the stacks do.
   std::vector<RankPtr> ranks_;
   CommTable comms_;

@@ -105,8 +105,8 @@ SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
 SimTime LinkCosts::work_out_injection(int d, std::size_t bytes) const {
   if (d == 0) return 0;
   const MachineParams& link = link_for(bytes);
+  if (&link == &m_) return link_busy(link, bytes);
   const SimTime bytes_time = byte_time(bytes, link.bandwidth);
-  if (&link == &m_) return bytes_time;
   // A segment's line may start below the latency (a fitted intercept, even a negative one): the
   // NIC is then busy only as long as the line takes beyond a header's latency, so that a message
   // alone still arrives, and is sent, when the line says.

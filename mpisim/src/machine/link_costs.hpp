@@ -54,8 +54,9 @@ public:
   /// store-and-forward, ...). 0 inside a node.
   SimTime transmission(int src, int dst, std::size_t bytes) const;
   /// How long the `bytes` of a message from rank src to rank dst occupy the NIC of each end: the
-  /// bytes at the link's bandwidth, but no longer than transfer() beyond its latency (0 inside a
-  /// node, where messages go through memory).
+  /// bytes at the link's bandwidth and each packet's overhead (link_busy); with a line per size
+  /// segment, no longer than transfer() beyond its latency (0 inside a node, where messages go
+  /// through memory).
   SimTime injection(int src, int dst, std::size_t bytes) const;
   /// The smallest transfer_at_distance(d, n) over all sizes n.
   SimTime floor_at_distance(int d) const;

@@ -134,7 +134,7 @@ template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, in
 constexpr NetworkModelEntry kModels[] = {
     // A node's legs are decided from its ranks' state, so its ranks share a host process.
     {"nic", "each node's NIC sends and delivers one message after another (the default)",
-     make<NicModel>, true, true, 2},
+     make<NicModel>, true, true, 3},
     {"latency", "messages never delay each other (ignores bandwidth sharing)", make<LatencyModel>,
      true, false, 1},
     // Its flows are decided from every sender's state, which only one host process has.

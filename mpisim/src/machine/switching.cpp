@@ -48,6 +48,22 @@ SimTime link_time(const MachineParams& m, std::uint64_t k) {
                                  byte_time(k, m.bandwidth));
 }
 
+namespace {
+
+/// Wormhole's flits of a message of s bytes: max(1, ceil(s / f)).
+std::uint64_t flits(const MachineParams& m, std::uint64_t s) {
+  return s == 0 ? 1 : (s + m.flit_size - 1) / m.flit_size;
+}
+
+} // namespace
+
+SimTime link_busy(const MachineParams& m, std::uint64_t s) {
+  const std::uint64_t units = m.switching == Switching::Wormhole ? flits(m, s) : packets(m, s);
+  const auto n = static_cast<SimTime>(std::min<std::uint64_t>(units, mpilite::kTimeInfinity));
+  return mpilite::saturating_add(mpilite::saturating_mul(n, m.packet_overhead),
+                                 byte_time(s, m.bandwidth));
+}
+
 SimTime header_time(const MachineParams& m, std::uint64_t k) {
   return mpilite::saturating_add(m.hop_latency, byte_time(k, m.bandwidth));
 }
@@ -64,8 +80,8 @@ SimTime switching_time(const MachineParams& m, int d, std::uint64_t s) {
   case Switching::Circuit:
     return saturating_add(saturating_mul(links, header_time(m, m.control_size)), link_time(m, s));
   case Switching::Wormhole: {
-    const std::uint64_t flits = s == 0 ? 1 : (s + m.flit_size - 1) / m.flit_size;
-    const auto n = static_cast<SimTime>(std::min<std::uint64_t>(flits, mpilite::kTimeInfinity));
+    const auto n =
+        static_cast<SimTime>(std::min<std::uint64_t>(flits(m, s), mpilite::kTimeInfinity));
     return saturating_mul(links - 1 + n, link_time(m, m.flit_size));
   }
   }

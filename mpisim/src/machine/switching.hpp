@@ -18,6 +18,11 @@ std::uint64_t packets(const MachineParams& m, std::uint64_t k);
 /// t(k): k bytes across one link, i * packets(k) + k / B (i = packet_overhead).
 SimTime link_time(const MachineParams& m, std::uint64_t k);
 
+/// How long a message of s bytes keeps one link (its sender's NIC) busy: its bytes and the
+/// overhead of each unit it crosses the link in (its packets; wormhole's flits),
+/// i * units + s / B. A message that follows it on the link starts no earlier.
+SimTime link_busy(const MachineParams& m, std::uint64_t s);
+
 /// t0(k): a header of k bytes across one link, hop_latency + k / B.
 SimTime header_time(const MachineParams& m, std::uint64_t k);
 

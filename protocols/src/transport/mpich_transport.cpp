@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "process_exit.hpp"
 #include "transport.hpp"
 
 namespace mpisim::protocols {
@@ -78,7 +79,7 @@ void wait_ms(int ms) {
   // too, rather than race it with a code of 1.
   wait_ms(2000);
   MPI_Abort(MPI_COMM_WORLD, 1);
-  std::_Exit(1);
+  mpilite::end_process_now(1);
 }
 
 void check(int rc, const char* what) {
@@ -207,7 +208,7 @@ public:
     // just wrote, which says why.
     wait_ms(200);
     MPI_Abort(MPI_COMM_WORLD, code);
-    std::_Exit(code);
+    mpilite::end_process_now(code);
   }
 
 private:

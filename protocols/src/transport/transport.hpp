@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "process_exit.hpp"
+
 namespace mpisim::protocols {
 
 /// The version of the Transport class and Frame below, which a program (linked with mpisim) and
@@ -79,7 +81,7 @@ public:
   }
   /// The same from the handler of a fault signal in a rank, which has already said why: no
   /// stdio, nothing that allocates on this side. One host process alone just exits.
-  [[noreturn]] virtual void abort_from_fault(int code) { std::_Exit(code); }
+  [[noreturn]] virtual void abort_from_fault(int code) { mpilite::end_process_now(code); }
 };
 
 /// One host process alone: no peers, no frames.

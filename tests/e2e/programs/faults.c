@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Barrier(MPI_COMM_WORLD);
+  /* Printed before a fault ends the run, it must still appear (stdout may be a pipe). */
+  printf("faults: rank %d started (%s)\n", rank, mode);
   if (strcmp(mode, "segv") == 0 && rank == 1) store_through_null();
   if (strcmp(mode, "fpe") == 0 && rank == 1) v = divide_by_zero(size);
   if (strcmp(mode, "abort") == 0 && rank == 1) abort();
