@@ -5,47 +5,33 @@
 // program calls are interposed: a call from a rank puts the rank's seed into libgfortran's word,
 // runs libgfortran's own code, and keeps the word for the rank. The word is found once, by
 // seeding twice and looking for the one word of libgfortran's data that took both seeds.
-#include <link.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "interposed.hpp"
+#include "loaded_object.hpp"
 #include "world.hpp"
 
 namespace {
 
 /// The 8-byte words of the writable segments of the object that holds `code`.
 std::vector<std::uint64_t*> writable_words_of(const void* code) {
-  struct Find {
-    ElfW(Addr) code;
-    std::vector<std::uint64_t*> words;
-  } find{reinterpret_cast<ElfW(Addr)>(code), {}};
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* p) {
-        Find& f = *static_cast<Find*>(p);
-        bool holds = false;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          const ElfW(Addr) start = info->dlpi_addr + ph.p_vaddr;
-          if (ph.p_type == PT_LOAD && f.code >= start && f.code < start + ph.p_memsz) holds = true;
-        }
-        if (!holds) return 0;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
-          const ElfW(Addr) start = (info->dlpi_addr + ph.p_vaddr + 7) & ~ElfW(Addr){7};
-          for (ElfW(Addr) a = start; a + 8 <= info->dlpi_addr + ph.p_vaddr + ph.p_memsz; a += 8)
-            f.words.push_back(reinterpret_cast<std::uint64_t*>(a));
-        }
-        return 1;
-      },
-      &find);
-  return find.words;
+  std::vector<std::uint64_t*> words;
+  const std::optional<dl_phdr_info> object = mpilite::object_holding(code);
+  if (!object) return words;
+  for (int i = 0; i < object->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = object->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    const ElfW(Addr) end = object->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    for (ElfW(Addr) a = (object->dlpi_addr + ph.p_vaddr + 7) & ~ElfW(Addr){7}; a + 8 <= end; a += 8)
+      words.push_back(reinterpret_cast<std::uint64_t*>(a));
+  }
+  return words;
 }
 
 /// libgfortran's seed word: the one word of its data that holds each of two seeds SRAND set.

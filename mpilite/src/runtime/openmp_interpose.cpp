@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -31,6 +32,7 @@
 #include <fmt/format.h>
 
 #include "host_clock.hpp"
+#include "loaded_object.hpp"
 #include "mpisim_privatize.h"
 #include "openmp_calls.hpp"
 #include "privatization.hpp"
@@ -264,29 +266,13 @@ std::vector<mpilite::PhaseCalls> Region::calls_done() {
 /// libgomp's thread-local block of the calling thread, where it keeps the thread's OpenMP state:
 /// its team, its pool of worker threads. Empty where libgomp is not loaded.
 std::span<std::byte> libgomp_tls() {
-  struct Find {
-    const void* fn;
-    std::span<std::byte> block;
-  } find{dlsym(RTLD_NEXT, "GOMP_parallel"), {}};
-  if (!find.fn) return {};
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* p) {
-        Find& f = *static_cast<Find*>(p);
-        const auto fn = reinterpret_cast<ElfW(Addr)>(f.fn);
-        bool holds_fn = false;
-        std::size_t size = 0;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          const ElfW(Addr) start = info->dlpi_addr + ph.p_vaddr;
-          if (ph.p_type == PT_LOAD && fn >= start && fn < start + ph.p_memsz) holds_fn = true;
-          if (ph.p_type == PT_TLS) size = ph.p_memsz;
-        }
-        if (!holds_fn) return 0;
-        if (info->dlpi_tls_data) f.block = {static_cast<std::byte*>(info->dlpi_tls_data), size};
-        return 1;
-      },
-      &find);
-  return find.block;
+  const void* fn = dlsym(RTLD_NEXT, "GOMP_parallel");
+  const std::optional<dl_phdr_info> libgomp = fn ? mpilite::object_holding(fn) : std::nullopt;
+  if (!libgomp || !libgomp->dlpi_tls_data) return {};
+  std::size_t size = 0;
+  for (int i = 0; i < libgomp->dlpi_phnum; ++i)
+    if (libgomp->dlpi_phdr[i].p_type == PT_TLS) size = libgomp->dlpi_phdr[i].p_memsz;
+  return {static_cast<std::byte*>(libgomp->dlpi_tls_data), size};
 }
 
 /// The ranks share one thread, and libgomp keeps a thread's OpenMP state in its thread-local
