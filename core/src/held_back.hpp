@@ -8,7 +8,8 @@
 namespace mpilite {
 
 struct HeldBack {
-  /// A lower bound on every arrival at this host's ranks it still holds.
+  /// A lower bound on every arrival at this host's ranks it still holds, and on every send of
+  /// theirs it has still to say is done: what a rank's pending requests may yet see happen.
   SimTime arrivals = kTimeInfinity;
   /// The earliest time at which it may wake a rank of this host (a send whose bytes have left)
   /// or send a leg to another host process: like an LP's earliest action, what it starts then

@@ -7,6 +7,8 @@
  * exports each block's offset in the rank's segment (__mpisim_off_<block>), and the address of
  * the current rank's copy is recognised too. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fortran_support.h"
@@ -64,9 +66,24 @@ void mpisim_f_string_out(const char* c, char* f, unsigned len) {
   memset(f + n, ' ', len - n);
 }
 
+MPI_Aint* mpisim_f_aints(const MPI_Fint* f, MPI_Fint n) {
+  MPI_Aint* c = malloc(sizeof(MPI_Aint) * (size_t)(n > 0 ? n : 1));
+  if (!c) {
+    fputs("mpisim: out of memory converting an INTEGER array of addresses\n", stderr);
+    abort();
+  }
+  for (MPI_Fint i = 0; i < n; ++i)
+    c[i] = f[i];
+  return c;
+}
+
 const char* mpisim_f_string_in(const char* f, unsigned len, char* buf, unsigned size) {
   while (len > 0 && f[len - 1] == ' ')
     --len;
+  while (len > 0 && f[0] == ' ') {
+    ++f;
+    --len;
+  }
   if (len >= size) len = size - 1;
   memcpy(buf, f, len);
   buf[len] = '\0';

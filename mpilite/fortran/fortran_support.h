@@ -4,6 +4,8 @@
 #ifndef MPISIM_FORTRAN_SUPPORT_H
 #define MPISIM_FORTRAN_SUPPORT_H
 
+#include <stdlib.h>
+
 #include <mpi.h>
 
 /** A choice buffer of a Fortran call: MPI_BOTTOM and MPI_IN_PLACE become C's; any other
@@ -19,11 +21,16 @@ int* mpisim_f_errcodes(MPI_Fint* fortran);
 /** An array of edge weights (MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become C's). */
 int* mpisim_f_weights(MPI_Fint* fortran);
 
+/** A malloc'd copy as MPI_Aint of `n` INTEGERs (addresses of MPI-1's INTEGER forms): at least
+ *  one element, so that n = 0 is no null pointer. */
+MPI_Aint* mpisim_f_aints(const MPI_Fint* fortran, MPI_Fint n);
+
 /** Copies the C string `c` into the Fortran CHARACTER `f` of length `len`, blank padded. */
 void mpisim_f_string_out(const char* c, char* f, unsigned len);
 
-/** A C copy of the Fortran CHARACTER `f` of length `len` without its trailing blanks, in `buf`
- *  of `size` bytes (truncated to fit). */
+/** A C copy of the Fortran CHARACTER `f` of length `len` without its leading and trailing
+ *  blanks (MPI strips both from keys, values and names passed from Fortran), in `buf` of `size`
+ *  bytes (truncated to fit). */
 const char* mpisim_f_string_in(const char* f, unsigned len, char* buf, unsigned size);
 
 /** The INTEGER(KIND=MPI_ADDRESS_KIND) a Fortran program reads for attribute `keyval` whose C

@@ -99,7 +99,7 @@ foreach(program comm_create_group comm_free_loop logical_float type_get_name car
         object_attributes error_codes win_errhandler cancel_send grequest big_count
         big_count_families big_count_requests comm_split_many comm_many_held type_dup_copy_fails
         rma_large_ops rma_linked_list rma_lock_own_window non_overtaking neighbor_periodic_pair
-        resized_in_struct user_op_calls_mpi)
+        resized_in_struct user_op_calls_mpi rma_pairs_and_polls)
   e2e_program(${program} ${CONFORMANCE_PROGRAMS}/${program}.c)
 endforeach()
 
@@ -146,9 +146,9 @@ add_test(NAME conformance.cancel_send_across_hosts_is_refused COMMAND ${EXPECT} 
   -- env MPISIM_CPU=off ${RUN} -np 3 -hosts 2 ${E2E_BIN}/cancel_send)
 
 # Error handlers of windows: the program's handler gets the window and the code; with
-# MPI_ERRORS_RETURN a put outside an epoch returns MPI_ERR_RMA_SYNC.
-conformance_vs_mpich(win_errhandler 3
-  "rank 2: put outside an epoch returns MPI_ERR_RMA_SYNC 1, handler calls 1$")
+# MPI_ERRORS_RETURN a put outside an epoch returns MPI_ERR_RMA_SYNC, and bad ranks, counts and
+# datatypes are returned too (they used to follow the communicator's fatal handler).
+conformance_vs_mpich(win_errhandler 3 "rank 1: bad rank 1, bad count 1, null datatype 1$")
 
 # Generalized requests: the query callback's status (elements, cancelled), one free callback per
 # request (at MPI_Request_free when that comes first, as in MPICH), the cancel callback, Waitall
@@ -266,6 +266,14 @@ conformance_vs_mpich(rma_dynamic 4 "dynamic: 4 ranks, counter 4, ticket sum 6$")
 add_test(NAME conformance.rma_dynamic_outside_attached_is_refused COMMAND ${EXPECT} 1
   -m "MPI_ERR_RMA_RANGE: rank 1 could not carry out an operation of this epoch: it reaches outside the memory that rank attached to the window"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_dynamic outside)
+# A put outside what the target attached, in a fence epoch with other operations: the error is
+# raised at the target's fence once it has served the epoch's other operations (they were left
+# queued, and the next epoch applied them in place of its own); a refused get returns nothing.
+e2e_program(rma_dynamic_range ${CONFORMANCE_PROGRAMS}/rma_dynamic_range.c)
+add_test(NAME conformance.rma_dynamic_range_leaves_no_operation_behind COMMAND ${EXPECT} 0
+  -m "rank 0: first fence range error 1, mem0 7$"
+  -m "rank 0: second fence success 1, mem0 7 mem1 9$" -m "rank 1: the refused get left -1$"
+  -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_dynamic_range)
 add_test(NAME conformance.rma_dynamic_overlapping_attach_is_refused COMMAND ${EXPECT} 0
   -m "rank 0: overlapping attach refused 1$" -m "dynamic: 2 ranks, counter 2, ticket sum 1$"
   -- env MPISIM_CPU=off ${RUN} -np 2 ${E2E_BIN}/rma_dynamic overlap)
@@ -420,6 +428,12 @@ conformance_vs_mpich(rma_large_ops 4 "reversed rank 3: sum 0, transpose 26449290
 # A linked list appended to by every rank through one-sided operations in one lock_all epoch.
 conformance_vs_mpich(rma_linked_list 4 "list of 200: 50 50 50 50" 200)
 
+# MINLOC and MAXLOC accumulates on the padded pair types (MPI_DOUBLE_INT, MPI_LONG_INT,
+# MPI_SHORT_INT: elements after the first were lost, three corrupted the heap), the window's
+# memory model (unified), and MPI_Win_test polled by a target that answers a message its origin
+# needs before the epoch (MPI_Win_test used to block: a false deadlock).
+conformance_vs_mpich(rma_pairs_and_polls 5 "rank 0: double \\(-5.5,101\\) \\(1,4\\) \\(4,3\\) long \\(0,0\\) \\(-1,4\\) short \\(0,3\\) \\(0,0\\)$")
+
 # A lock on the caller's own window is held when MPI_Win_lock returns: another rank's operations
 # wait for its unlock (was: they went in at once, overwrote its stores and finished early).
 conformance_vs_mpich(rma_lock_own_window 8 "rank 0: 10 rounds, 0 stores overwritten while locked, 0 early done, checksum 154768419$")
@@ -434,6 +448,15 @@ endforeach()
 # 4000 communicators made and freed: context ids are used again (MPICH on 2 ranks: on 4 it is
 # slow on a 2-core machine).
 conformance_vs_mpich(comm_free_loop 2 "comm_free_loop: 2 ranks, 4000 communicators, 0 failed")
+# A receive left posted on a freed communicator: the next MPI_Comm_dup got its context, and the
+# new communicator's message matched the old receive (a deadlock here, a wrong match in general).
+e2e_program(comm_free_pending ${CONFORMANCE_PROGRAMS}/comm_free_pending.c)
+foreach(hosts 1 2)
+  add_test(NAME conformance.comm_free_pending_keeps_its_context.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "rank 0: new comm got 2, receive on the freed one done 0, cancelled 1, v -1$"
+    -m "rank 2: new comm got 1, receive on the freed one done 0, cancelled 1, v -1$"
+    -- env MPISIM_CPU=off ${RUN} -np 3 -hosts ${hosts} ${E2E_BIN}/comm_free_pending)
+endforeach()
 add_test(NAME conformance.comm_free_loop.ranks6 COMMAND ${EXPECT} 0
   -m "comm_free_loop: 6 ranks, 4000 communicators, 0 failed checks"
   -- env MPISIM_CPU=off ${RUN} -np 6 -hosts 2 ${E2E_BIN}/comm_free_loop)

@@ -11,7 +11,8 @@ program info_names
   character(len=MPI_MAX_OBJECT_NAME) :: name
   integer :: buf(2)
   integer(kind=MPI_ADDRESS_KIND) :: wsize, packed
-  integer :: eclass
+  integer :: eclass, fh
+  logical :: exists
   character(len=MPI_MAX_ERROR_STRING) :: text
 
   call mpi_init(ierr)
@@ -47,6 +48,18 @@ program info_names
   call mpi_info_get_string(dup, 'shape', buflen, value, flag, ierr)
   if (me == 0) print '(3a, i0)', 'finfo: get_string 0 [', trim(value), '] ', buflen
   call mpi_info_free(dup, ierr)
+  ! Leading blanks go too, as in MPICH: a value written with an I format, a key and a file name
+  ! indented.
+  write (value, '(i8)') 4
+  call mpi_info_set(info, '  cb_nodes', value, ierr)
+  call mpi_info_get_valuelen(info, 'cb_nodes', valuelen, flag, ierr)
+  call mpi_info_get(info, 'cb_nodes', len(value), value, flag, ierr)
+  call mpi_file_open(MPI_COMM_SELF, '  f4.dat  ', MPI_MODE_CREATE + MPI_MODE_WRONLY, &
+                     MPI_INFO_NULL, fh, ierr)
+  call mpi_file_close(fh, ierr)
+  inquire (file='f4.dat', exist=exists)
+  if (me == 0) print '(3a, l1, 1x, i0, a, l1)', 'finfo: leading blanks [', trim(value), '] ', &
+      flag, valuelen, ' file f4.dat ', exists
   call mpi_info_free(info, ierr)
 
   call mpi_type_contiguous(3, MPI_DOUBLE_PRECISION, t, ierr)

@@ -199,6 +199,20 @@ TEST(Contention, RanksOfOneNodeUseSharedMemoryNotTheNetwork) {
   EXPECT_EQ(clocks[3], clocks[1]);
 }
 
+TEST(Contention, RanksOfOneNodeShareTheMemoryOfTheirReceiver) {
+  // Ranks 1, 2 and 3 send 10 000 bytes each to rank 0 of their node at once: the three flows
+  // share rank 0's memory, each at a third of its speed, so all end 30 us after they start.
+  mpisim::Config c = contended(4);
+  c.machine.ranks_per_node = 4;
+  const auto clocks = clocks_of(c, [](int me) {
+    if (me > 0) send_bytes(10'000, 0);
+    if (me == 0)
+      for (int from = 1; from < 4; ++from)
+        receive_bytes(10'000, from);
+  });
+  EXPECT_EQ(clocks[0], kSend + 3 * 10'000 * kPsPerByte + kLatency + 3 * kRecv);
+}
+
 /// An exchange where every rank sends a different amount to every other, with wildcard
 /// receives: many overlapping flows.
 std::vector<SimTime> all_to_all(const mpisim::Config& c) {

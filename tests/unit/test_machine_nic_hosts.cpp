@@ -81,7 +81,8 @@ TEST(NicHosts, ALegToAnotherHostLeavesAfterItsTurnAtTheSendersNic) {
   const mpilite::HeldBack held = q.nic.held(ranks);
   EXPECT_EQ(held.acts, kSend);
   EXPECT_EQ(held.waits, kSend);
-  EXPECT_EQ(held.arrivals, kSend + kLatency + kWork);
+  // What its ranks may yet see: the first send done once its bytes have left, before any arrival.
+  EXPECT_EQ(held.arrivals, kSend + kWork);
   // Once no frame can come before they are ready, both go, one after the other; each leaves for
   // the receiver's host stamped with when its first byte reaches that node.
   EXPECT_TRUE(q.nic.settle(ranks, kSend + 1));
@@ -109,7 +110,7 @@ TEST(NicHosts, ARequestToSendToAnotherHostLeavesAfterItsSendersWaitingLegs) {
   EXPECT_EQ(plan.arrives, planned.arrives);
   EXPECT_EQ(plan.sent, planned.sent);
   EXPECT_FALSE(plan.sent_later);
-  EXPECT_EQ(q.nic.held(ranks).arrivals, 2 * kSend + kLatency);
+  EXPECT_EQ(q.nic.held(ranks).arrivals, kSend + kWork); // the eager send's bytes leaving
   // The eager leg leaves first, then the request to send, with its planned arrival.
   EXPECT_TRUE(q.nic.settle(ranks, kTimeInfinity));
   const std::vector<std::string> want = {event("sent", 0, kSend + kWork),

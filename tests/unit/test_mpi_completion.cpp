@@ -455,4 +455,43 @@ TEST(Completion, ErrorsOfSeveralRequestsAreInStatus) {
   EXPECT_EQ(errors, (std::vector<int>{MPI_ERR_TRUNCATE, MPI_SUCCESS}));
 }
 
+TEST(Completion, OneFailedRequestOfWaitallIsInStatusOnItsCommunicator) {
+  // MPI_Waitall and MPI_Testall of one truncated receive: MPI_ERR_IN_STATUS as MPICH returns
+  // (not the receive's own error, as MPI_Wait gives), raised on the receive's communicator, which
+  // returns errors while MPI_COMM_WORLD's handler stays fatal.
+  int waitall = -1, testall = -1, wait = -1, status_error = -1;
+  auto r = test::simulate(test::config(2), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    if (test::world_rank() == 0) {
+      int small = 0, flag = 0;
+      MPI_Request q;
+      MPI_Status st;
+      MPI_Irecv(&small, 1, MPI_INT, 1, 0, dup, &q);
+      waitall = MPI_Waitall(1, &q, &st);
+      status_error = st.MPI_ERROR;
+      MPI_Irecv(&small, 1, MPI_INT, 1, 1, dup, &q);
+      do
+        testall = MPI_Testall(1, &q, &flag, &st);
+      while (!flag);
+      MPI_Irecv(&small, 1, MPI_INT, 1, 2, dup, &q);
+      wait = MPI_Wait(&q, &st);
+    } else {
+      int two[2] = {1, 2};
+      for (int tag = 0; tag < 3; ++tag)
+        MPI_Send(two, 2, MPI_INT, 0, tag, dup);
+    }
+    MPI_Comm_free(&dup);
+    MPI_Finalize();
+    return 0;
+  });
+  ASSERT_EQ(r.reason, mpilite::RunEnd::Finished) << r.message;
+  EXPECT_EQ(waitall, MPI_ERR_IN_STATUS);
+  EXPECT_EQ(status_error, MPI_ERR_TRUNCATE);
+  EXPECT_EQ(testall, MPI_ERR_IN_STATUS);
+  EXPECT_EQ(wait, MPI_ERR_TRUNCATE);
+}
+
 } // namespace

@@ -42,7 +42,18 @@ public:
 
   template <class... Args>
   int error(MPI_Comm comm, int code, fmt::format_string<Args...> f, Args&&... args) {
+    if (on_window_)
+      return raise_object_error(w, r, &window_, window_errhandler_, name, code,
+                                fmt::format(f, std::forward<Args>(args)...));
     return raise_error(w, r, comm, name, code, fmt::format(f, std::forward<Args>(args)...));
+  }
+  /// From here on the call's errors, its checks of counts, types, buffers and ranks included, go
+  /// to the handler of window `handle` rather than to a communicator's: MPI raises the errors of
+  /// a call with a window on the window.
+  void raise_on_window(MPI_Win handle, MPI_Errhandler errhandler) {
+    on_window_ = true;
+    window_ = handle;
+    window_errhandler_ = errhandler;
   }
 
   // Argument checks: each returns MPI_SUCCESS or the result of error(). Those every
@@ -86,6 +97,9 @@ private:
   [[gnu::cold]] int null_buffer(const Comm& c, long count);
 
   SimTime started_ = 0; ///< the clock when the call began, after the compute before it
+  bool on_window_ = false;
+  MPI_Win window_ = MPI_WIN_NULL;
+  MPI_Errhandler window_errhandler_ = MPI_ERRHANDLER_NULL;
 };
 
 /// Writes `s` to `out` unless the user passed MPI_STATUS_IGNORE.

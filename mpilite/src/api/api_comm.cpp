@@ -234,6 +234,17 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
 }
 MPISIM_WEAK_ALIAS(Comm_test_inter)
 
+int PMPI_Comm_get_parent(MPI_Comm* parent) {
+  ApiCall c("MPI_Comm_get_parent");
+  if (int e = c.check_init()) return e;
+  if (!parent) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null parent argument");
+  // No rank was started by MPI_Comm_spawn (mpisim has none): every program asks only to learn
+  // that it is the parent.
+  *parent = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+MPISIM_WEAK_ALIAS(Comm_get_parent)
+
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   ApiCall c("MPI_Comm_set_info");
   Comm* cm;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "api_win.hpp"
@@ -124,6 +125,7 @@ int check_epoch(ApiCall& c, Window& w, int target) {
 int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
+  c.raise_on_window(w->handle, w->errhandler);
   const Comm& cm = *c.w.comm(w->comm);
   const Datatype* tt;
   if (int e = c.check_count(cm, a.target.count)) return e;
@@ -191,8 +193,19 @@ int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* reques
   return MPI_SUCCESS;
 }
 
+/// The first operation a target could not carry out in an active-target epoch (a dynamic
+/// window's range): raised once the epoch's other operations are served, so that none of them
+/// is left for the next epoch to take as its own.
+struct Refused {
+  int code = MPI_SUCCESS;
+  std::string why;
+  int raise(ApiCall& c, const Window& w) const {
+    return code == MPI_SUCCESS ? MPI_SUCCESS : win_error(c, w, code, "{}", why);
+  }
+};
+
 /// Carries out at this target one operation that `source` sent.
-int serve_one(ApiCall& c, Window& w, int source, RmaReplies& replies) {
+void serve_one(Window& w, int source, RmaReplies& replies, Refused& refused) {
   MPI_Status st;
   PMPI_Probe(source, kOpTag, w.comm, &st);
   int n = 0;
@@ -203,25 +216,25 @@ int serve_one(ApiCall& c, Window& w, int source, RmaReplies& replies) {
   std::memcpy(&h, msg.data(), sizeof h);
   std::vector<std::byte> out;
   std::string why;
-  if (int e = apply_rma(w, source, msg, out, why)) return win_error(c, w, e, "{}", why);
-  if (!rma_returns_data(h.kind)) return MPI_SUCCESS;
+  if (int e = apply_rma(w, source, msg, out, why); e && refused.code == MPI_SUCCESS)
+    refused = {e, std::move(why)};
+  if (!rma_returns_data(h.kind)) return;
+  // A refused operation's reply carries no data: its origin is not left waiting for one.
   std::vector<std::byte>& data = replies.data.emplace_back(std::move(out));
   PMPI_Isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, source, kReplyTag, w.comm,
              &replies.requests.emplace_back());
-  return MPI_SUCCESS;
 }
 
 /// Serves every operation the origins of this rank's exposure epoch (MPI_Win_post's group) send
 /// in their MPI_Win_complete; the replies' sends stay in the window until MPI_Win_wait.
-int serve_exposure(ApiCall& c, Window& w) {
+void serve_exposure(Window& w, Refused& refused) {
   for (int s : w.exposure) {
     int n = 0;
     PMPI_Recv(&n, 1, MPI_INT, s, kCountTag, w.comm, MPI_STATUS_IGNORE);
     for (int k = 0; k < n; ++k)
-      if (int e = serve_one(c, w, s, w.exposure_replies)) return e;
+      serve_one(w, s, w.exposure_replies, refused);
   }
   w.exposure_served = true;
-  return MPI_SUCCESS;
 }
 
 /// Sends the window's queued operations to their targets.
@@ -239,9 +252,13 @@ void finish_ops(Window& w, std::vector<MPI_Request>& sent) {
   for (RmaOp& q : w.ops) {
     if (!rma_returns_data(q.kind)) continue;
     std::vector<std::byte> data(q.bytes);
-    PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm,
-              MPI_STATUS_IGNORE);
-    unpack(data.data(), q.bytes, *q.result_type, q.result_addr);
+    MPI_Status st;
+    PMPI_Recv(data.data(), static_cast<int>(q.bytes), MPI_BYTE, q.target, kReplyTag, w.comm, &st);
+    int got = 0;
+    PMPI_Get_count(&st, MPI_BYTE, &got);
+    // An operation its target refused (serve_one) returns nothing, and leaves the buffer alone.
+    if (static_cast<std::size_t>(got) == q.bytes)
+      unpack(data.data(), q.bytes, *q.result_type, q.result_addr);
   }
   PMPI_Waitall(static_cast<int>(sent.size()), sent.data(), MPI_STATUSES_IGNORE);
   w.ops.clear();
@@ -426,14 +443,15 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
   std::vector<MPI_Request> sent;
   send_ops(*w, sent);
   RmaReplies replies;
+  Refused refused;
   for (int s = 0; s < p; ++s)
     for (int k = 0; k < in[static_cast<std::size_t>(s)]; ++k)
-      if (int e = serve_one(c, *w, s, replies)) return e;
+      serve_one(*w, s, replies, refused);
   finish_ops(*w, sent);
   PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
                MPI_STATUSES_IGNORE);
   w->fence_epoch = (assert& MPI_MODE_NOSUCCEED) == 0;
-  return MPI_SUCCESS;
+  return refused.raise(c, *w);
 }
 MPISIM_WEAK_ALIAS(Win_fence)
 
@@ -478,11 +496,11 @@ int PMPI_Win_complete(MPI_Win win) {
   send_ops(*w, sent);
   // Its origins may be waiting in their own MPI_Win_complete for this rank's replies (each rank
   // of a ring gets from its neighbour): serve them before waiting for the replies it needs.
-  if (w->exposure_epoch && !w->exposure_served)
-    if (int e = serve_exposure(c, *w)) return e;
+  Refused refused;
+  if (w->exposure_epoch && !w->exposure_served) serve_exposure(*w, refused);
   finish_ops(*w, sent);
   w->access_epoch = false;
-  return MPI_SUCCESS;
+  return refused.raise(c, *w);
 }
 MPISIM_WEAK_ALIAS(Win_complete)
 
@@ -492,22 +510,35 @@ int PMPI_Win_wait(MPI_Win win) {
   if (int e = check_window(c, win, w)) return e;
   if (!w->exposure_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
-  if (!w->exposure_served)
-    if (int e = serve_exposure(c, *w)) return e;
+  Refused refused;
+  if (!w->exposure_served) serve_exposure(*w, refused);
   RmaReplies& replies = w->exposure_replies;
   PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
                MPI_STATUSES_IGNORE);
   replies = {};
   w->exposure_served = false;
   w->exposure_epoch = false;
-  return MPI_SUCCESS;
+  return refused.raise(c, *w);
 }
 MPISIM_WEAK_ALIAS(Win_wait)
 
 int PMPI_Win_test(MPI_Win win, int* flag) {
   ApiCall c("MPI_Win_test");
   if (!flag) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null flag argument");
-  // The epoch ends when its origins have completed; this waits for them (docs/model.md).
+  Window* w;
+  if (int e = check_window(c, win, w)) return e;
+  // The epoch ends once every origin of its group has called MPI_Win_complete, whose first
+  // message is the count of its operations: until each count is here, the test says no.
+  if (w->exposure_epoch && !w->exposure_served)
+    for (int s : w->exposure) {
+      int here = 0;
+      PMPI_Iprobe(s, kCountTag, w->comm, &here, MPI_STATUS_IGNORE);
+      if (!here) {
+        *flag = 0;
+        return MPI_SUCCESS;
+      }
+    }
+  // Their operations follow their counts: serving them waits only for messages under way.
   const int e = PMPI_Win_wait(win);
   *flag = e == MPI_SUCCESS ? 1 : 0;
   return e;

@@ -267,9 +267,9 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
   case MPI_WIN_CREATE_FLAVOR:
     value = &w->flavor;
     break;
-  case MPI_WIN_MODEL: {
-    static int separate = MPI_WIN_SEPARATE;
-    value = &separate;
+  case MPI_WIN_MODEL: { // one memory: MPI_Win_sync has nothing to copy (docs/model.md)
+    static int unified = MPI_WIN_UNIFIED;
+    value = &unified;
     break;
   }
   default: {

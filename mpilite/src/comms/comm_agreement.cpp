@@ -17,6 +17,11 @@ constexpr int kColorKeyTag = 1000;
 } // namespace
 
 ContextWords free_at_all(World& w, Rank& r, const Comm& over, int part) {
+  std::erase_if(r.comms.held_after_free, [&r](int context) {
+    if (posted_on(r, context)) return false;
+    release_context(r, context);
+    return true;
+  });
   ContextWords free_blocks = r.comms.contexts.part(part);
   for (std::uint64_t& word : free_blocks)
     word = ~word;
@@ -41,6 +46,12 @@ int agree_by_parts(const std::function<int(int part)>& agree_part) {
 int agree_context(World& w, Rank& r, const Comm& over) {
   return agree_by_parts(
       [&](int part) { return lowest_context(free_at_all(w, r, over, part), part); });
+}
+
+bool posted_on(const Rank& r, int context) {
+  for (const Request* q : r.posted)
+    if (q->context / kContextStride == context / kContextStride) return true;
+  return false;
 }
 
 void take_context(Rank& r, int context) {

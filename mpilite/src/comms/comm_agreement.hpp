@@ -39,6 +39,9 @@ int agree_by_parts(const std::function<int(int part)>& agree_part);
 /// Marks the block of `context` used / free at rank `r`.
 void take_context(Rank& r, int context);
 void release_context(Rank& r, int context);
+/// Whether a receive of `r` is posted on any of the contexts of the communicator whose
+/// point-to-point context is `context`.
+bool posted_on(const Rank& r, int context);
 /// Whether rank `r` uses the block of `context` (it holds a communicator with that context).
 bool holds_context(const Rank& r, int context);
 

@@ -167,7 +167,10 @@ int free_comm(ApiCall& c, Comm& comm) {
     c.w.errhandlers().release(l->errhandler);
     c.r.comms.local.erase(comm.handle);
   }
-  release_context(c.r, comm.context);
+  if (posted_on(c.r, comm.context))
+    c.r.comms.held_after_free.push_back(comm.context);
+  else
+    release_context(c.r, comm.context);
   // A communicator that later takes this context starts counting its collectives at 0 on
   // every member (they tag the messages of its collectives with that count).
   c.r.collectives_started.erase(comm.coll_context());

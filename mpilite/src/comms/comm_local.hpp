@@ -75,6 +75,9 @@ struct CommLocal {
 
 struct RankComms {
   ContextMask contexts;
+  /// Contexts of communicators freed while a receive of this rank was still posted on them: held
+  /// until it is matched or cancelled, so that a new communicator's messages never match it.
+  std::vector<int> held_after_free;
   /// Only communicators whose state differs from the default, and every communicator the
   /// program created (so that MPI_Comm_free finds what to release).
   std::unordered_map<MPI_Comm, CommLocal> local;

@@ -15,15 +15,15 @@ std::size_t bsend_in_use(World& w, Rank& r) {
       w.free_request(q);
       return true;
     }
-    used += q->message_bytes + MPI_BSEND_OVERHEAD;
+    used += q->message_bytes;
     return false;
   });
   return used;
 }
 
-Request* reserve_bsend(World& w, Rank& r, std::size_t bytes) {
+Request* reserve_bsend(World& w, Rank& r, std::size_t space) {
   Request* q = w.new_request(r, RequestKind::Send);
-  q->message_bytes = bytes;
+  q->message_bytes = space;
   r.rare().bsend_pending.push_back(q);
   return q;
 }

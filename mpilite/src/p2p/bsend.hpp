@@ -1,7 +1,8 @@
 // The buffer of MPI_Buffer_attach in simulated time: a buffered send above the eager limit
 // holds `bytes + MPI_BSEND_OVERHEAD` of it from the send until its message has been
 // transmitted (the receiver matched it and the data left: the time a rendezvous send would
-// complete). Smaller buffered sends are transmitted eagerly and give their space back at once.
+// complete). Smaller buffered sends are transmitted eagerly and give their space back at once,
+// but MPI_Buffer_detach still waits until the network has sent their bytes.
 #pragma once
 
 #include <cstddef>
@@ -18,9 +19,10 @@ class World;
 /// is not later than the clock.
 std::size_t bsend_in_use(World& w, Rank& r);
 
-/// Takes space for a buffered message of `bytes` that travels by rendezvous. Returns the request
-/// that the message's transmission completes (its id is the message's reply_to).
-Request* reserve_bsend(World& w, Rank& r, std::size_t bytes);
+/// Takes `space` bytes of the attached buffer for a buffered message (0 for one sent eagerly).
+/// Returns the request that the message's transmission completes (for rendezvous, its id is the
+/// message's reply_to; for eager, the network's word that its bytes have left).
+Request* reserve_bsend(World& w, Rank& r, std::size_t space);
 
 /// Blocks until every buffered message of `r` has been transmitted and advances the clock to
 /// the last transmission (MPI_Buffer_detach).

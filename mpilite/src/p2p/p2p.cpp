@@ -94,9 +94,11 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   Request* q = w.new_request(r, RequestKind::Send);
   q->dest = dest;
   // A standard or ready eager send is done when its bytes have left; a synchronous one waits
-  // for its receiver, and a buffered one only for the copy into the attached buffer.
-  const std::uint64_t done_when_sent =
-      eager_data && !waits && mode != SendMode::Buffered ? q->id : 0;
+  // for its receiver, and a buffered one only for the copy into the attached buffer, whose
+  // bytes MPI_Buffer_detach waits to have left.
+  Request* const leaving =
+      eager_data && mode == SendMode::Buffered ? reserve_bsend(w, r, 0) : nullptr;
+  const std::uint64_t done_when_sent = !eager_data || waits ? 0 : leaving ? leaving->id : q->id;
   const bool local_dest = w.local(dest) != nullptr;
   const bool in_order = eager_data && r.later_legs == 0 && r.region_threads == 0 && local_dest;
   if (!eager_data) ++r.later_legs; // until plan_data
@@ -128,14 +130,19 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
     m->user_type = &type;
     retain(type);
   }
-  if (m->protocol == SendProtocol::Buffered) m->reply_to = reserve_bsend(w, r, bytes)->id;
+  if (m->protocol == SendProtocol::Buffered)
+    m->reply_to = reserve_bsend(w, r, bytes + MPI_BSEND_OVERHEAD)->id;
+  if (leaving) {
+    leaving->ready_time = plan.sent; // a lower bound until the network calls Arrivals::sent
+    leaving->complete = !plan.sent_later;
+  }
   if (waits) {
     m->reply_to = q->id;
-  } else if (plan.sent_later && done_when_sent) {
+  } else if (plan.sent_later && done_when_sent == q->id) {
     q->ready_time = plan.sent; // a lower bound until the network calls Arrivals::sent
   } else {
     q->complete = true;
-    q->ready_time = plan.sent;
+    q->ready_time = leaving ? plan.leaves : plan.sent;
   }
   // The send's own part, for a completion later than its overhead (a reply may say more); a
   // send that is done with its overhead needs none.

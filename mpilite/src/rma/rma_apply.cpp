@@ -80,7 +80,19 @@ int apply_rma(Window& w, int source, std::span<const std::byte> message,
     std::vector<std::byte> current(bytes);
     pack(target, count, t, current.data());
     const Datatype& basic = *builtin_datatype(t.basic);
-    apply_op(*builtin_op(h.op), basic, data, current.data(), bytes / basic.size);
+    const std::size_t n = bytes / basic.size;
+    if (static_cast<MPI_Aint>(basic.size) == basic.extent) {
+      apply_op(*builtin_op(h.op), basic, data, current.data(), n);
+    } else {
+      // The pair types of MINLOC and MAXLOC (MPI_DOUBLE_INT: 12 bytes of data in a 16-byte C
+      // struct): their kernels step by the struct, so both operands are laid out as arrays of it.
+      const std::size_t spread = n * static_cast<std::size_t>(basic.extent);
+      std::vector<std::byte> in(spread), inout(spread);
+      unpack(data, bytes, basic, in.data());
+      unpack(current.data(), bytes, basic, inout.data());
+      apply_op(*builtin_op(h.op), basic, in.data(), inout.data(), n);
+      pack(inout.data(), n, basic, current.data());
+    }
     unpack(current.data(), bytes, t, target);
   }
   return MPI_SUCCESS;

@@ -1,23 +1,41 @@
 #include "contention.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace mpisim {
 
 using mpilite::kTimeInfinity;
 
+namespace {
+
+/// A rank's memory as a link, out or in: numbered above every link of a topology (a node and a
+/// port below 2^40).
+Topology::Link memory_link(int rank, bool in) {
+  return Topology::Link{1} << 63 | static_cast<Topology::Link>(rank) << 1 | (in ? 1 : 0);
+}
+
+} // namespace
+
 bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::size_t bytes,
                           SimTime start, Payload payload) {
   const int from = costs_.node_of(src);
   const int to = costs_.node_of(dst);
-  SimTime work = costs_.transmission(src, dst, bytes);
-  if (from == to || work <= 0) return false; // shared memory, or infinitely fast links
+  // Inside a node the bytes go through the memory of both ranks, each a link at the intra-node
+  // bandwidth that the ranks' other messages inside the node share.
+  SimTime work =
+      from == to ? costs_.injection(src, dst, bytes) : costs_.transmission(src, dst, bytes);
+  if (src == dst || work <= 0) return false; // a local copy, or infinitely fast links
   // The rest of the transfer comes after the last byte; a segment whose line has a negative
   // intercept has none, and the flow then carries the whole transfer.
   const SimTime total = costs_.transfer(src, dst, bytes);
   payload.tail = std::max<SimTime>(0, total - work);
   work = total - payload.tail;
-  flows_.add(key, {start, work, costs_.topology().route(from, to), payloads_.store(payload)});
+  std::vector<Topology::Link> route =
+      from == to ? std::vector{memory_link(src, false), memory_link(dst, true)}
+                 : costs_.topology().route(from, to);
+  flows_.add(key, {start, work, std::move(route), payloads_.store(payload)});
   return true;
 }
 

@@ -1,5 +1,6 @@
-// MPISIM_NETWORK=contention on one host process: messages between nodes are flows that share
-// the links of their routes (flow_network.hpp). A flow's arrival is only known once no flow that
+// MPISIM_NETWORK=contention on one host process: messages are flows that share the links of
+// their routes (flow_network.hpp), between nodes the topology's, inside a node the memory of the
+// two ranks. A flow's arrival is only known once no flow that
 // could share its links can still start before it ends, so such legs are planned `later`
 // (envelope visible, arrival not yet decided) and decided when the ranks of the host have all
 // stopped and the earliest time any of them can act again is known.
@@ -19,7 +20,7 @@ public:
   explicit Contention(const LinkCosts& costs) : costs_(costs) {}
 
   /// A leg planned `alone` as if alone on the network: an Eager or Data leg that carries data to
-  /// another node becomes a flow, and true says its arrival is decided later.
+  /// another rank becomes a flow, and true says its arrival is decided later.
   bool carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone);
 
   /// With every rank of the host stopped: decides the flows that are final, or raises the lower
@@ -38,7 +39,7 @@ private:
   };
 
   /// Adds a flow of `bytes` from rank src to rank dst starting at `start`; false when the
-  /// message does not cross the network (same node, or infinite bandwidth).
+  /// message takes no transmission time (a rank's copy to itself, or infinite bandwidth).
   bool add_flow(const FlowNetwork::Key& key, int src, int dst, std::size_t bytes, SimTime start,
                 Payload payload);
 

@@ -98,12 +98,14 @@ SimTime LinkCosts::transmission(int src, int dst, std::size_t bytes) const {
 }
 
 SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
-  if (node_of(src) == node_of(dst)) return 0;
+  if (src == dst) return 0;
   return sized(distance(src, dst), bytes).injection;
 }
 
 SimTime LinkCosts::work_out_injection(int d, std::size_t bytes) const {
-  if (d == 0) return 0;
+  // Inside a node a rank copies the bytes through memory at the intra-node bandwidth: the part
+  // of the transfer beyond its latency.
+  if (d == 0) return work_out_transfer(0, bytes) - work_out_transfer(0, 0);
   const MachineParams& link = link_for(bytes);
   if (&link == &m_) return link_busy(link, bytes);
   const SimTime bytes_time = byte_time(bytes, link.bandwidth);

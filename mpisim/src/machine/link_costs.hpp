@@ -55,8 +55,8 @@ public:
   SimTime transmission(int src, int dst, std::size_t bytes) const;
   /// How long the `bytes` of a message from rank src to rank dst occupy the NIC of each end: the
   /// bytes at the link's bandwidth and each packet's overhead (link_busy); with a line per size
-  /// segment, no longer than transfer() beyond its latency (0 inside a node, where messages go
-  /// through memory).
+  /// segment, no longer than transfer() beyond its latency. Inside a node, how long each rank's
+  /// memory copy takes (transfer() beyond its latency); 0 for a rank's message to itself.
   SimTime injection(int src, int dst, std::size_t bytes) const;
   /// The smallest transfer_at_distance(d, n) over all sizes n.
   SimTime floor_at_distance(int d) const;

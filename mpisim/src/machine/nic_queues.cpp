@@ -15,7 +15,8 @@ using mpilite::LegKind;
 
 NicQueues::NicQueues(const LinkCosts& costs)
     : costs_(costs), one_rank_per_node_(costs.machine().ranks_per_node == 1),
-      nics_(static_cast<std::size_t>(costs.node_of(costs.ranks() - 1) + 1)) {}
+      nodes_(costs.node_of(costs.ranks() - 1) + 1),
+      nics_(static_cast<std::size_t>(nodes_ + (one_rank_per_node_ ? 0 : costs.ranks()))) {}
 
 NicQueues::Leg& NicQueues::new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot) {
   Leg& l = legs_.fresh(slot);
@@ -46,22 +47,22 @@ bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   if (leg.kind == LegKind::RequestToSend) return keep_behind(leg, plan);
   if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
-  // Inside a node, or no bytes to send (or an infinitely fast link): no NIC is involved.
+  // A message to itself, or no bytes to send (or an infinitely fast link): no port is involved.
   if (work <= 0) return false;
   std::size_t slot = 0;
   Leg& l = new_leg(leg, work, slot);
   l.leaves = plan.leaves;
   l.alone_arrives = plan.arrives;
   l.sent = leg.kind == LegKind::Eager ? plan.leaves + work : plan.sent;
-  Nic& nic = nic_of(leg.from);
+  Nic& nic = out_port(leg.from, leg.to);
   if (l.leaves < nic.in_order_upto)
     throw std::logic_error(fmt::format(
         "internal error: the NIC model sent a leg of rank {} ready at {} ps as in order (no "
         "earlier one could follow), and rank {} now starts one ready at {} ps; please report "
         "the program",
         leg.from, nic.in_order_upto, leg.from, l.leaves));
-  if (leg.in_order && one_rank_per_node_ && nic.waiting == 0) {
-    // The same decision as inject() makes at the queues' turn: only this node's earlier legs,
+  if (leg.in_order && sole_sender(leg.from, leg.to) && nic.waiting == 0) {
+    // The same decision as inject() makes at the queues' turn: only this port's earlier legs,
     // all sent, come before it, and only its rank's later ones, which come after.
     nic.in_order_upto = l.leaves;
     const SimTime first_byte = start_injection(l);
@@ -81,7 +82,7 @@ bool NicQueues::keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   // keeps it behind its sender's earlier messages. Sent to another one now, it would be there
   // before those still waiting here, and be matched first: it waits for its turn after them,
   // which changes when it leaves, not its times.
-  Nic& nic = nic_of(leg.from);
+  Nic& nic = out_port(leg.from, leg.to);
   if (!leg.elsewhere || nic.waiting == 0) return false;
   std::size_t slot = 0;
   Leg& l = new_leg(leg, 0, slot);
@@ -94,7 +95,7 @@ bool NicQueues::keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
 }
 
 SimTime NicQueues::start_injection(Leg& l) {
-  SimTime& free_at = nic_of(l.src).sending_until;
+  SimTime& free_at = out_port(l.src, l.dst).sending_until;
   const SimTime start = std::max(l.leaves, free_at);
   const SimTime delay = start - l.leaves;
   free_at = start + l.work;
@@ -110,7 +111,7 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   const std::size_t slot = to_send_.top().slot;
   to_send_.pop();
   Leg& l = legs_[slot];
-  --nic_of(l.src).waiting;
+  --out_port(l.src, l.dst).waiting;
   if (l.kind == static_cast<std::uint8_t>(LegKind::RequestToSend)) { // keep_behind: no rank wakes
     mpilite::Message& message = *l.message;
     legs_.release(slot);
@@ -158,7 +159,7 @@ SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
   if (!to_deliver_.empty()) arrivals.coming(legs_[to_deliver_.top().slot].dst);
   Leg& l = legs_[slot];
   legs_.release(slot);
-  SimTime& free_at = nic_of(l.dst).delivering_until;
+  SimTime& free_at = in_port(l.src, l.dst).delivering_until;
   const SimTime arrival = std::max(l.at_receiver, free_at + l.work);
   free_at = arrival;
   // The receiver may plan new legs, which reuses the slot or moves legs_: what the call needs
@@ -178,10 +179,10 @@ SimTime NicQueues::lower_bound(const Leg& l) const {
   // delivered: its arrival is at least what that gives, were nothing else to come before it.
   SimTime low = l.at_receiver;
   if (!l.injected) {
-    const SimTime sender_free = nic_of(l.src).sending_until;
+    const SimTime sender_free = out_port(l.src, l.dst).sending_until;
     low = l.alone_arrives + std::max<SimTime>(0, sender_free - l.leaves);
   }
-  return std::max(low, nic_of(l.dst).delivering_until + l.work);
+  return std::max(low, in_port(l.src, l.dst).delivering_until + l.work);
 }
 
 bool NicQueues::raise(mpilite::Arrivals& arrivals) {
@@ -237,7 +238,14 @@ bool NicQueues::settle(mpilite::Arrivals& arrivals, SimTime remote) {
 
 mpilite::HeldBack NicQueues::held(mpilite::Arrivals& arrivals) const {
   mpilite::HeldBack h;
-  legs_.for_each([&](const Leg& l) { h.arrivals = std::min(h.arrivals, lower_bound(l)); });
+  legs_.for_each([&](const Leg& l) {
+    h.arrivals = std::min(h.arrivals, lower_bound(l));
+    // A send done once its bytes have left is an event of its sender's too: a test of it (or
+    // of the non-blocking collective it is a step of) at a later clock must wait for the turn.
+    if (!l.injected && (l.request || l.data.reply_to))
+      h.arrivals =
+          std::min(h.arrivals, std::max(l.sent, out_port(l.src, l.dst).sending_until + l.work));
+  });
   // Injecting a leg wakes its sender after the leg is ready, and the leg reaches another host
   // a latency after; delivering one wakes its receiver at the earliest when it is there.
   const SimTime act = arrivals.earliest_action();

@@ -1,8 +1,9 @@
 // MPISIM_NETWORK=nic: each node's network interface sends one message's bytes after another at
 // the link's bandwidth, first come first served, and delivers one message's bytes after another
 // the same way (LogGP's gap per byte at both ends). A message between nodes so waits for what its
-// node's NIC sends before it, and for what the receiving node's NIC delivers before it; messages
-// inside a node go through memory and skip both.
+// node's NIC sends before it, and for what the receiving node's NIC delivers before it. Messages
+// inside a node go through memory, where each rank copies one message after another at the
+// intra-node bandwidth, out and in alike: a rank's memory port is its NIC for them.
 //
 // Which message comes first is decided in simulated time, not in the order the host happens to
 // run the ranks: a leg is planned `later`, and it is injected only once no rank can still start
@@ -30,7 +31,7 @@ public:
   explicit NicQueues(const LinkCosts& costs);
 
   /// A leg planned `alone` (`plan`) as if the NICs were free: an Eager or Data leg that carries
-  /// bytes to another node joins its sender's queue, and true says its arrival is decided later.
+  /// bytes to another rank joins its sender's queue, and true says its arrival is decided later.
   /// Its sender's part is decided later too (plan.sent_later), except for an in-order leg
   /// (Leg::in_order) of a node with one rank and nothing waiting at its NIC: the NIC sends such
   /// a leg after everything it sent before and before anything its rank sends after, so it is
@@ -108,7 +109,7 @@ private:
   /// Whether the first leg to deliver has its turn, as far as this host's ranks and NICs say.
   bool deliverable(SimTime act) const;
 
-  /// A node's NIC.
+  /// A node's NIC, or a rank's memory port.
   struct Nic {
     SimTime sending_until = 0;    ///< its last byte sent so far
     SimTime delivering_until = 0; ///< its last byte delivered so far
@@ -117,14 +118,27 @@ private:
     SimTime in_order_upto = 0;
     std::uint32_t waiting = 0; ///< its legs in to_send_
   };
-  Nic& nic_of(int rank) { return nics_[static_cast<std::size_t>(costs_.node_of(rank))]; }
-  const Nic& nic_of(int rank) const {
-    return nics_[static_cast<std::size_t>(costs_.node_of(rank))];
+  /// The port a leg from `src` to `dst` leaves by (in: enters by): the rank's memory port inside
+  /// a node, its node's NIC otherwise.
+  std::size_t port(int rank, int src, int dst) const {
+    const int node = costs_.node_of(rank);
+    if (one_rank_per_node_ || node != costs_.node_of(src == rank ? dst : src))
+      return static_cast<std::size_t>(node);
+    return static_cast<std::size_t>(nodes_ + rank);
+  }
+  Nic& out_port(int src, int dst) { return nics_[port(src, src, dst)]; }
+  const Nic& out_port(int src, int dst) const { return nics_[port(src, src, dst)]; }
+  Nic& in_port(int src, int dst) { return nics_[port(dst, src, dst)]; }
+  const Nic& in_port(int src, int dst) const { return nics_[port(dst, src, dst)]; }
+  /// Whether the port a leg leaves by sends only `src`'s legs.
+  bool sole_sender(int src, int dst) const {
+    return one_rank_per_node_ || costs_.node_of(src) == costs_.node_of(dst);
   }
 
   const LinkCosts& costs_;
   const bool one_rank_per_node_;
-  std::vector<Nic> nics_; ///< per node
+  const int nodes_;
+  std::vector<Nic> nics_; ///< per node, then per rank when nodes hold several
   Queue to_send_;         ///< legs not injected yet, by when they are ready
   Queue to_deliver_;      ///< injected legs, by when their first byte reaches the receiver
   SlotPool<Leg> legs_;    ///< legs not delivered yet, by Turn::slot

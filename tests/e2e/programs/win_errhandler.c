@@ -40,6 +40,17 @@ int main(int argc, char** argv) {
   printf("rank %d: put outside an epoch returns MPI_ERR_RMA_SYNC %d, handler calls %d\n", rank,
          cls == MPI_ERR_RMA_SYNC, calls);
 
+  // Bad arguments of a call on the window go to the window's handler too, whatever the
+  // communicator's (MPI_COMM_WORLD's stays fatal here).
+  MPI_Win_fence(0, win);
+  int rank_cls, count_cls, type_cls;
+  MPI_Error_class(MPI_Put(&one, 1, MPI_INT, size + 5, 0, 1, MPI_INT, win), &rank_cls);
+  MPI_Error_class(MPI_Put(&one, -1, MPI_INT, 0, 0, -1, MPI_INT, win), &count_cls);
+  MPI_Error_class(MPI_Put(&one, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, win), &type_cls);
+  MPI_Win_fence(0, win);
+  printf("rank %d: bad rank %d, bad count %d, null datatype %d\n", rank, rank_cls == MPI_ERR_RANK,
+         count_cls == MPI_ERR_COUNT, type_cls == MPI_ERR_TYPE);
+
   MPI_Errhandler_free(&mine);
   MPI_Win_free(&win);
   MPI_Finalize();
