@@ -42,7 +42,7 @@ public:
 
   template <class... Args>
   int error(MPI_Comm comm, int code, fmt::format_string<Args...> f, Args&&... args) {
-    if (on_window_)
+    if (window_ != MPI_WIN_NULL)
       return raise_object_error(w, r, &window_, window_errhandler_, name, code,
                                 fmt::format(f, std::forward<Args>(args)...));
     return raise_error(w, r, comm, name, code, fmt::format(f, std::forward<Args>(args)...));
@@ -51,7 +51,6 @@ public:
   /// to the handler of window `handle` rather than to a communicator's: MPI raises the errors of
   /// a call with a window on the window.
   void raise_on_window(MPI_Win handle, MPI_Errhandler errhandler) {
-    on_window_ = true;
     window_ = handle;
     window_errhandler_ = errhandler;
   }
@@ -96,9 +95,8 @@ private:
   [[gnu::cold]] int invalid_count(const Comm& c, long count);
   [[gnu::cold]] int null_buffer(const Comm& c, long count);
 
-  SimTime started_ = 0; ///< the clock when the call began, after the compute before it
-  bool on_window_ = false;
-  MPI_Win window_ = MPI_WIN_NULL;
+  SimTime started_ = 0;           ///< the clock when the call began, after the compute before it
+  MPI_Win window_ = MPI_WIN_NULL; ///< raise_on_window's, if called
   MPI_Errhandler window_errhandler_ = MPI_ERRHANDLER_NULL;
 };
 

@@ -81,19 +81,28 @@ int check_file(ApiCall& c, MPI_File fh) {
   return MPI_SUCCESS;
 }
 
+namespace {
+
+/// Charges the calling rank `duration` on its path to the file system, from when its earlier
+/// accesses have left it.
+void take_io_path(ApiCall& c, SimTime duration) {
+  SimTime& free = c.r.rare().io_path_free;
+  c.r.wait_until(free);
+  c.r.spend_comm(duration, PathPart::Transfer);
+  free = c.r.clock;
+}
+
+} // namespace
+
 void charge_access(ApiCall& c, std::size_t bytes) {
-  c.r.wait_until(c.r.rare_or_default().io_path_free);
-  c.r.spend_comm(c.w.kernel().timing.file_access(c.r.id, bytes), PathPart::Transfer);
-  c.r.rare().io_path_free = c.r.clock;
+  take_io_path(c, c.w.kernel().timing.file_access(c.r.id, bytes));
 }
 
 void charge_collective_access(ApiCall& c, const File& f, std::size_t bytes) {
   unsigned long long mine = bytes, all = 0;
   PMPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, f.comm);
   const MessageTiming& k = c.w.kernel().timing;
-  c.r.wait_until(c.r.rare_or_default().io_path_free);
-  c.r.spend_comm(std::max(k.file_access(c.r.id, bytes), k.file_system(all)), PathPart::Transfer);
-  c.r.rare().io_path_free = c.r.clock;
+  take_io_path(c, std::max(k.file_access(c.r.id, bytes), k.file_system(all)));
 }
 
 SimTime file_access_later(ApiCall& c, std::size_t bytes) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "collective_buffers.hpp"
 #include "datatype_wire.hpp"
 #include "op.hpp"
 
@@ -85,13 +86,13 @@ int apply_rma(Window& w, int source, std::span<const std::byte> message,
       apply_op(*builtin_op(h.op), basic, data, current.data(), n);
     } else {
       // The pair types of MINLOC and MAXLOC (MPI_DOUBLE_INT: 12 bytes of data in a 16-byte C
-      // struct): their kernels step by the struct, so both operands are laid out as arrays of it.
-      const std::size_t spread = n * static_cast<std::size_t>(basic.extent);
-      std::vector<std::byte> in(spread), inout(spread);
-      unpack(data, bytes, basic, in.data());
-      unpack(current.data(), bytes, basic, inout.data());
-      apply_op(*builtin_op(h.op), basic, in.data(), inout.data(), n);
-      pack(inout.data(), n, basic, current.data());
+      // struct): their kernels step by the struct, so both operands are laid out as arrays of
+      // it, as the collectives' scratch buffers are.
+      TypedBuffer in(n, basic), inout(n, basic);
+      unpack(data, bytes, basic, in.get());
+      unpack(current.data(), bytes, basic, inout.get());
+      apply_op(*builtin_op(h.op), basic, in.get(), inout.get(), n);
+      pack(inout.get(), n, basic, current.data());
     }
     unpack(current.data(), bytes, t, target);
   }
