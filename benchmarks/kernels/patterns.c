@@ -295,6 +295,24 @@ static void testpoll(Ctx* c) {
   }
 }
 
+/* Every rank polls MPI_Test without computing on a broadcast from the middle rank, then on an
+ * allreduce: when each answers yes depends on when its steps' sends leave its NIC, which the
+ * network decides after the receive that starts them has matched. */
+static void nbcpoll(Ctx* c) {
+  int b[4] = {c->rank, 0, 0, 0}, flag = 0;
+  long polls = 0;
+  MPI_Request q;
+  MPI_Ibcast(b, 4, MPI_INT, c->size / 2, MPI_COMM_WORLD, &q);
+  for (; !flag; ++polls)
+    MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+  mix(c, (unsigned long long)(b[0] * 1000 + polls));
+  double x = c->rank, y = 0;
+  MPI_Iallreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q);
+  for (flag = 0, polls = 0; !flag; ++polls)
+    MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+  mix(c, (unsigned long long)(y * 1000 + polls));
+}
+
 /* Rank 0 polls MPI_Iprobe(MPI_ANY_SOURCE) while computing and receives what it finds; the others
  * send at staggered times. */
 static void iprobe(Ctx* c) {
@@ -390,6 +408,8 @@ int main(int argc, char** argv) {
     wildcard(&c);
   else if (!strcmp(pattern, "testpoll"))
     testpoll(&c);
+  else if (!strcmp(pattern, "nbcpoll"))
+    nbcpoll(&c);
   else if (!strcmp(pattern, "iprobe"))
     iprobe(&c);
   else if (!strcmp(pattern, "waitany"))

@@ -81,6 +81,11 @@ extern __thread char* mpisim_priv_thread_base;
  *  starts next takes the caller's value of the thread-local `x` (its address and size). */
 void mpisim_priv_copyin(void* copy, size_t size);
 
+/** A thread of a rank's OpenMP team starts (1) or ends (0) waiting for a function-local static
+ *  that another thread of the team builds: it waits for the team then, so that the rank's own
+ *  thread may call MPI (or sleep) meanwhile, and the wait is not work. */
+void mpisim_priv_team_wait(int waiting);
+
 /** Called before main by every unit that defines privatized variables. Returns 0. */
 int mpisim_priv_register(mpisim_priv_var* var);
 
@@ -123,6 +128,8 @@ int mpisim_priv_uses_exceptions(void);
 #include <cstddef>
 #include <new>
 
+#include <sched.h>
+
 /* Written for C++11 and later: rewritten programs keep the user's -std. */
 namespace mpisim_priv {
 
@@ -143,17 +150,22 @@ template <class T> void destroy(void* p) {
 /** `T&`, also when T is an array or function type (accessors' return types). */
 template <class T> using ref = T&;
 
+/** States of a function-local static's copy: the threads of a rank's OpenMP team may reach
+ *  its declaration together, and, as C++ requires of every static, one builds it while the
+ *  others wait (a constructor that throws leaves it unbuilt for the next to try). */
+enum : unsigned char { kUnbuilt = 0, kBuilding = 1, kBuilt = 2 };
+
 /** Slot of a function-local static of C++ code, one per Tag (a class local to the function,
  *  hence one per template instantiation). Registered before main, constructed lazily per
  *  rank on the first pass through the declaration, as C++ requires. */
 template <class Tag, class T> struct local_slot {
-  // The object, then the flag that says this rank has constructed it.
+  // The object, then the byte that says whether this rank has constructed it (kBuilt).
   static constexpr std::size_t flag_at = sizeof(T);
   static std::size_t offset;
   static mpisim_priv_var record;
   static int registered;
   static void fini(void* p) {
-    if (*(static_cast<bool*>(p) + flag_at)) destroy<T>(p);
+    if (*(static_cast<unsigned char*>(p) + flag_at) == kBuilt) destroy<T>(p);
   }
 };
 template <class Tag, class T> std::size_t local_slot<Tag, T>::offset = 0;
@@ -180,10 +192,24 @@ int local_slot<Tag, T>::registered = (local_slot<Tag, T>::record.where = Tag::wh
 template <class Tag, class T, class Construct> T& local_static(Construct&& construct) {
   (void)&local_slot<Tag, T>::registered; // instantiates the registration
   char* p = mpisim_priv_base + local_slot<Tag, T>::offset;
-  bool& built = *reinterpret_cast<bool*>(p + local_slot<Tag, T>::flag_at);
-  if (__builtin_expect(!built, 0)) {
-    construct(static_cast<void*>(p));
-    built = true;
+  unsigned char* state = reinterpret_cast<unsigned char*>(p + local_slot<Tag, T>::flag_at);
+  while (__builtin_expect(__atomic_load_n(state, __ATOMIC_ACQUIRE) != kBuilt, 0)) {
+    unsigned char unbuilt = kUnbuilt;
+    if (__atomic_compare_exchange_n(state, &unbuilt, kBuilding, false, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED)) {
+      struct Unwind { // reopens the slot if the constructor throws
+        unsigned char* state;
+        unsigned char done;
+        ~Unwind() { __atomic_store_n(state, done, __ATOMIC_RELEASE); }
+      } unwind{state, kUnbuilt};
+      construct(static_cast<void*>(p));
+      unwind.done = kBuilt;
+    } else {
+      mpisim_priv_team_wait(1); // another thread of the team builds it
+      while (__atomic_load_n(state, __ATOMIC_ACQUIRE) == kBuilding)
+        sched_yield();
+      mpisim_priv_team_wait(0);
+    }
   }
   return *reinterpret_cast<T*>(p);
 }

@@ -174,7 +174,10 @@ bool Simulation::idle() {
   if (control_ && !control_->at_idle()) return false;
   // The same first step as a rank's that blocks last: their decisions must be the same.
   if (settle_before_block()) return true;
-  return link_->idle([this] { return network_->held(*arrivals_); });
+  return link_->idle([this] {
+    world_->network_looked();
+    return network_->held(*arrivals_);
+  });
 }
 
 bool Simulation::settle_before_block() {

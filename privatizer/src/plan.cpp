@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <iterator>
 #include <set>
 #include <string_view>
 
@@ -78,6 +79,13 @@ public:
         continue;
       }
       if (!privatized.count(v)) continue;
+      if (initializes_flexible_array(v)) {
+        diag_.cannot(v->getLocation(), "variable " + v->getNameAsString(),
+                     "its initializer gives its struct's flexible array member elements (a GNU "
+                     "extension that makes the object larger than its type); give the array a "
+                     "size");
+        continue;
+      }
       if (v->getDescribedVarTemplate() || clang::isa<clang::VarTemplateSpecializationDecl>(v)) {
         diag_.cannot(v->getLocation(), "variable template " + v->getNameAsString(),
                      "variable templates are not supported; use a static member of a class "
@@ -123,12 +131,28 @@ private:
     if (nature_.count(v)) return false;
     if (v->isConstexpr()) return false;
     if (!v->getType().isConstant(ctx_)) return true;
+    // A const object with a mutable member (a memo, a statistics counter) is written through it.
+    if (const auto* record = v->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
+      if (record->hasDefinition() && record->hasMutableFields()) return true;
     // A constant built by code (const double pi = 4 * atan(1.0); a function's
     // static const std::string name = f();) is built in every process of a real run, and its
     // code may read the rank's globals: each rank builds its own.
     const clang::VarDecl* def = v->getDefinition();
     return ctx_.getLangOpts().CPlusPlus && def && def->hasInit() &&
            !def->getInit()->isConstantInitializer(ctx_, v->getType()->isReferenceType());
+  }
+
+  /// Whether `v`'s initializer gives its struct's flexible array member elements: each rank's
+  /// copy, laid out by the type's size, would be too small.
+  static bool initializes_flexible_array(const clang::VarDecl* v) {
+    const clang::VarDecl* def = v->getDefinition();
+    const clang::RecordDecl* record = v->getType()->getAsRecordDecl();
+    if (!def || !def->hasInit() || !record || !record->hasFlexibleArrayMember()) return false;
+    const auto* list = clang::dyn_cast<clang::InitListExpr>(def->getInit()->IgnoreImplicit());
+    if (!list) return false;
+    const auto fields =
+        static_cast<unsigned>(std::distance(record->field_begin(), record->field_end()));
+    return list->getNumInits() >= fields;
   }
 
   bool refers_to(const clang::VarDecl* v, const std::set<const clang::VarDecl*>& privatized) {

@@ -424,6 +424,9 @@ private:
       const Plan* p = plan_of(u->var);
       // A C++ static local keeps its name (a reference to the rank's copy, declared before).
       if (!p || p->form == Form::LocalStatic) continue;
+      // A use in the declared type (`double b[sizeof a / sizeof a[0]] = {1};`) is not
+      // evaluated: the type names the prototype there.
+      if (sm_.isBeforeInTranslationUnit(u->begin, b)) continue;
       if (u->name.isMacroID() || u->begin.isMacroID()) {
         diag_.cannot(u->name, "initializer of " + d->getNameAsString(),
                      "a macro in it names the privatized variable " + p->name +

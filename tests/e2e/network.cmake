@@ -84,3 +84,14 @@ foreach(pattern pingpong halo2d collectives)
     COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py --map block --ranks-per-node 3
       --network nic ${RUN} ${E2E_BIN}/invariant 12 ${pattern})
 endforeach()
+
+# Under contention a receive that waits for an earlier message's arrival may answer a
+# request-to-send that came before it: the data starts when the network learns of it (it started
+# before the network's time, and the run aborted), with DET on and off.
+e2e_program(eager_then_rendezvous ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/eager_then_rendezvous.c)
+foreach(det 0 1)
+  add_test(NAME e2e.network.contention_rendezvous_behind_eager.det${det} COMMAND ${EXPECT} 0
+    -m "eager_then_rendezvous: received 56280 and 73220 bytes"
+    -- env MPISIM_CPU=off ${RUN} -np 2 --network contention --det ${det}
+       ${E2E_BIN}/eager_then_rendezvous)
+endforeach()

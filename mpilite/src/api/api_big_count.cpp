@@ -13,6 +13,7 @@
 
 #include "api_call.hpp"
 #include "api_datatype.hpp"
+#include "api_p2p.hpp"
 #include "api_win.hpp"
 
 using namespace mpilite;
@@ -350,10 +351,8 @@ MPISIM_NARROWED(Neighbor_alltoallw_init, on_comm(comm), (const void* sendbuf, co
 extern "C" {
 
 int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
-  int n = 0;
-  const int e = PMPI_Get_count(status, datatype, count ? &n : nullptr);
-  if (e == MPI_SUCCESS) *count = n; // MPI_UNDEFINED stays MPI_UNDEFINED
-  return e;
+  ApiCall c("MPI_Get_count_c");
+  return count_in_status(c, status, datatype, count);
 }
 MPISIM_WEAK_ALIAS(Get_count_c)
 

@@ -157,12 +157,19 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   PMPI_Comm_rank(f.comm, &rank);
   // Rank 0 creates the file (alone, so that MPI_MODE_EXCL fails for nobody else), then the
   // others open what it made.
-  int err = 0;
+  // With MPI_MODE_APPEND every pointer starts at the end of the file as it is at the open,
+  // which rank 0 sees before any rank of the open can write: {error, size}.
+  long long opened[2] = {0, 0};
+  long long& err = opened[0];
   if (rank == 0) {
     f.fd = open_host_file(filename, amode);
-    if (f.fd < 0) err = -f.fd;
+    struct stat st {};
+    if (f.fd < 0)
+      err = -f.fd;
+    else if ((amode & MPI_MODE_APPEND) && fstat(f.fd, &st) == 0)
+      opened[1] = st.st_size;
   }
-  PMPI_Bcast(&err, 1, MPI_INT, 0, f.comm);
+  PMPI_Bcast(opened, 2, MPI_LONG_LONG, 0, f.comm);
   if (rank != 0 && err == 0) {
     f.fd = open_host_file(filename, amode & ~(MPI_MODE_CREATE | MPI_MODE_EXCL));
     if (f.fd < 0) err = -f.fd;
@@ -173,8 +180,8 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
     PMPI_Comm_free(&f.comm);
     delete handle;
     *fh = MPI_FILE_NULL;
-    return file_error(c, MPI_FILE_NULL, file_error_class(err), "cannot open {}: {}", filename,
-                      std::strerror(err));
+    return file_error(c, MPI_FILE_NULL, file_error_class(static_cast<int>(err)),
+                      "cannot open {}: {}", filename, std::strerror(static_cast<int>(err)));
   }
   f.path = filename;
   f.amode = amode;
@@ -184,10 +191,7 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   f.etype = std::make_shared<Datatype>(*builtin_datatype(MPI_BYTE));
   f.filetype = f.etype;
   f.shared = shared_pointer_of(c.w, *c.w.comm(f.comm), c.r.id);
-  if (amode & MPI_MODE_APPEND) {
-    struct stat st {};
-    if (fstat(f.fd, &st) == 0) f.position = f.shared->offset = st.st_size;
-  }
+  if (amode & MPI_MODE_APPEND) f.position = f.shared->offset = opened[1];
   add_live_file(handle);
   *fh = handle;
   return MPI_SUCCESS;

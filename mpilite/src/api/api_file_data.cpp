@@ -53,12 +53,15 @@ int check_access(ApiCall& c, const Access& a, const Datatype*& type) {
     return file_error(c, a.fh, MPI_ERR_TYPE,
                       "{} bytes of data are not a whole number of etypes ({} bytes each)", bytes,
                       f.etype->size);
+  // What mpisim cannot do ends the run whatever the file's handler: under the default,
+  // MPI_ERRORS_RETURN, a program that does not check would go on without its data.
   if (a.pointer == Pointer::Shared && a.mode == Mode::Independent && !f.shared->exact)
-    return file_error(c, a.fh, MPI_ERR_UNSUPPORTED_OPERATION,
-                      "the shared file pointer of {} is opened by ranks of several host "
-                      "processes: independent shared-pointer calls need all of them in one host "
-                      "process (run with -hosts 1), or use the collective _ordered form",
-                      f.path);
+    c.w.stop(RunEnd::FatalError, 1,
+             fmt::format("rank {}: the shared file pointer of {} is opened by ranks of several "
+                         "host processes: independent shared-pointer calls need all of them in "
+                         "one host process (run with -hosts 1), or use the collective _ordered "
+                         "form",
+                         c.r.id, f.path));
   return MPI_SUCCESS;
 }
 
@@ -79,8 +82,10 @@ MPI_Offset start_position(const Access& a, std::size_t etypes) {
     f.shared->offset += n;
     return at;
   }
-  // Rank order: each rank starts where the ranks before it end. Every rank reads the pointer
+  // Rank order: each rank starts where the ranks before it end, after every rank's earlier
+  // independent accesses through the pointer (hence the barrier). Every rank reads the pointer
   // before the scan, which no rank leaves before all have entered it.
+  PMPI_Barrier(f.comm);
   const MPI_Offset base = f.shared->offset;
   long long before = 0, total = 0, mine = n;
   PMPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f.comm);

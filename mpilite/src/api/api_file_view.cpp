@@ -83,8 +83,11 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   f.filetype = std::make_shared<Datatype>(*ft);
   f.disp = disp;
   f.position = 0;
-  f.shared->offset = 0;
   if (info != MPI_INFO_NULL) replace_info(f.info, info);
+  // The shared pointer starts again once every rank's accesses through it in the old view are
+  // done, and before any in the new one.
+  PMPI_Barrier(f.comm);
+  f.shared->offset = 0;
   PMPI_Barrier(f.comm);
   return MPI_SUCCESS;
 }
@@ -149,6 +152,8 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   if (int e = check_file(c, fh)) return e;
   File& f = fh->f;
   c.collective(f.comm);
+  // From where every rank's earlier accesses through the pointer left it.
+  PMPI_Barrier(f.comm);
   MPI_Offset to = 0;
   if (int e = seek_target(c, fh, offset, whence, f.shared->offset, to)) return e;
   // Collective: every rank gives the same arguments; rank 0's target is the one taken.

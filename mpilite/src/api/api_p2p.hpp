@@ -36,6 +36,10 @@ struct PersistentOp {
   virtual bool point_to_point() const { return false; }
 };
 
+/// MPI_Get_count's answer without the int: the whole elements of `datatype` in `status`, or
+/// MPI_UNDEFINED; an MPI error raised on `c` when an argument is bad.
+int count_in_status(ApiCall& c, const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count);
+
 /// Makes a persistent request of kind `kind` for `op` (checked) and stores its handle.
 int make_persistent(ApiCall& c, std::shared_ptr<PersistentOp> op, RequestKind kind, MPI_Comm comm,
                     MPI_Request* request);

@@ -1,4 +1,5 @@
 // MPI entry points: point-to-point sends and receives, and the buffer of buffered sends.
+#include <climits>
 #include <utility>
 #include <vector>
 
@@ -63,6 +64,25 @@ int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pA
 }
 
 } // namespace
+
+namespace mpilite {
+
+int count_in_status(ApiCall& c, const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  const Datatype* t = c.w.datatype(datatype);
+  if (!t)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE, "invalid datatype {:#x}",
+                   static_cast<unsigned>(datatype));
+  if (!status || status == MPI_STATUS_IGNORE || !count)
+    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null status or count pointer");
+  const std::size_t bytes = status_bytes(*status);
+  if (t->size == 0)
+    *count = 0;
+  else
+    *count = bytes % t->size ? MPI_UNDEFINED : static_cast<MPI_Count>(bytes / t->size);
+  return MPI_SUCCESS;
+}
+
+} // namespace mpilite
 
 extern "C" {
 
@@ -174,17 +194,10 @@ MPISIM_WEAK_ALIAS(Sendrecv_replace)
 
 int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   ApiCall c("MPI_Get_count");
-  const Datatype* t = c.w.datatype(datatype);
-  if (!t)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_TYPE, "invalid datatype {:#x}",
-                   static_cast<unsigned>(datatype));
-  if (!status || status == MPI_STATUS_IGNORE || !count)
-    return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null status or count pointer");
-  const std::size_t bytes = status_bytes(*status);
-  if (t->size == 0)
-    *count = 0;
-  else
-    *count = bytes % t->size ? MPI_UNDEFINED : static_cast<int>(bytes / t->size);
+  MPI_Count n = 0;
+  if (int e = count_in_status(c, status, datatype, count ? &n : nullptr)) return e;
+  // A count an int cannot hold is undefined here; MPI_Get_count_c tells it.
+  *count = n > INT_MAX ? MPI_UNDEFINED : static_cast<int>(n);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Get_count)

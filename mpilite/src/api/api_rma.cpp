@@ -450,6 +450,10 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
   finish_ops(*w, sent);
   PMPI_Waitall(static_cast<int>(replies.requests.size()), replies.requests.data(),
                MPI_STATUSES_IGNORE);
+  // The ranks of a shared-memory window read each other's memory with plain loads once the
+  // fence returns (and MPICH's fence is a barrier): no rank leaves before every target has
+  // applied what it was sent, and every rank's stores before the fence are there.
+  if (w->flavor == MPI_WIN_FLAVOR_SHARED && !(assert& MPI_MODE_NOPRECEDE)) PMPI_Barrier(w->comm);
   w->fence_epoch = (assert& MPI_MODE_NOSUCCEED) == 0;
   return refused.raise(c, *w);
 }

@@ -254,9 +254,10 @@ MPISIM_WEAK_ALIAS(Cart_map)
 int PMPI_Topo_test(MPI_Comm comm, int* status) {
   ApiCall c("MPI_Topo_test");
   Comm* cm;
-  if (int e = c.check_intracomm(comm, cm)) return e;
+  if (int e = c.check_comm(comm, cm)) return e;
   if (!status) return arg_error(c, comm, "null status");
-  *status = cm->topology ? cm->topology->kind : MPI_UNDEFINED;
+  // An intercommunicator has no topology (MPI_UNDEFINED, as MPICH answers).
+  *status = !cm->inter() && cm->topology ? cm->topology->kind : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Topo_test)

@@ -9,6 +9,7 @@
 #include "buffer_reach.hpp"
 #include "comm.hpp"
 #include "datatype.hpp"
+#include "lp_control.hpp"
 #include "world.hpp"
 
 namespace mpilite {
@@ -184,7 +185,11 @@ void plan_data(World& w, const DataTransfer& d) {
     d.path->latency = plan.latency;
     d.path->transfer = plan.transfer;
   }
-  if (!plan.later) finish_data(w, d, plan.arrives, plan.sent); // else the network calls it
+  if (!plan.later) {
+    finish_data(w, d, plan.arrives, plan.sent);
+  } else if (Rank* sender = w.local(d.src); sender && d.reply_to) {
+    await_network(w, *sender, plan.sent); // the network calls finish_data
+  }
 }
 
 void send_to_host(World& w, Message* m) {

@@ -8,6 +8,7 @@
 
 #include "bsend.hpp"
 #include "buffer_reach.hpp"
+#include "lp_control.hpp"
 #include "matching.hpp"
 #include "time_limit.hpp"
 #include "world.hpp"
@@ -135,11 +136,13 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   if (leaving) {
     leaving->ready_time = plan.sent; // a lower bound until the network calls Arrivals::sent
     leaving->complete = !plan.sent_later;
+    if (plan.sent_later) await_network(w, r, plan.sent);
   }
   if (waits) {
     m->reply_to = q->id;
   } else if (plan.sent_later && done_when_sent == q->id) {
     q->ready_time = plan.sent; // a lower bound until the network calls Arrivals::sent
+    await_network(w, r, plan.sent);
   } else {
     q->complete = true;
     q->ready_time = leaving ? plan.leaves : plan.sent;

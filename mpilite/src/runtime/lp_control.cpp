@@ -29,15 +29,33 @@ void for_each_blocked(World& w, const std::function<void(Rank&)>& visit) {
     if (r->task.state == TaskState::Blocked) visit(*r);
 }
 
+namespace {
+
+/// What the network started for `r` since the bounds were made.
+SimTime network_floor(const World& w, const Rank& r) {
+  return r.floor_epoch == w.network_epoch() ? r.network_floor : kTimeInfinity;
+}
+
+} // namespace
+
 bool raise_input_bound(World& w, Rank& r, SimTime now, SimTime keep) {
   // A narrowed bound holds only for what the rank waits for now: it must not outlive them.
-  const SimTime kept = std::max(r.eit, keep);
-  r.eit = std::max(r.eit, now);
+  const SimTime kept = std::min(std::max(r.eit, keep), network_floor(w, r));
+  r.eit = std::min(std::max(r.eit, now), network_floor(w, r));
   const auto before = r.task.state;
   if (r.undecided_key < kTimeInfinity) progress_matching(w, r);
   if (r.decide_time < r.eit) w.scheduler().wake(r.task);
-  r.eit = kept;
+  r.eit = std::min(kept, network_floor(w, r)); // the matching may have started sends
   return before == TaskState::Blocked && r.task.state == TaskState::Ready;
+}
+
+void await_network(World& w, Rank& r, SimTime at) {
+  r.eit = std::min(r.eit, at);
+  if (r.floor_epoch != w.network_epoch()) {
+    r.floor_epoch = w.network_epoch();
+    r.network_floor = kTimeInfinity;
+  }
+  r.network_floor = std::min(r.network_floor, at);
 }
 
 bool waits_on_any_source(const Rank& r) {

@@ -28,6 +28,11 @@ void for_each_blocked(World& w, const std::function<void(Rank& rank)>& visit);
 /// sources of what it waits for now), later ones `keep` (over every source). Decides what became
 /// safe; returns whether the rank became ready.
 bool raise_input_bound(World& w, Rank& rank, SimTime now, SimTime keep);
+/// A request of `rank` completes at `at` or later, when the network says (its bytes have left
+/// the NIC). A bound raised before the send started (a non-blocking collective's step issued
+/// because a receive matched, during the raise itself) knew nothing of it: a test at a later
+/// clock waits for the network instead of answering no from that bound.
+void await_network(World& w, Rank& rank, SimTime at);
 
 /// Whether `rank` waits for a decision that any source may change (a test, a probe or a wait
 /// over several requests): then every host is a potential source.

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -59,6 +60,63 @@ template <class F> F* libgomp(const char* name) {
   }
   return reinterpret_cast<F*>(f);
 }
+
+/// libgomp's own controls of the calling thread (its task's, outside regions the process's).
+struct Gomp {
+  void (*set_dynamic)(int);
+  int (*get_dynamic)();
+  void (*set_schedule)(int, int);
+  void (*get_schedule)(int*, int*);
+  void (*set_max_active_levels)(int);
+  int (*get_max_active_levels)();
+  int (*get_supported_active_levels)();
+};
+const Gomp& gomp() {
+  static const Gomp g{libgomp<void(int)>("omp_set_dynamic"),
+                      libgomp<int()>("omp_get_dynamic"),
+                      libgomp<void(int, int)>("omp_set_schedule"),
+                      libgomp<void(int*, int*)>("omp_get_schedule"),
+                      libgomp<void(int)>("omp_set_max_active_levels"),
+                      libgomp<int()>("omp_get_max_active_levels"),
+                      libgomp<int()>("omp_get_supported_active_levels")};
+  return g;
+}
+
+/// The controls of the process that a rank's region replaced (RankControls).
+struct ProcessControls {
+  int dynamic = 0;
+  int schedule = 0;
+  int chunk = 0;
+  int max_active_levels = 0;
+};
+
+/// While a rank's region runs, libgomp has the controls the rank set (its team's threads start
+/// from the master's); the process's come back after it, for every other rank. The ranks share
+/// the host thread, whose controls libgomp keeps.
+class RankControls {
+public:
+  explicit RankControls(const Rank& rank) : mine_(rank.rare_or_default().openmp) {
+    const Gomp& g = gomp();
+    saved_.dynamic = g.get_dynamic();
+    g.get_schedule(&saved_.schedule, &saved_.chunk);
+    saved_.max_active_levels = g.get_max_active_levels();
+    if (mine_.dynamic >= 0) g.set_dynamic(mine_.dynamic);
+    if (mine_.schedule >= 0) g.set_schedule(mine_.schedule, mine_.chunk);
+    if (mine_.max_active_levels >= 0) g.set_max_active_levels(mine_.max_active_levels);
+  }
+  ~RankControls() {
+    const Gomp& g = gomp();
+    g.set_dynamic(saved_.dynamic);
+    g.set_schedule(saved_.schedule, saved_.chunk);
+    g.set_max_active_levels(saved_.max_active_levels);
+  }
+  RankControls(const RankControls&) = delete;
+  RankControls& operator=(const RankControls&) = delete;
+
+private:
+  mpilite::RankRare::OpenMpControls mine_;
+  ProcessControls saved_;
+};
 
 [[noreturn]] void refuse(const char* what) {
   std::fprintf(stderr,
@@ -362,6 +420,13 @@ void run_share(void* p) {
   ++r.threads;
 }
 
+/// The calling rank, when its own code runs outside its regions: the controls it sets there are
+/// its own.
+Rank* outside_region() {
+  World* w = World::of_calling_rank();
+  return w && !t_region ? &w->self() : nullptr;
+}
+
 /// The team size a region that asked for `threads` (0: the default, the rank's own as
 /// omp_get_max_threads below answers it) gets at most.
 int team_asked(unsigned threads) {
@@ -396,7 +461,10 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
   if (threads == 0) threads = static_cast<unsigned>(rank.omp_threads);
   Region region(fn, data, &rank);
   w->kernel().hooks.region_begins(rank);
-  start(run_share, &region, threads);
+  {
+    const RankControls controls(rank);
+    start(run_share, &region, threads);
+  }
   rank.region_threads = 0;
   rank.openmp_region = nullptr;
   std::int64_t longest = 0;
@@ -633,6 +701,73 @@ int omp_get_max_threads() {
   return real();
 }
 
+// A thread that waits for a function's static another thread of its team builds
+// (mpisim_privatize.h) waits for the team: parked, so that the master may call MPI meanwhile
+// (its constructor may), and not working.
+void mpisim_priv_team_wait(int waiting) {
+  thread_local std::optional<TeamWait> wait;
+  if (waiting)
+    wait.emplace();
+  else
+    wait.reset();
+}
+
+// So are the other controls a rank sets outside its regions; its regions run with them
+// (RankControls).
+void omp_set_dynamic(int on) {
+  if (Rank* r = outside_region()) {
+    r->rare().openmp.dynamic = on != 0;
+    return;
+  }
+  gomp().set_dynamic(on);
+}
+int omp_get_dynamic() {
+  const Rank* r = outside_region();
+  if (r && r->rare_or_default().openmp.dynamic >= 0) return r->rare_or_default().openmp.dynamic;
+  return gomp().get_dynamic();
+}
+void omp_set_schedule(int kind, int chunk) {
+  if (Rank* r = outside_region()) {
+    r->rare().openmp.schedule = kind;
+    r->rare().openmp.chunk = chunk;
+    return;
+  }
+  gomp().set_schedule(kind, chunk);
+}
+void omp_get_schedule(int* kind, int* chunk) {
+  const Rank* r = outside_region();
+  if (r && r->rare_or_default().openmp.schedule >= 0) {
+    // What libgomp reads back from what was set (a chunk below 1 is the kind's default), the
+    // process's schedule kept.
+    const RankControls mine(*r);
+    gomp().get_schedule(kind, chunk);
+    return;
+  }
+  gomp().get_schedule(kind, chunk);
+}
+void omp_set_max_active_levels(int levels) {
+  if (Rank* r = outside_region()) {
+    // libgomp's bounds: no fewer than 0, no more than it supports.
+    r->rare().openmp.max_active_levels =
+        std::clamp(levels, 0, gomp().get_supported_active_levels());
+    return;
+  }
+  gomp().set_max_active_levels(levels);
+}
+int omp_get_max_active_levels() {
+  const Rank* r = outside_region();
+  if (r && r->rare_or_default().openmp.max_active_levels >= 0)
+    return r->rare_or_default().openmp.max_active_levels;
+  return gomp().get_max_active_levels();
+}
+// OpenMP 5.0 deprecates these; libgomp keeps them as the number of active levels.
+void omp_set_nested(int on) {
+  omp_set_max_active_levels(on ? gomp().get_supported_active_levels() : 1);
+}
+int omp_get_nested() {
+  return omp_get_max_active_levels() > 1;
+}
+
 // gfortran's omp_lib calls these (arguments by reference); libgomp's own call its C functions
 // through hidden aliases, which would pass the ones above by.
 void omp_set_num_threads_(const int* n) {
@@ -643,6 +778,47 @@ void omp_set_num_threads_8_(const long long* n) {
 }
 int omp_get_max_threads_() {
   return omp_get_max_threads();
+}
+void omp_set_dynamic_(const int* on) {
+  omp_set_dynamic(*on);
+}
+void omp_set_dynamic_8_(const long long* on) {
+  omp_set_dynamic(*on != 0);
+}
+int omp_get_dynamic_() {
+  return omp_get_dynamic();
+}
+void omp_set_schedule_(const int* kind, const int* chunk) {
+  omp_set_schedule(*kind, *chunk);
+}
+void omp_set_schedule_8_(const int* kind, const long long* chunk) {
+  omp_set_schedule(*kind, static_cast<int>(std::clamp<long long>(*chunk, INT_MIN, INT_MAX)));
+}
+void omp_get_schedule_(int* kind, int* chunk) {
+  omp_get_schedule(kind, chunk);
+}
+void omp_get_schedule_8_(int* kind, long long* chunk) {
+  int c = 0;
+  omp_get_schedule(kind, &c);
+  *chunk = c;
+}
+void omp_set_max_active_levels_(const int* levels) {
+  omp_set_max_active_levels(*levels);
+}
+void omp_set_max_active_levels_8_(const long long* levels) {
+  omp_set_max_active_levels(static_cast<int>(std::clamp<long long>(*levels, 0, INT_MAX)));
+}
+int omp_get_max_active_levels_() {
+  return omp_get_max_active_levels();
+}
+void omp_set_nested_(const int* on) {
+  omp_set_nested(*on);
+}
+void omp_set_nested_8_(const long long* on) {
+  omp_set_nested(*on != 0);
+}
+int omp_get_nested_() {
+  return omp_get_nested();
 }
 
 } // extern "C"

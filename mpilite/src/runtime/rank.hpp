@@ -76,6 +76,14 @@ struct RankRare {
   /// When the rank's path to the file system is free: its accesses, blocking or not, take it
   /// one after another.
   SimTime io_path_free = 0;
+  /// The OpenMP controls the rank set outside its regions (-1: the process's), its own as each
+  /// process of a real run has its own (openmp_interpose.cpp).
+  struct OpenMpControls {
+    int dynamic = -1;
+    int schedule = -1; ///< omp_sched_t
+    int chunk = 0;
+    int max_active_levels = -1;
+  } openmp;
 };
 
 struct Rank {
@@ -88,10 +96,16 @@ struct Rank {
   /// a leg the rank's own code starts is Leg::in_order.
   int later_legs = 0;
   SimTime clock = 0;
-  /// Lower bound from the protocol: every message still to arrive here has ts >= eit.
+  /// Lower bound from the protocol: every message still to arrive here has ts >= eit, and every
+  /// request of this rank the network is still to complete completes at or after it.
   SimTime eit = 0;
   /// Blocked in a test or probe: waits until eit > decide_time (or a request completes).
   SimTime decide_time = kTimeInfinity;
+  /// The earliest a request the network started for this rank after its latest look at what
+  /// it holds (World::network_epoch, then floor_epoch) may complete: bounds made from that look
+  /// know nothing of it (await_network).
+  SimTime network_floor = kTimeInfinity;
+  std::uint32_t floor_epoch = 0;
   /// Smallest time at which an undecided receive of this rank could take effect.
   SimTime undecided_key = kTimeInfinity;
   bool in_undecided_list = false;

@@ -180,6 +180,10 @@ public:
 
   /// Ranks that have undecided receives or wait for a test/probe decision (for the protocols).
   std::vector<Rank*>& undecided() { return undecided_; }
+  /// The network model is asked what it holds back, for the time bounds about to be raised
+  /// (await_network).
+  void network_looked() { ++network_epoch_; }
+  std::uint32_t network_epoch() const { return network_epoch_; }
   /// To be called whenever `r.undecided_key` or `r.decide_time` changed.
   void note_undecided(Rank& r);
   /// The smallest min(undecided_key, decide_time) of the ranks not done (kTimeInfinity: none).
@@ -289,6 +293,7 @@ private:
   /// earliest at every idle round, and walking every waiting rank for it made a round cost the
   /// rank count.
   MinTree decisions_;
+  std::uint32_t network_epoch_ = 0;
   OpTable ops_;
   struct Deferred {
     void (*fn)(void*);

@@ -35,6 +35,11 @@ bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::si
   std::vector<Topology::Link> route =
       from == to ? std::vector{memory_link(src, false), memory_link(dst, true)}
                  : costs_.topology().route(from, to);
+  // A receive that takes a message only once an earlier one from the same sender is decided
+  // (non-overtaking) may answer a request-to-send that came before that decision: its data
+  // then starts when the network learns of it, no earlier than the time the flows were
+  // decided to (a rendezvous behind an eager message still in flight aborted the run).
+  start = std::max(start, flows_.now());
   flows_.add(key, {start, work, std::move(route), payloads_.store(payload)});
   return true;
 }
@@ -55,21 +60,22 @@ bool Contention::carry(const mpilite::Leg& leg, const mpilite::LegPlan& alone) {
   return false;
 }
 
+std::vector<FlowNetwork::Finished> Contention::final_flows(SimTime act) const {
+  // No stopped rank acts before `act`. The receiver of an eager flow acts no earlier than its
+  // arrival, the end of the flow plus its tail; the two ends of rendezvous data act from the
+  // flow's end. So no flow starts before the horizon these give, and the flows that end by then
+  // are final.
+  return flows_.finishes_until(act, [this](const FlowNetwork::Finished& f) {
+    const Payload& p = payloads_[f.payload];
+    return f.finish + (p.message ? p.tail : 0);
+  });
+}
+
 bool Contention::settle(mpilite::Arrivals& arrivals, SimTime) {
-  SimTime& bound = bound_;
-  bound = kTimeInfinity;
   if (flows_.empty()) return false;
   for (;;) {
-    // No stopped rank acts before `act`. The receiver of an eager flow acts no earlier than its
-    // arrival, the end of the flow plus its tail; the two ends of rendezvous data act from the
-    // flow's end. So no flow starts before the horizon these give, and the flows that end by
-    // then are final.
     const SimTime act = arrivals.earliest_action();
-    const std::vector<FlowNetwork::Finished> final =
-        flows_.finishes_until(act, [this](const FlowNetwork::Finished& f) {
-          const Payload& p = payloads_[f.payload];
-          return f.finish + (p.message ? p.tail : 0);
-        });
+    const std::vector<FlowNetwork::Finished> final = final_flows(act);
     if (!final.empty()) {
       for (const FlowNetwork::Finished& f : flows_.advance(final.back().finish)) {
         const Payload p = payloads_[f.payload];
@@ -88,15 +94,28 @@ bool Contention::settle(mpilite::Arrivals& arrivals, SimTime) {
     // change what receives could take, and so `act`.
     flows_.advance(act);
     std::vector<mpilite::LaterArrival> raised;
-    for (const auto& [slot, finish] : flows_.finish_lower_bounds(act)) {
-      const Payload& p = payloads_[slot];
-      const SimTime arrival = finish + p.tail;
-      bound = std::min(bound, arrival);
-      if (p.message) raised.push_back({p.message, arrival});
-    }
+    for (const auto& [slot, finish] : flows_.finish_lower_bounds(act))
+      if (const Payload& p = payloads_[slot]; p.message)
+        raised.push_back({p.message, finish + p.tail});
     if (!arrivals.raise(raised.data(), raised.size())) return false;
-    bound = kTimeInfinity;
   }
+}
+
+mpilite::HeldBack Contention::held(mpilite::Arrivals& arrivals) const {
+  mpilite::HeldBack h;
+  if (flows_.empty()) return h;
+  const SimTime act = arrivals.earliest_action();
+  // A flow's end wakes a rank (the receiver of eager data after the tail, both ends of rendezvous
+  // data at once), no earlier than its projection from where the ranks may next act.
+  for (const auto& [slot, finish] : flows_.finish_lower_bounds(std::max(act, flows_.now()))) {
+    const Payload& p = payloads_[slot];
+    h.arrivals = std::min(h.arrivals, finish + p.tail);
+    h.acts = std::min(h.acts, finish);
+  }
+  // Flows already final (a match the time bounds just allowed may have started one while every
+  // rank waits): settle() decides them once asked, so the host must not be judged stuck.
+  if (const auto final = final_flows(act); !final.empty()) h.waits = final.front().finish;
+  return h;
 }
 
 } // namespace mpisim

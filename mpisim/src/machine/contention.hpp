@@ -27,9 +27,9 @@ public:
   /// bounds of undecided arrivals. Returns true when it decided something (call again later).
   /// One host process only: `remote` is kTimeInfinity.
   bool settle(mpilite::Arrivals& arrivals, SimTime remote);
-  /// What it still holds, once settle() decides nothing more: a lower bound on every arrival
-  /// still undecided, for the time bounds of the ranks.
-  mpilite::HeldBack held(mpilite::Arrivals&) const { return {bound_, mpilite::kTimeInfinity}; }
+  /// What it still holds: a lower bound on every arrival still undecided, for the time bounds of
+  /// the ranks, when its flows may next wake a rank, and whether settle() can decide some now.
+  mpilite::HeldBack held(mpilite::Arrivals& arrivals) const;
 
 private:
   struct Payload {
@@ -43,10 +43,12 @@ private:
   bool add_flow(const FlowNetwork::Key& key, int src, int dst, std::size_t bytes, SimTime start,
                 Payload payload);
 
+  /// The flows whose end nothing can change any more when no stopped rank acts before `act`.
+  std::vector<FlowNetwork::Finished> final_flows(SimTime act) const;
+
   const LinkCosts& costs_;
   FlowNetwork flows_;
-  SlotPool<Payload> payloads_;             ///< by FlowNetwork::Flow::payload
-  SimTime bound_ = mpilite::kTimeInfinity; ///< held().arrivals, as the last settle() found it
+  SlotPool<Payload> payloads_; ///< by FlowNetwork::Flow::payload
 };
 
 } // namespace mpisim

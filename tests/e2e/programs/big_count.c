@@ -84,6 +84,16 @@ int main(int argc, char** argv) {
          b[0], b[1], all[0], all[1], allgather_sum, alltoall_sum, piece, (long long)dsize, found,
          buflen, value, buflen2);
   if (rank == 0) printf("reduce: %.0f %.0f\n", sum[0], sum[1]);
+  /* A status of 10^9 ints is 4e9 bytes: more than an int can count, MPI_UNDEFINED there. */
+  MPI_Status big;
+  MPI_Status_set_elements_x(&big, MPI_INT, 1000000000);
+  int bytes_int = 0;
+  MPI_Count bytes_c = 0;
+  MPI_Get_count(&big, MPI_BYTE, &bytes_int);
+  MPI_Get_count_c(&big, MPI_BYTE, &bytes_c);
+  if (rank == 0)
+    printf("count of 1e9 ints in bytes: %s, %lld with MPI_Get_count_c\n",
+           bytes_int == MPI_UNDEFINED ? "MPI_UNDEFINED" : "a number", (long long)bytes_c);
   if (rank == size - 1) {
     long s = 0;
     for (int i = 0; i < size; ++i)

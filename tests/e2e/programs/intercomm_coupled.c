@@ -35,8 +35,11 @@ int main(int argc, char** argv) {
   int remote_world_sum = 0;
   for (int i = 0; i < rsize; ++i)
     remote_world_sum = remote_world_sum * 10 + in_world[i];
-  printf("rank %d: %s inter %d size %d rank %d remote size %d remote world ranks %d\n", wrank,
-         ocean ? "ocean" : "atmosphere", flag, size, rank, rsize, remote_world_sum);
+  int topology;
+  MPI_Topo_test(inter, &topology);
+  printf("rank %d: %s inter %d size %d rank %d remote size %d remote world ranks %d topology %s\n",
+         wrank, ocean ? "ocean" : "atmosphere", flag, size, rank, rsize, remote_world_sum,
+         topology == MPI_UNDEFINED ? "undefined" : "some");
 
   /* Boundary exchange: every rank sends its value to every remote rank, tagged with its own
    * rank, and takes the remote ones in whatever order they come. */
