@@ -343,6 +343,19 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
+  if (inv.mode == wrapper::Mode::Link &&
+      std::any_of(inv.link_items.begin(), inv.link_items.end(),
+                  [](const wrapper::LinkItem& item) { return item.arg == "-shared"; })) {
+    // The library would hold a copy of the simulator, and every program linked with it would be
+    // refused (or run it twice).
+    const std::string tool = fs::path(argv[0]).filename().string();
+    std::fprintf(stderr,
+                 "%s: -shared: a shared library linked by %s would hold its own copy of the "
+                 "simulator; compile the library's sources with %s -c and put the objects in a "
+                 "static archive (ar rcs libNAME.a ...; under CMake, BUILD_SHARED_LIBS=OFF)\n",
+                 tool.c_str(), tool.c_str(), tool.c_str());
+    return 1;
+  }
   std::string tmp = (fs::temp_directory_path() / "mpisimcc-XXXXXX").string();
   if (!mkdtemp(tmp.data())) {
     std::fprintf(stderr, "mpisimcc: cannot create a temporary directory: %s\n",
