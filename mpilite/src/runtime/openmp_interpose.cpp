@@ -82,40 +82,39 @@ const Gomp& gomp() {
   return g;
 }
 
-/// The controls of the process that a rank's region replaced (RankControls).
-struct ProcessControls {
-  int dynamic = 0;
-  int schedule = 0;
-  int chunk = 0;
-  int max_active_levels = 0;
-};
-
 /// While a rank's region runs, libgomp has the controls the rank set (its team's threads start
 /// from the master's); the process's come back after it, for every other rank. The ranks share
-/// the host thread, whose controls libgomp keeps.
+/// the host thread, whose controls libgomp keeps. Only the controls the rank set are touched: a
+/// region of a rank that set none costs no call.
 class RankControls {
 public:
   explicit RankControls(const Rank& rank) : mine_(rank.rare_or_default().openmp) {
     const Gomp& g = gomp();
-    saved_.dynamic = g.get_dynamic();
-    g.get_schedule(&saved_.schedule, &saved_.chunk);
-    saved_.max_active_levels = g.get_max_active_levels();
-    if (mine_.dynamic >= 0) g.set_dynamic(mine_.dynamic);
-    if (mine_.schedule >= 0) g.set_schedule(mine_.schedule, mine_.chunk);
-    if (mine_.max_active_levels >= 0) g.set_max_active_levels(mine_.max_active_levels);
+    if (mine_.dynamic >= 0) {
+      saved_.dynamic = g.get_dynamic();
+      g.set_dynamic(mine_.dynamic);
+    }
+    if (mine_.schedule >= 0) {
+      g.get_schedule(&saved_.schedule, &saved_.chunk);
+      g.set_schedule(mine_.schedule, mine_.chunk);
+    }
+    if (mine_.max_active_levels >= 0) {
+      saved_.max_active_levels = g.get_max_active_levels();
+      g.set_max_active_levels(mine_.max_active_levels);
+    }
   }
   ~RankControls() {
     const Gomp& g = gomp();
-    g.set_dynamic(saved_.dynamic);
-    g.set_schedule(saved_.schedule, saved_.chunk);
-    g.set_max_active_levels(saved_.max_active_levels);
+    if (mine_.dynamic >= 0) g.set_dynamic(saved_.dynamic);
+    if (mine_.schedule >= 0) g.set_schedule(saved_.schedule, saved_.chunk);
+    if (mine_.max_active_levels >= 0) g.set_max_active_levels(saved_.max_active_levels);
   }
   RankControls(const RankControls&) = delete;
   RankControls& operator=(const RankControls&) = delete;
 
 private:
-  mpilite::RankRare::OpenMpControls mine_;
-  ProcessControls saved_;
+  mpilite::RankRare::OpenMpControls mine_;  ///< what the rank set (-1: not set)
+  mpilite::RankRare::OpenMpControls saved_; ///< the process's, where the rank set its own
 };
 
 [[noreturn]] void refuse(const char* what) {
