@@ -313,11 +313,13 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
   for (const RankSummary& r : s.ranks)
     s.predicted = std::max(s.predicted, r.clock);
   if (observer_) {
-    int widest_team = 0;
-    for (const RankSummary& r : s.ranks)
-      widest_team = std::max(widest_team, r.stats.widest_team);
+    RecordedProgram program;
+    for (const RankSummary& r : s.ranks) {
+      program.widest_team = std::max(program.widest_team, r.stats.widest_team);
+      program.clock_reads += r.stats.clock_reads;
+    }
     s.timeline = observer_->finish(hosts > 1 ? link_.get() : nullptr, s.reporting_host, s.predicted,
-                                   widest_team, outcome_name(s.reason), s.output_errors);
+                                   program, outcome_name(s.reason), s.output_errors);
     observer_.reset();
   }
   s.wall_seconds = std::chrono::duration<double>(mpilite::HostSteadyClock::now() - start).count();

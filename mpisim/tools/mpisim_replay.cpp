@@ -1,6 +1,7 @@
 // mpisim-replay: re-simulates a run recorded with MPISIM_RECORD on a machine model (the same
 // options as mpisimrun), without running the program again.
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,11 @@ int main(int argc, char** argv) {
   if (record && std::string(record) == dir)
     fail(fmt::format("MPISIM_RECORD={} would overwrite the record being replayed", dir));
   setenv("MPISIM_RANKS", std::to_string(meta.ranks).c_str(), 1);
+  // The recorded run's machine unless another is named: the same prediction without options.
+  // The other options change it as they would change a named machine.
+  if (const std::string recorded = dir + "/" + mpisim::kRecordedMachineFile;
+      !std::getenv("MPISIM_MACHINE") && std::filesystem::exists(recorded))
+    setenv("MPISIM_MACHINE", recorded.c_str(), 1);
   // Compute comes from the record; measuring the replayer's own CPU time would add to it.
   setenv("MPISIM_CPU", "off", 1);
 
@@ -91,11 +97,14 @@ int main(int argc, char** argv) {
     if (ideal_balance) command.emplace_back("--ideal-balance");
     mpisim::tools::launch(command, config.hosts, kTool);
   }
-  if (const std::string why = mpisim::openmp_mismatch(meta, config.machine); !why.empty())
-    fail(fmt::format("{}: {}", dir, why));
+  for (const std::string& why :
+       {mpisim::openmp_mismatch(meta, config.machine),
+        mpisim::compute_mismatch(meta, config.machine, config.simulated_libc_time)})
+    if (!why.empty()) fail(fmt::format("{}: {}", dir, why));
   const double compute_scale = config.machine.cpu_scale / meta.cpu_scale;
   std::vector<char*> rank_argv = {argv[0], nullptr};
   const auto checks = std::make_shared<mpisim::ReplayChecks>();
+  checks->clock_reads = meta.clock_reads;
   std::shared_ptr<const std::vector<mpisim::SimTime>> balanced;
   if (ideal_balance) try {
       balanced = std::make_shared<const std::vector<mpisim::SimTime>>(

@@ -19,6 +19,26 @@ add_test(NAME e2e.network.nic_incast_cluster COMMAND ${EXPECT} 0
 add_test(NAME e2e.network.nic_incast_inside_a_node COMMAND ${EXPECT} 0
   -m "incast: 15 x 1048576 bytes in 0\\.000(78[6-9]|79)[0-9]* s: .* within the link"
   -- ${RUN} -np 16 --ranks-per-node 16 --cpu off ${E2E_BIN}/link_bound incast 1048576 20e9)
+# A message keeps the links busy for its bytes and the overhead of each packet or flit, also a
+# wormhole message of one flit (contention v3: 1 000 x 8 B crossed an ethernet-1996 link in
+# 1.46 ms, where the link needs 8.07 ms), and inside a node whose ranks talk through the network
+# (nic v5: 100 x 4 KiB between the ranks of an sp2 node in 0.74 ms, where the link needs
+# 11.07 ms). One-packet messages pay their packet overhead under contention as under nic
+# (1 000 x 1 000 B with 1 us per packet took 85.8 us, where nic says 1 084.8 us).
+add_test(NAME e2e.network.contention_one_flit_messages_within_the_link COMMAND ${EXPECT} 0
+  -m "uniband: 1000 x 8 bytes in 0\\.0095[0-9]* s: .* within the link"
+  -- ${RUN} -np 2 --machine ethernet-1996 --switching wormhole --flit-size 8 --network contention
+     --cpu off ${E2E_BIN}/link_bound uniband 1000 8 991473)
+add_test(NAME e2e.network.nic_one_flit_messages_inside_a_node_within_the_link COMMAND ${EXPECT} 0
+  -m "uniband: 100 x 4096 bytes in 0\\.011[0-9]* s: .* within the link"
+  -- ${RUN} -np 2 --machine sp2 --ranks-per-node 2 --switching wormhole --flit-size 4096 --cpu off
+     ${E2E_BIN}/link_bound uniband 100 4096 37e6)
+foreach(network nic contention)
+  add_test(NAME e2e.network.${network}_charges_each_packets_overhead COMMAND ${EXPECT} 0
+    -m "uniband: 1000 x 1000 bytes in 0\\.00108[0-9]* s: .* within the link"
+    -- ${RUN} -np 2 --network ${network} --packet-overhead 1us --packet-size 1500
+       --send-overhead 0 --recv-overhead 0 --cpu off ${E2E_BIN}/link_bound uniband 1000 1000 12e9)
+endforeach()
 # 64 buffered sends of 64 KiB (eager), then MPI_Buffer_detach: the sends return after their
 # overheads (12.8 us), detach once the NIC has sent the 4 MiB, 200 ns + 64 x 5.461 us (it used to
 # return at 12.8 us), on one host process and on two.
@@ -38,11 +58,11 @@ add_test(NAME e2e.network.latency_model_ignores_overlap COMMAND ${EXPECT} 0
 foreach(hosts 1 2)
   add_test(NAME e2e.network.default_is_nic.hosts${hosts} COMMAND ${EXPECT} 0
     -m "uniband: 64 x 4194304 bytes in 0\\.02(23[7-9]|2[4-9]|[3-9])[0-9]* s: .* within the link"
-    -m "switching, network nic v4\\)"
+    -m "switching, network nic v5\\)"
     -- ${RUN} -np 2 -hosts ${hosts} --cpu off ${E2E_BIN}/link_bound uniband 64 4194304 12e9)
 endforeach()
 add_test(NAME e2e.network.recording_names_the_model COMMAND ${EXPECT} 0
-  -m "\"network_model\": \"nic v4\""
+  -m "\"network_model\": \"nic v5\""
   -- sh -c "rm -rf nic_record && ${RUN} -np 2 --cpu off --record nic_record ${E2E_BIN}/link_bound uniband 2 8 12e9 >/dev/null && cat nic_record/meta.json")
 # A size segment whose line starts below the latency (a calibrated intercept, -2 us here) is
 # followed by the NIC model too, on one host process and on two: a one-way rendezvous message of

@@ -49,7 +49,7 @@ def check_as_recorded(replay, record, hosts, live_report, report):
     if prediction(r) != prediction(live_report):
         fail(f"on the recording model, on {hosts} host(s): {prediction(r)} != live {prediction(live_report)}")
     want = {"diverged": False, "checked": CHECKED, "differing": 0, "unchecked": 0,
-            "first_difference": None}
+            "clock_reads": 0, "first_difference": None}
     if r["replay"] != want or "warning" in stderr:
         fail(f"on the recording model, on {hosts} host(s): replay {r['replay']} != {want}", stderr)
     if f"replay: {CHECKED} wildcard matches, test outcomes and nodes as recorded" not in stderr:

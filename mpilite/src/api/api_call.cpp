@@ -5,6 +5,7 @@
 
 #include "comm_agreement.hpp"
 #include "openmp_calls.hpp"
+#include "p2p.hpp"
 #include "process_exit.hpp"
 
 namespace mpilite {
@@ -49,6 +50,8 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
 
 ApiCall::~ApiCall() {
   if (--r.call_depth == 0) {
+    // Before leave_mpi: the time the rank may wait here is not the program's compute.
+    if (r.released_receives > 0) deliver_released_receives(w, r);
     w.kernel().hooks.leave_mpi(r); // it may look at r.call (timelines name the call)
     r.call.name = nullptr;
     if (r.region_threads > 0) openmp_call_ends(r, r.clock - started_);

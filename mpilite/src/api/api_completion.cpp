@@ -12,6 +12,13 @@ using namespace mpilite;
 
 namespace {
 
+/// `op`, a completed operation (or null), once its status is final: a generalized request's
+/// comes from its query callback, run by the call that completes it.
+Request* with_final_status(Request* op) {
+  if (op && generalized(*op)) query_generalized(*op);
+  return op;
+}
+
 /// Finishes the completed operations `done` (indices into the set), stores their statuses in
 /// `statuses` (position k for done[k]; or by index when `by_index`), and raises
 /// MPI_ERR_IN_STATUS if one failed.
@@ -21,7 +28,7 @@ int finish_all(ApiCall& c, HandleSet& set, const std::vector<std::size_t>& done,
   std::string first_failure;
   MPI_Comm first_comm = MPI_COMM_WORLD;
   for (std::size_t k = 0; k < done.size(); ++k) {
-    const Request* op = set.ops[done[k]];
+    const Request* op = with_final_status(set.ops[done[k]]);
     const int error = op && op->kind != RequestKind::Send ? op->status.MPI_ERROR : MPI_SUCCESS;
     if (error != MPI_SUCCESS && failed == 0) {
       first_failure = failure_text(*op);
@@ -48,7 +55,8 @@ std::vector<std::size_t> all_indices(std::size_t n) {
 /// Finishes the single completed operation `i` of a Wait/Test/Waitany/Testany call.
 int finish_one(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request* handles,
                MPI_Status* status) {
-  const int e = set.ops[i] ? receive_error(c, *set.ops[i]) : MPI_SUCCESS;
+  const Request* op = with_final_status(set.ops[i]);
+  const int e = op ? receive_error(c, *op) : MPI_SUCCESS;
   store_status(status, finish_request(c, set, i, handles));
   return e;
 }
@@ -302,7 +310,7 @@ MPISIM_WEAK_ALIAS(Test_cancelled)
 int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   ApiCall c("MPI_Request_get_status");
   if (int e = check_out(c, flag, "flag")) return e;
-  const Request* op = nullptr;
+  Request* op = nullptr;
   if (request != MPI_REQUEST_NULL) {
     Request* q;
     if (int e = lookup_one(c, request, q)) return e;
@@ -318,7 +326,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
   *flag = completed_by_clock(c.w, c.r, *op);
   MPISIM_RECORD_OUTCOME(c, Outcome{*flag != 0, {}, {}});
   if (!*flag) return MPI_SUCCESS;
-  MPI_Status s = op->status;
+  MPI_Status s = with_final_status(op)->status;
   if (op->kind == RequestKind::Send) s.MPI_ERROR = MPI_SUCCESS;
   store_status(status, s);
   return MPI_SUCCESS;

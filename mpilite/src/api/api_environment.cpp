@@ -1,4 +1,5 @@
 // MPI entry points: initialization, environment, errors, communicator queries.
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,12 @@ void charge_declared(ApiCall& c, SimTime ps, const char* what_unit, double amoun
     fail_time_limit(c.r, fmt::format("{}({:g} {})", c.name, amount, what_unit));
   c.r.spend_compute(ps);
   if (c.w.op_log) c.w.op_log->compute(c.r.id, ps, false);
+}
+
+/// The rank's clock, as the program reads it: counted (RankStats::clock_reads).
+SimTime read_clock(Rank& r) {
+  r.stats.clock_reads += r.stats.clock_reads != UINT32_MAX;
+  return r.clock;
 }
 
 } // namespace
@@ -54,6 +61,8 @@ int PMPI_Finalize(void) {
   // MPI-3.1 section 8.7.1: first the equivalent of freeing MPI_COMM_SELF, whose attributes'
   // delete callbacks libraries use as finalization hooks.
   if (int e = delete_attributes(c, *c.w.comm(MPI_COMM_SELF))) return e;
+  // Then MPI_COMM_WORLD's, as MPICH does: libraries hang their clean-up there too.
+  if (int e = delete_attributes(c, *c.w.comm(MPI_COMM_WORLD))) return e;
   c.r.finalized = true;
   MPISIM_RECORD_OP(c, "finalize");
   return MPI_SUCCESS;
@@ -86,7 +95,7 @@ MPISIM_WEAK_ALIAS(Abort)
 
 double PMPI_Wtime(void) {
   ApiCall c("MPI_Wtime");
-  return time_to_seconds(c.r.clock);
+  return time_to_seconds(read_clock(c.r));
 }
 MPISIM_WEAK_ALIAS(Wtime)
 
@@ -202,7 +211,7 @@ void MPISIM_Compute(double seconds) {
 
 long long MPISIM_Clock_ps(void) {
   ApiCall c("MPISIM_Clock_ps");
-  return c.r.clock;
+  return read_clock(c.r);
 }
 
 } // extern "C"

@@ -100,6 +100,9 @@ Request* begin_receive(ApiCall& c, const P2pArgs& a) {
 }
 
 std::string failure_text(const Request& q) {
+  if (generalized(q))
+    return fmt::format("the generalized request's query_fn returned {}",
+                       error_class_text(q.status.MPI_ERROR));
   if (q.kind != RequestKind::Recv) // a non-blocking collective: its error is in its status
     return error_class_text(q.status.MPI_ERROR);
   if (q.partitions != q.sent_partitions)
@@ -186,7 +189,11 @@ void release_when_complete(World& w, Request& q) {
     return;
   }
   q.active = false; // its handle is no longer valid
-  q.on_complete = [](Request& self, void*) { World::get().free_request(&self); };
+  if (q.kind == RequestKind::Recv) ++q.owner->released_receives;
+  q.on_complete = [](Request& self, void*) {
+    if (self.kind == RequestKind::Recv) --self.owner->released_receives;
+    World::get().free_request(&self);
+  };
 }
 
 } // namespace mpilite

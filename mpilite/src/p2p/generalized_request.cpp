@@ -36,13 +36,17 @@ void complete_generalized(World& w, Request& q, SimTime at) {
     w.free_request(&q);
     return;
   }
+  mark_complete(q, at);
+  w.scheduler().wake(q.owner->task);
+}
+
+void query_generalized(Request& q) {
+  const GeneralizedCallbacks& cb = registry().at(&q);
   MPI_Status s = q.status;
   s.MPI_ERROR = MPI_SUCCESS;
   const int e = cb.query ? cb.query(cb.extra_state, &s) : MPI_SUCCESS;
   if (e != MPI_SUCCESS) s.MPI_ERROR = e;
   q.status = s;
-  mark_complete(q, at);
-  w.scheduler().wake(q.owner->task);
 }
 
 void release_generalized(Request& q) {

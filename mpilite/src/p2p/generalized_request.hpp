@@ -24,10 +24,15 @@ Request* start_generalized(World& w, Rank& r, const GeneralizedCallbacks& callba
 /// The callbacks of `q` if it is a generalized request, else null.
 const GeneralizedCallbacks* generalized(const Request& q);
 
-/// MPI_Grequest_complete: `q` completes at simulated time `at`, with the status its query
-/// callback gives then (the callback's error code in MPI_ERROR). A request the program freed
+/// MPI_Grequest_complete: `q` completes at simulated time `at`. A request the program freed
 /// already is freed now.
 void complete_generalized(World& w, Request& q, SimTime at);
+
+/// The status of the completed generalized request `q` as its query callback gives it now (the
+/// callback's error code in MPI_ERROR): MPI-3.1 section 12.2 runs the callback in the wait or
+/// test that completes the request (or MPI_Request_get_status), so it sees what the program did
+/// after MPI_Grequest_complete (a count it updated, an MPI_Cancel).
+void query_generalized(Request& q);
 
 /// Runs the free callback of the generalized request `q` (unless it ran) and forgets its
 /// callbacks; the caller frees `q`.

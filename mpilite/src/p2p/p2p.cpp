@@ -67,6 +67,21 @@ void await_decision(World& w, Rank& r, SimTime t) {
   w.note_undecided(r); // its receives' time, if earlier ones were passed over for this one
 }
 
+void deliver_released_receives(World& w, Rank& r) {
+  const auto waits = [&] {
+    for (const Request* q : r.posted) {
+      if (q->active || q->probe != Request::Probe::None) continue;
+      const Message* m = candidate(r, *q);
+      // Undecided only while its arrival is (m->pending) or the bound is below the clock:
+      // one decision up to the clock settles both.
+      if (m && m->ts <= r.clock && (m->pending || r.eit <= r.clock)) return true;
+    }
+    return false;
+  };
+  while (waits())
+    await_decision(w, r, r.clock);
+}
+
 Request* start_send(World& w, Rank& r, SendMode mode, const void* buf, std::size_t count,
                     const Datatype& type, int dest, int tag, int context, int partitions) {
   Request* q =
@@ -260,6 +275,11 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
 
 void spend_poll(World& w, Rank& r) {
   r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+}
+
+void poll_progress(World& w, Rank& r) {
+  if (r.eit <= r.clock) await_decision(w, r, r.clock);
+  spend_poll(w, r);
 }
 
 SimTime exchange_extra(World& w, const Rank& r, int dest, std::size_t sent, std::size_t received) {

@@ -73,9 +73,19 @@ ByClock by_clock(const Rank& r, const Request& q);
 /// time while it waits: it must not be later than the clock at which the caller may resume.
 void await_decision(World& w, Rank& r, SimTime t);
 
+/// Lets the receives `r` freed while active (MPI_Request_free; Rank::released_receives) take
+/// the messages that are there by its clock. Nothing waits for such a receive, so without this
+/// its buffer would be written only when the rank next matched something of that
+/// communicator, though the program may know from other messages that the data came (a
+/// barrier after the send) and read it. Called as the rank leaves an MPI call.
+void deliver_released_receives(World& w, Rank& r);
+
 /// Charges `r` the CPU time of a test or probe that found nothing (so that polling loops advance
 /// in simulated time), as receive overhead on its critical path.
 void spend_poll(World& w, Rank& r);
+/// A poll that completes nothing of its own (MPI_Win_sync in a spin loop): the rank first lets
+/// everything due by its clock happen (a window's service applies a put), then pays the poll.
+void poll_progress(World& w, Rank& r);
 
 /// What an exchange of `r` with world rank `dest` (MPI_Sendrecv, MPI_Isendrecv, or a collective's
 /// step taken as one) that sent `sent` and received `received` bytes costs it beyond its two

@@ -34,6 +34,9 @@ struct RankStats {
   std::uint64_t mpi_calls = 0;
   std::uint64_t parallel_regions = 0; ///< OpenMP parallel regions run
   int widest_team = 0;                ///< threads of the largest team among them
+  /// Reads of the simulated clock (MPI_Wtime, and libc's clocks through MPISIM_Clock_ps),
+  /// saturating: a replay at other times is exact only if the program did not act on them.
+  std::uint32_t clock_reads = 0;
 };
 
 /// The MPI call a rank is in, for deadlock reports.
@@ -106,6 +109,9 @@ struct Rank {
   /// know nothing of it (await_network).
   SimTime network_floor = kTimeInfinity;
   std::uint32_t floor_epoch = 0;
+  /// Receives freed while active (MPI_Request_free): each takes its message when it comes,
+  /// and the rank lets them before it leaves an MPI call (deliver_released_receives).
+  int released_receives = 0;
   /// Smallest time at which an undecided receive of this rank could take effect.
   SimTime undecided_key = kTimeInfinity;
   bool in_undecided_list = false;

@@ -23,9 +23,12 @@ bool Contention::add_flow(const FlowNetwork::Key& key, int src, int dst, std::si
   const int from = costs_.node_of(src);
   const int to = costs_.node_of(dst);
   // Inside a node the bytes go through the memory of both ranks, each a link at the intra-node
-  // bandwidth that the ranks' other messages inside the node share.
-  SimTime work =
-      from == to ? costs_.injection(src, dst, bytes) : costs_.transmission(src, dst, bytes);
+  // bandwidth that the ranks' other messages inside the node share. Between nodes a message
+  // keeps each link of its route at least as long as its sender's NIC (its bytes and the
+  // overhead of each packet or flit): the growth of the transfer with the size alone misses a
+  // packet's overhead, and a whole wormhole message of one flit, which then shared nothing.
+  SimTime work = costs_.injection(src, dst, bytes);
+  if (from != to) work = std::max(work, costs_.transmission(src, dst, bytes));
   if (src == dst || work <= 0) return false; // a local copy, or infinitely fast links
   // The rest of the transfer comes after the last byte; a segment whose line has a negative
   // intercept has none, and the flow then carries the whole transfer.

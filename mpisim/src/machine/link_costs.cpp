@@ -104,8 +104,13 @@ SimTime LinkCosts::injection(int src, int dst, std::size_t bytes) const {
 
 SimTime LinkCosts::work_out_injection(int d, std::size_t bytes) const {
   // Inside a node a rank copies the bytes through memory at the intra-node bandwidth: the part
-  // of the transfer beyond its latency.
-  if (d == 0) return work_out_transfer(0, bytes) - work_out_transfer(0, 0);
+  // of the transfer beyond its latency. Where the node's ranks talk through the network, its
+  // NIC is busy as for a message to another node (the part beyond the latency would miss a
+  // packet's overhead, and all of a wormhole message of one flit).
+  if (d == 0) {
+    if (!m_.intra_latency && !m_.intra_bandwidth) return work_out_injection(1, bytes);
+    return work_out_transfer(0, bytes) - work_out_transfer(0, 0);
+  }
   const MachineParams& link = link_for(bytes);
   if (&link == &m_) return link_busy(link, bytes);
   const SimTime bytes_time = byte_time(bytes, link.bandwidth);

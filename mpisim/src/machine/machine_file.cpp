@@ -224,7 +224,8 @@ const std::vector<MachineKey> kKeys{
      [](const M& m) { return segments_text(m.segments); }},
     {"sendrecv_extra", "MPISIM_SENDRECV_EXTRA", "--sendrecv-extra",
      "time an MPI_Sendrecv costs its rank beyond a send and a receive of the same size "
-     "(interpolated linearly between the sizes given)",
+     "(interpolated linearly between the sizes given, and extended past the last one along its "
+     "last segment)",
      "none, or a comma-separated list of 'size time' by increasing size, e.g. 0 20ns, 4KiB "
      "90ns, 1MiB 2us",
      [](M& m, S v, S w) { m.sendrecv_extra = parse_sized_times(v, w); },

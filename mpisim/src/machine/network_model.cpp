@@ -134,11 +134,11 @@ template <class N> std::unique_ptr<NetworkModel> make(const MachineParams& m, in
 constexpr NetworkModelEntry kModels[] = {
     // A node's legs are decided from its ranks' state, so its ranks share a host process.
     {"nic", "each node's NIC sends and delivers one message after another (the default)",
-     make<NicModel>, true, true, 4},
+     make<NicModel>, true, true, 5},
     {"latency", "messages never delay each other (ignores bandwidth sharing)", make<LatencyModel>,
      true, false, 1},
     // Its flows are decided from every sender's state, which only one host process has.
-    {"contention", "messages on a link share it", make<ContentionModel>, false, false, 2},
+    {"contention", "messages on a link share it", make<ContentionModel>, false, false, 3},
     // With a lookahead of 1 ps, bounds between host processes would advance 1 ps at a time.
     {"ideal", "no overheads or transfer time, 1 ps latency: the bound no network can beat",
      make<IdealModel>, false, false, 1},

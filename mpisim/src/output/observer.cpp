@@ -13,8 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "host_link.hpp"
+#include "machine_file.hpp"
 #include "message.hpp"
 #include "network_model.hpp"
+#include "replay.hpp"
 #include "units.hpp"
 #include "wire.hpp"
 
@@ -138,7 +140,8 @@ void Observer::received(const mpilite::Message& m, int dst, SimTime t_match) {
   if (trace_) trace_->message_received(m.src, dst, m.seq, m.bytes, m.tag, t_match);
 }
 
-void Observer::write_record_meta(const std::string& outcome, int hosts, int widest_team) const {
+void Observer::write_record_meta(const std::string& outcome, int hosts,
+                                 const RecordedProgram& program) const {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const nlohmann::json meta = {{"mpisim_record", mpilite::kRecordFormat},
@@ -148,16 +151,28 @@ void Observer::write_record_meta(const std::string& outcome, int hosts, int wide
                                {"machine", config_.machine.name},
                                {"network_model", network_model_stamp(config_.machine.network)},
                                {"cpu_scale", config_.machine.cpu_scale},
-                               {"widest_team", widest_team},
+                               {"widest_team", program.widest_team},
+                               {"clock_reads", program.clock_reads},
                                {"cores_per_rank", config_.machine.cores_per_rank},
                                {"fork_join_ps", config_.machine.fork_join},
+                               {"node_speed", format_node_speeds(config_.machine.node_speeds)},
+                               {"ranks_per_node", config_.machine.ranks_per_node},
+                               {"libc_time", libc_time_name(config_.simulated_libc_time)},
                                {"cpu", config_.cpu == CpuMode::Off ? "off" : "measured"},
                                {"outcome", outcome}};
-  std::ofstream out(config_.record_path + "/meta.json");
-  out << meta.dump(2) << "\n";
-  if (!out)
-    throw std::runtime_error(
-        fmt::format("MPISIM_RECORD: cannot write {}/meta.json", config_.record_path));
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream out(config_.record_path + "/" + name);
+    out << text;
+    if (!out)
+      throw std::runtime_error(
+          fmt::format("MPISIM_RECORD: cannot write {}/{}", config_.record_path, name));
+  };
+  write(kRecordedMachineFile,
+        format_machine_file(config_.machine, fmt::format("the machine of the run recorded here "
+                                                         "({} ranks); mpisim-replay without "
+                                                         "--machine replays on it",
+                                                         config_.ranks)));
+  write("meta.json", meta.dump(2) + "\n");
 }
 
 namespace {
@@ -174,13 +189,13 @@ template <class Write> void keep_going(std::vector<std::string>& errors, Write w
 } // namespace
 
 std::vector<std::string> Observer::finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                          int widest_team, const std::string& outcome,
+                                          const RecordedProgram& program,
+                                          const std::string& outcome,
                                           std::vector<std::string>& errors) {
   if (op_log_) {
     keep_going(errors, [&] { op_log_->flush_all(); });
     if (reporting_host)
-      keep_going(errors,
-                 [&] { write_record_meta(outcome, link ? link->hosts() : 1, widest_team); });
+      keep_going(errors, [&] { write_record_meta(outcome, link ? link->hosts() : 1, program); });
   }
   if (!trace_ && !matrix_ && !timeline_) return {}; // the same on every host: from the config
   bool trace_closed = false; // a part that failed is not merged into a trace that looks whole

@@ -25,6 +25,16 @@ namespace mpisim {
 
 class HostLink;
 
+/// What a record's meta says of the program's ranks, over all of them.
+struct RecordedProgram {
+  /// The largest OpenMP team of any rank: the record's compute holds regions charged for the
+  /// recording machine's cores.
+  int widest_team = 0;
+  /// Reads of the simulated clock (RankStats::clock_reads): a replay at other times is exact
+  /// only if the program did not act on what it read.
+  std::uint64_t clock_reads = 0;
+};
+
 class Observer {
 public:
   /// Null when `config` asks for nothing to observe. `host` is this host process's number.
@@ -46,10 +56,9 @@ public:
   /// After the run (every host process calls it): merges the hosts' records on host 0, writes
   /// the files, and returns the report's timeline lines (host 0, up to 64 ranks). A file that
   /// cannot be written does not keep the others from being written: its error is appended to
-  /// `errors`. `widest_team`: the largest OpenMP team of any rank (a record's compute holds
-  /// regions charged for this machine's cores).
+  /// `errors`. `program`: what a record's meta says of the program's ranks.
   std::vector<std::string> finish(HostLink* link, bool reporting_host, SimTime predicted,
-                                  int widest_team, const std::string& outcome,
+                                  const RecordedProgram& program, const std::string& outcome,
                                   std::vector<std::string>& errors);
 
 private:
@@ -57,7 +66,8 @@ private:
     SimTime start = 0;
     mpilite::RankStats stats;
   };
-  void write_record_meta(const std::string& outcome, int hosts, int widest_team) const;
+  void write_record_meta(const std::string& outcome, int hosts,
+                         const RecordedProgram& program) const;
 
   const Config& config_;
   std::vector<Entry> entries_; ///< per world rank: the MPI call it is in

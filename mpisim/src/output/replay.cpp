@@ -90,6 +90,19 @@ RecordMeta read_record_meta(const std::string& dir) {
     m.buffer_bound = 2 * peak->get<std::uint64_t>() * 1024 * hosts->get<std::uint64_t>() +
                      (std::uint64_t{64} << 20);
   }
+  if (const auto reads = j.find("clock_reads"); reads != j.end()) {
+    if (!reads->is_number_unsigned()) throw bad("clock_reads must be an integer >= 0");
+    m.clock_reads = reads->get<std::uint64_t>();
+  }
+  for (const char* key : {"node_speed", "libc_time"})
+    if (j.contains(key) && !j[key].is_string()) throw bad(fmt::format("{} must be a string", key));
+  m.node_speed = j.value("node_speed", "");
+  m.libc_time = j.value("libc_time", "");
+  if (const auto per_node = j.find("ranks_per_node"); per_node != j.end()) {
+    if (!per_node->is_number_unsigned() || *per_node == 0 || *per_node > INT_MAX)
+      throw bad("ranks_per_node must be a positive integer");
+    m.ranks_per_node = per_node->get<int>();
+  }
   for (const char* key : {"machine", "outcome"})
     if (!j.contains(key) || !j[key].is_string()) throw bad(fmt::format("{} must be a string", key));
   m.machine = j["machine"].get<std::string>();
@@ -122,6 +135,33 @@ std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine
                      meta.widest_team, meta.cores_per_rank, format_time(meta.fork_join),
                      machine.cores_per_rank, format_time(machine.fork_join), meta.cores_per_rank,
                      meta.fork_join);
+}
+
+std::string compute_mismatch(const RecordMeta& meta, const MachineParams& machine,
+                             bool simulated_libc_time) {
+  // The record holds each stretch of compute as charged on its rank's node: other speeds, or
+  // the ranks on other nodes of non-uniform speeds, would need the measured time back.
+  const std::string speeds = format_node_speeds(machine.node_speeds);
+  if (!meta.node_speed.empty() && speeds != meta.node_speed)
+    return fmt::format("its compute was charged with node speeds {}, and this machine has {}: "
+                       "the replay cannot charge it again at other speeds. Run the program live "
+                       "with these speeds (mpisimrun --node-speed ...), or replay with "
+                       "--node-speed \"{}\"",
+                       meta.node_speed, speeds, meta.node_speed);
+  if (!machine.node_speeds.empty() && meta.ranks_per_node > 0 &&
+      machine.ranks_per_node != meta.ranks_per_node)
+    return fmt::format("its nodes run at speeds {} with {} ranks per node, and this machine puts "
+                       "{} on a node: ranks would move to nodes of other speeds, which the "
+                       "record's compute does not follow. Run the program live, or replay with "
+                       "--ranks-per-node {}",
+                       speeds, meta.ranks_per_node, machine.ranks_per_node, meta.ranks_per_node);
+  const char* libc_time = libc_time_name(simulated_libc_time);
+  if (!meta.libc_time.empty() && meta.libc_time != libc_time)
+    return fmt::format("it was recorded with MPISIM_LIBC_TIME={}, and this replay asks for {}: "
+                       "the record holds the program's sleeps as it ran them. Run the program "
+                       "live with --libc-time {}",
+                       meta.libc_time, libc_time, libc_time);
+  return "";
 }
 
 mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uint64_t buffer_bound,

@@ -30,7 +30,19 @@ struct RecordMeta {
   /// Largest replay buffer the record can justify: a margin over the recorded run's peak memory
   /// (0: unknown, records made before it was recorded).
   std::uint64_t buffer_bound = 0;
+  /// How often the program read the clock (0 also for records made before it was recorded).
+  std::uint64_t clock_reads = 0;
+  /// What the record's compute depends on beyond cpu_scale: the recording machine's node speeds
+  /// (format_node_speeds) and ranks per node, and MPISIM_LIBC_TIME (its sleeps are compute
+  /// when simulated). Empty or 0: not recorded (older records), not checked.
+  std::string node_speed;
+  int ranks_per_node = 0;
+  std::string libc_time;
 };
+
+/// The file in a record that holds the recording run's machine (a machine file): a replay
+/// without --machine runs on it.
+inline constexpr const char* kRecordedMachineFile = "machine";
 
 /// Reads `dir`/meta.json; throws std::runtime_error naming the problem.
 RecordMeta read_record_meta(const std::string& dir);
@@ -38,6 +50,16 @@ RecordMeta read_record_meta(const std::string& dir);
 /// Why the record's compute cannot stand for `machine`'s (its OpenMP regions were charged for
 /// other cores or another fork-join time); empty when it can.
 std::string openmp_mismatch(const RecordMeta& meta, const MachineParams& machine);
+
+/// Why the record's compute cannot stand for a replay with `machine` and `simulated_libc_time`
+/// for another reason than OpenMP (node speeds, sleeps); empty when it can.
+std::string compute_mismatch(const RecordMeta& meta, const MachineParams& machine,
+                             bool simulated_libc_time);
+
+/// MPISIM_LIBC_TIME's value as a record's meta.json holds it.
+inline const char* libc_time_name(bool simulated) {
+  return simulated ? "simulated" : "host";
+}
 
 /// The main of every rank of a replay of `dir`. Measured compute is multiplied by
 /// `compute_scale` (the replay machine's CPU scale over the recording machine's); declared

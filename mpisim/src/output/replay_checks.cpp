@@ -1,5 +1,6 @@
 #include "replay_checks.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -27,6 +28,7 @@ void ReplayChecks::merge(const ReplayChecks& other) {
   checked += other.checked;
   differing += other.differing;
   unchecked += other.unchecked;
+  clock_reads = std::max(clock_reads, other.clock_reads);
   if (other.first_rank >= 0 && earlier(*this, other.first_rank, other.first_time)) {
     first_rank = other.first_rank;
     first_time = other.first_time;
@@ -51,6 +53,14 @@ std::vector<std::string> replay_warnings(const ReplayChecks& c) {
         "by an mpisim that did not record them): whether the replay matched them as the recorded "
         "run did cannot be checked; record the run again to have them checked",
         c.unchecked));
+  if (c.clock_reads)
+    out.push_back(fmt::format(
+        "note: the recorded program read the clock {} times (MPI_Wtime, gettimeofday, "
+        "clock_gettime, ...): the replay gives it no other times, so it is exact only if what the "
+        "program did does not depend on the times it read (a loop that runs until a time budget "
+        "is used up does); run the program live on this model to be sure (the report's "
+        "replay.clock_reads)",
+        c.clock_reads));
   return out;
 }
 

@@ -25,6 +25,9 @@ struct ReplayChecks {
   int first_rank = -1;
   mpilite::SimTime first_time = 0;
   std::string first;
+  /// How often the recorded program read the clock (RecordMeta::clock_reads): what it did after
+  /// may depend on the times it read, which no outcome shows. The same on every host process.
+  std::uint64_t clock_reads = 0;
 
   /// A difference found by `rank` at `time`: `describe` tells it, called only when it is the
   /// earliest so far.

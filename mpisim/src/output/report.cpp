@@ -139,11 +139,9 @@ json replay_json(const ReplayChecks& c) {
   json first = nullptr;
   if (c.first_rank >= 0)
     first = {{"rank", c.first_rank}, {"time_ps", c.first_time}, {"operation", c.first}};
-  return {{"diverged", c.differing > 0},
-          {"checked", c.checked},
-          {"differing", c.differing},
-          {"unchecked", c.unchecked},
-          {"first_difference", first}};
+  return {{"diverged", c.differing > 0},  {"checked", c.checked},
+          {"differing", c.differing},     {"unchecked", c.unchecked},
+          {"clock_reads", c.clock_reads}, {"first_difference", first}};
 }
 
 } // namespace

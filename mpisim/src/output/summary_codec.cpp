@@ -52,6 +52,7 @@ void put(WireWriter& w, const RankSummary& x) {
   w.u64(s.mpi_calls);
   w.u64(s.parallel_regions);
   w.i32(s.widest_team);
+  w.u64(s.clock_reads);
   w.i32(x.exit_code);
   w.boolean(x.finalized);
   w.boolean(x.exited);
@@ -72,6 +73,7 @@ RankSummary get_rank(WireReader& r) {
   s.mpi_calls = r.u64();
   s.parallel_regions = r.u64();
   s.widest_team = r.i32();
+  s.clock_reads = static_cast<std::uint32_t>(r.u64());
   x.exit_code = r.i32();
   x.finalized = r.boolean();
   x.exited = r.boolean();

@@ -47,8 +47,9 @@ def table(rows):
             "ranks": "ranks", "configuration": "id", "machine": "machine", "variant": "variant",
             "mode": "mode", "peak MiB": "peak_memory_kib",
             "critical path: largest": "cp_top"}
+    notes = any(r.get("note") for r in rows)
     out = ['<table id="results"><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h, _ in cols)
-           + "<th>status</th></tr>"]
+           + "<th>status</th>" + ("<th>note</th>" if notes else "") + "</tr>"]
     for r in rows:
         cells = []
         for h, f in cols:
@@ -58,6 +59,8 @@ def table(rows):
         if r["status"] == "ok" and r["error"]:
             status += f" ({r['error']})"
         cells.append(cell("status", r["status"], status))
+        if notes:
+            cells.append(cell("note", r.get("note"), r.get("note") or ""))
         out.append(f'<tr data-id="{html.escape(r["id"])}">' + "".join(cells) + "</tr>")
     return "\n".join(out) + "</table>"
 

@@ -41,7 +41,8 @@ TERMINAL = [
 
 
 def terminal_table(rows):
-    """The table as text; columns that no row fills are left out, a row's error follows it."""
+    """The table as text; columns that no row fills are left out, a row's error and note
+    follow it."""
     cols = [(h, f) for h, f in TERMINAL if any(f(r) for r in rows)]
     cells = [[f(r) for _, f in cols] for r in rows]
     widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, (h, _) in enumerate(cols)]
@@ -52,6 +53,8 @@ def terminal_table(rows):
             lines.append(f"    {r['status'].upper()}: {r['error'] or ''}")
         elif r["error"]:
             lines.append(f"    note: {r['error']}")
+        if r.get("note"):
+            lines.append(f"    note: {r['note']}")
     return "\n".join(lines)
 
 

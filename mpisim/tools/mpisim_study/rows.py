@@ -6,7 +6,7 @@ import re
 from . import report_figures
 from .runner import median_run, shell_line
 
-COLUMNS = (["id", "study", "machine", "ranks", "variant", "mode", "status", "error",
+COLUMNS = (["id", "study", "machine", "ranks", "variant", "mode", "status", "error", "note",
             "predicted_time_ps", "predicted_time_s", "predicted_min_s", "predicted_max_s",
             "repeats", "speedup", "efficiency", "vs_baseline", "compute_share", "comm_share",
             "wait_share", "finished_share", "messages", "bytes", "wall_s", "peak_memory_kib",
@@ -29,10 +29,21 @@ def error_line(run):
     return f"exit code {run.exit_code}: {first}"[:300]
 
 
+def environment():
+    """The MPISIM_* variables of the study's environment: every run has them."""
+    return sorted((k, v) for k, v in os.environ.items() if k.startswith("MPISIM_"))
+
+
+def command_line(command):
+    """The command that reproduces a run on its own: with the study's MPISIM_* variables."""
+    env = environment()
+    return shell_line((["env"] + [f"{k}={v}" for k, v in env] if env else []) + command)
+
+
 def row_of(config, study):
     """The row of a configuration that ran (its fields set beforehand: machine, ranks, ...)."""
     row = dict.fromkeys(COLUMNS)
-    row.update(id=config.id, study=study, command=shell_line(config.command),
+    row.update(id=config.id, study=study, command=command_line(config.command),
                report=os.path.relpath(config.report_path, os.path.dirname(
                    os.path.dirname(config.report_path))))
     row.update(config.fields)

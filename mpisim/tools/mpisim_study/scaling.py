@@ -1,6 +1,7 @@
 """The scaling study: one configuration per (machine, rank count); speedup and parallel
 efficiency against the smallest rank count of the same machine."""
 import os
+import re
 
 from . import cli
 from . import rows as rowlib
@@ -18,14 +19,32 @@ def with_np(arguments, np):
     return [a.replace("{np}", str(np)) for a in arguments]
 
 
+def machine_ids(machines):
+    """A file name for each machine: a preset's name, a machine file's base name without
+    .machine (never its path: the run's files stay in DIR/runs), made unique."""
+    ids = {}
+    for machine in machines:
+        base = os.path.basename(machine.rstrip("/")) if machine else "default"
+        if base.endswith(".machine") and len(base) > len(".machine"):
+            base = base[:-len(".machine")]
+        base = re.sub(r"[^A-Za-z0-9_.+-]", "_", base).lstrip(".") or "machine"
+        name, k = base, 1
+        while name in ids.values():
+            k += 1
+            name = f"{base}-{k}"
+        ids[machine] = name
+    return ids
+
+
 def configs(args, tools, out):
     machines = args.machines or [None]
+    ids = machine_ids(machines)
     result = []
     extra = ["--critical-path"] if tools.critical_path and not any(
         name == "--critical-path" for name, _ in args.run_options) else []
     for machine in machines:
         for np in args.np:
-            name = f"{machine or 'default'}-np{np}"
+            name = f"{ids[machine]}-np{np}"
             command = [tools.mpisimrun, "-np", str(np)]
             command += ["--machine", machine] if machine else []
             command += options_of(args.run_options) + extra + with_np(args.program, np)

@@ -27,9 +27,10 @@ class Tools:
         return subprocess.run([tool, "--help"], capture_output=True, text=True,
                               timeout=60).stdout
 
-    def check_settings(self, options, what):
-        """Lets mpisimrun validate a machine and options (--show-machine runs nothing)."""
-        p = subprocess.run([self.mpisimrun, "-np", "1"] + options + ["--show-machine"],
+    def check_settings(self, options, what, ranks=1):
+        """Lets mpisimrun validate a machine and options for `ranks` ranks (--show-machine runs
+        nothing)."""
+        p = subprocess.run([self.mpisimrun, "-np", str(ranks)] + options + ["--show-machine"],
                            capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
             lines = [line for line in p.stderr.splitlines() if line.strip()]

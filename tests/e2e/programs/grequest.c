@@ -2,8 +2,9 @@
  * reports its own operations through MPI requests): the query callback fills the status with
  * MPI_Status_set_elements and MPI_Status_set_cancelled, the free callback runs once, the cancel
  * callback learns whether the operation was complete; MPI_Waitall mixes a generalized request
- * with a receive; MPI_Request_free before completion frees when the program completes it. Each
- * rank prints what it saw; MPICH prints the same. */
+ * with a receive; MPI_Request_free before completion frees when the program completes it; the
+ * query callback runs in the wait, so it sees what the library did after MPI_Grequest_complete;
+ * a query callback's error is the wait's. Each rank prints what it saw; MPICH prints the same. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -22,6 +23,11 @@ static int query(void* extra, MPI_Status* status) {
   status->MPI_SOURCE = MPI_UNDEFINED;
   status->MPI_TAG = MPI_UNDEFINED;
   return MPI_SUCCESS;
+}
+
+static int query_fails(void* extra, MPI_Status* status) {
+  (void)extra, (void)status;
+  return MPI_ERR_OTHER;
 }
 
 static int release(void* extra) {
@@ -87,10 +93,37 @@ int main(int argc, char** argv) {
   const int frees_before = d.frees;
   MPI_Grequest_complete(keep);
 
+  /* 5. The library updates the operation after completing it: the wait's query sees that. */
+  struct op e = {1, 0, 0, 0, -1};
+  MPI_Grequest_start(query, release, cancel, &e, &r);
+  MPI_Grequest_complete(r);
+  e.elements = 9;
+  MPI_Wait(&r, &st);
+  int count_e = -1;
+  MPI_Get_count(&st, MPI_INT, &count_e);
+
+  /* 6. A query callback that fails: its error comes back from MPI_Wait and in Waitall's status. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  struct op f = {0, 0, 0, 0, -1};
+  MPI_Grequest_start(query_fails, release, cancel, &f, &r);
+  MPI_Grequest_complete(r);
+  int wait_class = -1, waitall_class = -1, status_class = -1;
+  MPI_Error_class(MPI_Wait(&r, &st), &wait_class);
+  MPI_Grequest_start(query_fails, release, cancel, &f, &rs[0]);
+  MPI_Grequest_complete(rs[0]);
+  rs[1] = MPI_REQUEST_NULL;
+  MPI_Error_class(MPI_Waitall(2, rs, sts), &waitall_class);
+  MPI_Error_class(sts[0].MPI_ERROR, &status_class);
+
   printf("rank %d: pending %d, count %d, cancelled %d, frees %d | cancel calls %d saw complete %d, "
          "cancelled %d, frees %d | waitall count %d got %d frees %d | freed early %d then %d\n",
          rank, pending_before, count, cancelled, a.frees, b.cancel_calls, b.cancel_saw_complete,
          cancelled_b, b.frees, count_c, got, c.frees, frees_before, d.frees);
+  printf(
+      "rank %d: updated after completion: count %d | failing query: MPI_Wait class %d "
+      "(MPI_ERR_OTHER %d), MPI_Waitall class %d (MPI_ERR_IN_STATUS %d), its status %d, frees %d\n",
+      rank, count_e, wait_class, wait_class == MPI_ERR_OTHER, waitall_class,
+      waitall_class == MPI_ERR_IN_STATUS, status_class == MPI_ERR_OTHER, f.frees);
   MPI_Finalize();
   return 0;
 }

@@ -29,6 +29,24 @@ static int add_one_copy(MPI_Datatype type, int keyval, void* extra, void* in, vo
   return MPI_SUCCESS;
 }
 
+/* Libraries hang their clean-up on MPI_COMM_WORLD too: MPI_Finalize deletes its attributes,
+ * after MPI_COMM_SELF's. */
+static int say_finalized(MPI_Comm comm, int keyval, void* value, void* extra) {
+  (void)comm, (void)keyval, (void)extra;
+  int rank = *(int*)value, self_done = *(int*)extra;
+  printf("rank %d: MPI_COMM_WORLD's attribute deleted at MPI_Finalize, after MPI_COMM_SELF's %d\n",
+         rank, self_done);
+  return MPI_SUCCESS;
+}
+
+static int self_deleted;
+
+static int mark_self_deleted(MPI_Comm comm, int keyval, void* value, void* extra) {
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  self_deleted = 1;
+  return MPI_SUCCESS;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, flag, copy_slot = 0;
@@ -97,6 +115,13 @@ int main(int argc, char** argv) {
   printf("rank %d: window keyval on a type: MPI_ERR_KEYVAL %d\n", rank, cls == MPI_ERR_KEYVAL);
   MPI_Win_free_keyval(&wkey);
   MPI_Type_free_keyval(&tkey);
+  int ckey, skey;
+  static int world_value;
+  world_value = rank;
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, say_finalized, &ckey, &self_deleted);
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, mark_self_deleted, &skey, NULL);
+  MPI_Comm_set_attr(MPI_COMM_WORLD, ckey, &world_value);
+  MPI_Comm_set_attr(MPI_COMM_SELF, skey, &world_value);
   MPI_Finalize();
   return 0;
 }
