@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "host_clock.hpp"
+#include "memory_fit.hpp"
 #include "process_exit.hpp"
 #include "units.hpp"
 
@@ -27,6 +28,8 @@ constexpr std::chrono::seconds kProgressEvery{10};
 /// How long a stop request may wait for the running rank to enter MPI.
 constexpr std::chrono::seconds kGrace{2};
 constexpr std::chrono::milliseconds kTick{100};
+// /proc/meminfo is read at most this often.
+constexpr std::chrono::milliseconds kMemoryCheckEvery{500};
 /// Ranks the emergency report lists one by one.
 constexpr std::size_t kListedRanks = 16;
 
@@ -83,6 +86,7 @@ void RunControl::watch() {
   Clock::time_point stop_asked{};
   bool stopping = false;
   Clock::time_point next_progress = started_ + kProgressAfter;
+  Clock::time_point next_memory_check = started_;
   while (!wake_.wait_for(lock, kTick, [this] { return quit_; })) {
     const auto now = Clock::now();
     if (!stopping) {
@@ -90,7 +94,12 @@ void RunControl::watch() {
       const bool wall = config_.wall_limit &&
                         now - started_ >= std::chrono::duration<double>(
                                               mpilite::time_to_seconds(*config_.wall_limit));
-      if (sig || wall) {
+      if (config_.memory_reserve && now >= next_memory_check) {
+        next_memory_check = now + kMemoryCheckEvery;
+        if (const auto left = available_memory(); left && *left < config_.memory_reserve)
+          memory_left_.store(std::max<std::uint64_t>(*left, 1));
+      }
+      if (sig || wall || memory_left_.load()) {
         stop_signal_.store(sig);
         stopping = true;
         stop_asked = now;
@@ -113,6 +122,12 @@ void RunControl::watch() {
 std::string RunControl::stop_reason() const {
   const int sig = stop_signal_.load();
   if (sig) return fmt::format("interrupted by {}", signal_name(sig));
+  if (const std::uint64_t left = memory_left_.load())
+    return fmt::format("the machine has only {} of memory left (MPISIM_MEMORY_RESERVE is {}): "
+                       "the ranks need more than it has; run fewer ranks per host process (more "
+                       "host processes, on other machines), a smaller MPISIM_STACK or a smaller "
+                       "problem",
+                       format_size(left), format_size(config_.memory_reserve));
   return fmt::format("MPISIM_WALL_LIMIT reached: the run took more than {} of wall time",
                      format_time(*config_.wall_limit));
 }
@@ -126,7 +141,10 @@ bool RunControl::handle(mpilite::Rank* rank) {
   int code = kLimitExitCode;
   if (due & kStop) {
     why = stop_reason();
-    if (const int sig = stop_signal_.load()) code = 128 + sig;
+    if (const int sig = stop_signal_.load())
+      code = 128 + sig;
+    else if (memory_left_.load())
+      code = 1; // not a limit the user set: the run failed
   } else if (rank && rank->clock > time_limit_) {
     why = fmt::format("MPISIM_TIME_LIMIT reached: rank {} passed {} of simulated time", rank->id,
                       format_time(time_limit_));

@@ -1,7 +1,8 @@
 // Bounds a run and shows how it goes: MPISIM_WALL_LIMIT and MPISIM_TIME_LIMIT end it, SIGINT and
-// SIGTERM end it early, each with the report of what ran so far and the running rank named; a
-// progress line appears on stderr once a run has taken a few seconds (MPISIM_PROGRESS), during
-// the set-up of a large run too.
+// SIGTERM end it early, and so does a machine nearly out of memory (MPISIM_MEMORY_RESERVE), each
+// with the report of what ran so far and the running rank named; a progress line appears on
+// stderr once a run has taken a few seconds (MPISIM_PROGRESS), during the set-up of a large run
+// too.
 //
 // A watchdog thread keeps the wall clock and turns signals into requests; the simulation thread
 // acts on them at the next MPI call or idle round, where ending the run is an ordinary World::stop.
@@ -68,8 +69,10 @@ private:
   const SimTime time_limit_;
   const std::chrono::steady_clock::time_point started_;
   std::atomic<int> due_{0};
-  std::atomic<bool> acknowledged_{false};   ///< the simulation thread is ending the run
-  std::atomic<int> stop_signal_{0};         ///< the signal that asked for the stop (0: wall limit)
+  std::atomic<bool> acknowledged_{false}; ///< the simulation thread is ending the run
+  std::atomic<int> stop_signal_{0};       ///< the signal that asked for the stop (0: wall limit)
+  /// Memory left on the machine when it fell below MPISIM_MEMORY_RESERVE (0: it did not).
+  std::atomic<std::uint64_t> memory_left_{0};
   std::atomic<bool> progress_shown_{false}; ///< set by the watchdog during the set-up
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(rewritten.size()), rewritten.data());
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : kUsageError; // --help, or a bad command line
   }
   variables.export_given();
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "config.hpp"
+#include "link_costs.hpp"
 #include "machine.hpp"
 #include "simgrid_platform.hpp"
 
@@ -47,9 +48,15 @@ int main(int argc, char** argv) {
   // mpiexec's spelling, which CLI11 cannot declare.
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "-np") argv[i] = const_cast<char*>("--ranks");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2; // --help, or a bad command line
+  }
   try {
     const mpisim::MachineParams machine = mpisim::load_machine(machine_name, "MACHINE");
+    // What mpisimrun refuses for this many ranks (a topology too small) is refused here too.
+    [[maybe_unused]] const mpisim::LinkCosts sized(machine, ranks);
     const mpisim::SimgridModel model = mpisim::to_simgrid(
         machine, ranks,
         cpu == "off" ? mpisim::SimgridCompute::Off : mpisim::SimgridCompute::Measured);

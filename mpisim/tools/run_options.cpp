@@ -114,7 +114,8 @@ void VariableOptions::add_to(CLI::App& app) {
   for (const VariableInfo& v : mpisim::variables()) {
     values_.emplace_back();
     if (v.flag_value) {
-      options_.push_back(app.add_flag(cli11_names(v), v.meaning));
+      // A value after the flag (--critical-path=0) is refused, not taken as the flag.
+      options_.push_back(app.add_flag(cli11_names(v), v.meaning)->disable_flag_override());
       continue;
     }
     options_.push_back(app.add_option(cli11_names(v), values_.back(), v.meaning)

@@ -88,3 +88,10 @@ add_test(NAME e2e.ranks_beyond_memory_are_refused_at_once COMMAND ${EXPECT} 2
   -m "1000000000 ranks per host process need at least [0-9.]+ TiB of memory .*available, enough for about [0-9]+ ranks per host process"
   -x "predicted time"
   -- ${RUN} -np 1000000000 ${LARGE_SCALE} fold 1 1)
+
+# A machine that runs out of memory during a run: the run ends with its report and a message
+# before the kernel kills it (here a reserve larger than any machine makes every run "short").
+add_test(NAME e2e.memory_reserve_ends_the_run COMMAND ${EXPECT} 1
+  -m "the machine has only [0-9.]+ [KMGT]?i?B of memory left \\(MPISIM_MEMORY_RESERVE is [0-9.]+ [PT]iB\\)"
+  -m "predicted time"
+  -- ${RUN} -np 8 --cpu off --memory-reserve 1000TiB ${E2E_BIN}/jacobi1d 8 200000)

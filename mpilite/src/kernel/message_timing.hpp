@@ -44,10 +44,10 @@ struct Leg {
   /// sender then comes after this one, so a network whose sender's part depends only on the
   /// sender's earlier legs may decide that part at once.
   bool in_order = false;
-  /// RequestToSend: the receiver runs on another host process. Decided at once, the leg would
-  /// leave for that host before earlier legs of its sender that the network decides later, and
-  /// be matched there before them: such a network keeps it behind them (planned `later`) and
-  /// calls Arrivals::release when they have left.
+  /// The receiver runs on another host process. A leg the network decides at once (a
+  /// RequestToSend, an empty Eager leg) would leave for that host before earlier legs of its
+  /// sender that the network decides later, and be matched there before them: such a network
+  /// keeps it behind them (planned `later`) and calls Arrivals::release when they have left.
   bool elsewhere = false;
 };
 
@@ -138,9 +138,9 @@ public:
   virtual void forward(Message& m, SimTime at) = 0;
   /// The same for a Data leg (its sender's part is done: d.reply_to was answered).
   virtual void forward_data(const DataTransfer& d, SimTime at) = 0;
-  /// A RequestToSend leg planned `later` only to keep it behind its sender's earlier legs
-  /// (Leg::elsewhere) may leave for its receiver's host process: its arrival, m.ts, is the one
-  /// planned.
+  /// A RequestToSend or empty Eager leg planned `later` only to keep it behind its sender's
+  /// earlier legs (Leg::elsewhere) may leave for its receiver's host process: its arrival,
+  /// m.ts, is the one planned.
   virtual void release(Message& m) = 0;
 };
 

@@ -208,6 +208,11 @@ public:
 
   /// Makes every posted receive that matches the envelope of `m` matchable.
   void wake_receivers(const Message& m);
+  /// The first receive posted for `source` (a world rank, or MPI_ANY_SOURCE) on `context`; the
+  /// others follow in post order by Request::source_next.
+  Request* first_from(int context, int source) const {
+    return by_source_.front(envelope_key(context, source));
+  }
 
   /// The matchable receives, in post order.
   std::size_t matchable_count() const { return matchable_.size(); }

@@ -4,8 +4,6 @@
 #include <cstring>
 #include <vector>
 
-#include <boost/container/small_vector.hpp>
-
 #include "buffer_reach.hpp"
 #include "comm.hpp"
 #include "datatype.hpp"
@@ -218,11 +216,26 @@ void post_receive(World& w, Rank& r, Request* req) {
   progress_matching(w, r);
 }
 
+namespace {
+
+/// Whether a receive of `r` posted before `q` could take `m`. progress_matching visits the
+/// matchable receives in post order, and every posted receive that could take a message is
+/// matchable: so such a receive is one it left undecided, which may be entitled to `m`. Only the
+/// receives of m's source and the wildcards are looked at, so that a rank waiting for thousands
+/// of sources at once (MPI_Gatherv) is not matched in time quadratic in them at every message.
+bool posted_earlier_could_take(const Rank& r, const Request& q, const Message& m) {
+  for (int source : {m.src, MPI_ANY_SOURCE})
+    for (const Request* p = r.posted.first_from(m.context, source); p && p->post_seq < q.post_seq;
+         p = p->source_next)
+      if (envelope_matches(*p, m)) return true;
+  return false;
+}
+
+} // namespace
+
 void progress_matching(World& w, Rank& r) {
   World::MatchingScope scope(w);
   MatchPolicy& policy = w.kernel().policy;
-  // Inline: this runs for nearly every message, and a heap allocation each time showed in profiles.
-  boost::container::small_vector<const Request*, 16> undecided;
   SimTime key = kTimeInfinity;
   // In post order over the receives that may have a message: the others have no candidate,
   // so skipping them changes nothing.
@@ -234,7 +247,7 @@ void progress_matching(World& w, Rank& r) {
       continue;
     }
     // A receive posted earlier that is still undecided may be entitled to this message.
-    const bool blocked = could_take({undecided.data(), undecided.size()}, *m);
+    const bool blocked = posted_earlier_could_take(r, q, *m);
     // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
     // settles it and matches again.
     const bool decidable =
@@ -250,7 +263,6 @@ void progress_matching(World& w, Rank& r) {
       continue;
     }
     q.undecided = true;
-    undecided.push_back(&q);
     key = std::min(key, std::max(q.post_time, m->ts));
     ++i;
   }

@@ -120,7 +120,7 @@ Request* send_at(World& w, Rank& r, SimTime at, SendMode mode, const void* buf, 
   if (!eager_data) ++r.later_legs; // until plan_data
   const LegPlan plan = k.timing.plan({eager_data ? LegKind::Eager : LegKind::RequestToSend, r.id,
                                       dest, eager_data ? bytes : 0, at, m->seq, m, nullptr,
-                                      done_when_sent, in_order, !eager_data && !local_dest});
+                                      done_when_sent, in_order, !local_dest});
   if (plan.arrives > kTimeLimit) { // the run ends here
     // A network that decides the arrival later holds the message until the run ends.
     if (!plan.later) w.free_message(m);

@@ -104,7 +104,7 @@ std::int64_t utc_date(const VariableInfo& v, const std::string& value) {
   return static_cast<std::int64_t>(t);
 }
 
-std::size_t fold_threshold(const VariableInfo& v, const std::string& value) {
+std::size_t size_or_off(const VariableInfo& v, const std::string& value) {
   if (value == "off") return 0;
   // A word other than off is a typo of it, not a size: say what is allowed.
   if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0]))) invalid(v, value);
@@ -301,6 +301,14 @@ const std::vector<Variable>& table() {
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.wall_limit = positive_time(v, s);
            }},
+          {{"MPISIM_MEMORY_RESERVE", "--memory-reserve",
+            "end the run, with its report, when less memory than this is left on the machine "
+            "(rather than have the kernel's out-of-memory killer end a process without a word; "
+            "exit code 1)",
+            "256MiB", "off, or a size > 0, e.g. 1GiB"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.memory_reserve = size_or_off(v, s);
+           }},
           {{"MPISIM_TIME_LIMIT", "--time-limit",
             "end the run, with its report and the rank named, when a rank's simulated time "
             "passes this (exit code 124)",
@@ -321,7 +329,7 @@ const std::vector<Variable>& table() {
             "physical pages and their contents become garbage (docs/large-scale.md)",
             "off", "off, or a size > 0, e.g. 1MiB, 64MiB"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
-             c.auto_shared_malloc = fold_threshold(v, s);
+             c.auto_shared_malloc = size_or_off(v, s);
            }},
           {{"MPISIM_SAMPLING", "--sampling",
             "on: a MPISIM_SAMPLE_LOCAL/GLOBAL body is skipped and charged its mean once it has "

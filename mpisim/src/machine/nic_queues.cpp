@@ -48,7 +48,9 @@ bool NicQueues::carry(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   if (leg.kind != LegKind::Eager && leg.kind != LegKind::Data) return false;
   const SimTime work = costs_.injection(leg.from, leg.to, leg.bytes);
   // A message to itself, or no bytes to send (or an infinitely fast link): no port is involved.
-  if (work <= 0) return false;
+  // But an empty message to another host process must not leave before its sender's earlier
+  // ones still at the NIC: it would be matched there before them.
+  if (work <= 0) return leg.kind == LegKind::Eager && keep_behind(leg, plan);
   std::size_t slot = 0;
   Leg& l = new_leg(leg, work, slot);
   l.leaves = plan.leaves;
@@ -89,6 +91,10 @@ bool NicQueues::keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan) {
   l.leaves = plan.leaves;
   l.alone_arrives = plan.arrives;
   l.sent = plan.sent;
+  l.kept_behind = true;
+  // An empty eager send is done at its planned time, but told so only when the leg leaves: its
+  // rank must not end (and its host stop settling) while the leg still waits here.
+  if (l.request) plan.sent_later = true;
   ++nic.waiting;
   to_send_.push(Turn::of(l.leaves, l, slot));
   return true;
@@ -112,11 +118,16 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
   to_send_.pop();
   Leg& l = legs_[slot];
   --out_port(l.src, l.dst).waiting;
-  if (l.kind == static_cast<std::uint8_t>(LegKind::RequestToSend)) { // keep_behind: no rank wakes
+  if (l.kept_behind) { // no rank wakes, but the sender of an empty eager message
     mpilite::Message& message = *l.message;
+    const int sender = l.src;
+    const std::uint64_t request = l.request;
+    const SimTime sent = l.sent;
     legs_.release(slot);
     arrivals.release(message);
-    return kTimeInfinity;
+    if (!request) return kTimeInfinity;
+    arrivals.sent(sender, request, sent);
+    return sent;
   }
   const SimTime first_byte = start_injection(l);
   // What the ranks are told comes last: it may make them plan new legs, which moves legs_, so
@@ -174,7 +185,7 @@ SimTime NicQueues::deliver(mpilite::Arrivals& arrivals) {
 }
 
 SimTime NicQueues::lower_bound(const Leg& l) const {
-  if (l.kind == static_cast<std::uint8_t>(LegKind::RequestToSend)) return l.alone_arrives;
+  if (l.kept_behind) return l.alone_arrives;
   // A leg waits for what its sender's NIC has sent so far, then for what the receiver's has
   // delivered: its arrival is at least what that gives, were nothing else to come before it.
   SimTime low = l.at_receiver;
@@ -242,9 +253,11 @@ mpilite::HeldBack NicQueues::held(mpilite::Arrivals& arrivals) const {
     h.arrivals = std::min(h.arrivals, lower_bound(l));
     // A send done once its bytes have left is an event of its sender's too: a test of it (or
     // of the non-blocking collective it is a step of) at a later clock must wait for the turn.
+    // A leg kept behind is sent at its planned time, however busy its NIC.
     if (!l.injected && (l.request || l.data.reply_to))
-      h.arrivals =
-          std::min(h.arrivals, std::max(l.sent, out_port(l.src, l.dst).sending_until + l.work));
+      h.arrivals = std::min(
+          h.arrivals,
+          l.kept_behind ? l.sent : std::max(l.sent, out_port(l.src, l.dst).sending_until + l.work));
   });
   // Injecting a leg wakes its sender after the leg is ready, and the leg reaches another host
   // a latency after; delivering one wakes its receiver at the earliest when it is there.

@@ -36,7 +36,8 @@ public:
   /// (Leg::in_order) of a node with one rank and nothing waiting at its NIC: the NIC sends such
   /// a leg after everything it sent before and before anything its rank sends after, so it is
   /// injected at once, plan.sent set, and the sender need not stop for the queues' turn. A
-  /// RequestToSend to another host process may wait for its turn too (keep_behind).
+  /// RequestToSend or an empty Eager leg to another host process may wait for its turn too
+  /// (keep_behind).
   bool carry(const mpilite::Leg& leg, mpilite::LegPlan& plan);
 
   /// A leg that another host process planned `later` reaches the node of its receiver, a rank
@@ -65,6 +66,7 @@ private:
     SimTime sent = 0; ///< its sender's part done: were its NIC free until injected, then decided
     SimTime at_receiver = 0; ///< its arrival once injected, before the receiving NIC
     bool injected = false;
+    bool kept_behind = false; ///< keep_behind: its times are final, it only waits to leave
   };
   /// A leg's place in a queue: by time, then by sender, its sequence and kind, so that the
   /// order is the same whatever order the host ran the ranks in. Packed into 24 bytes: these
@@ -87,9 +89,9 @@ private:
   /// A leg of `work` in the queues, from what mpilite says of it, in a slot of its own (its
   /// number in `slot`).
   Leg& new_leg(const mpilite::Leg& leg, SimTime work, std::size_t& slot);
-  /// A request to send to another host process (Leg::elsewhere) waits behind the legs its
-  /// sender's NIC still holds, so that it leaves after them (Arrivals::release); false when
-  /// none waits, and it leaves at once.
+  /// A request to send or an empty eager message to another host process (Leg::elsewhere),
+  /// which occupies no NIC, waits behind the legs its sender's NIC still holds, so that it
+  /// leaves after them (Arrivals::release); false when none waits, and it leaves at once.
   bool keep_behind(const mpilite::Leg& leg, mpilite::LegPlan& plan);
   /// Injects the first leg of the send queue: returns when its sender's part is done.
   SimTime inject(mpilite::Arrivals& arrivals);

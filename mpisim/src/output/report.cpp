@@ -354,6 +354,11 @@ std::string stack_modes_text(const json& s) {
 
 void render_settings(std::string& out, const json& s) {
   const json& m = s["machine"];
+  // The ideal network uses none of the machine's figures: the line must not seem to say it does.
+  std::string network = m["network_model"].get<std::string>();
+  if (network.starts_with("ideal"))
+    network += ", which uses none of the figures before: no overheads or transfer time, 1 ps "
+               "latency";
   out += fmt::format(
       "settings: {} ranks on {} host process(es); machine {} (send overhead {}, "
       "receive overhead {}, latency {}, bandwidth {}, eager limit {}, topology {}, {} rank(s) per "
@@ -363,10 +368,9 @@ void render_settings(std::string& out, const json& s) {
       t(m["send_overhead_ps"]), t(m["recv_overhead_ps"]), t(m["latency_ps"]),
       format_bandwidth(m["bandwidth_bytes_per_s"].get<double>()),
       format_size(m["eager_limit_bytes"].get<std::uint64_t>()), m["topology"].get<std::string>(),
-      m["ranks_per_node"].get<int>(), m["switching"].get<std::string>(),
-      m["network_model"].get<std::string>(), s["protocol"].get<std::string>(),
-      s["det"].get<bool>() ? "on" : "off", s["lookahead"].get<std::string>(),
-      s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
+      m["ranks_per_node"].get<int>(), m["switching"].get<std::string>(), network,
+      s["protocol"].get<std::string>(), s["det"].get<bool>() ? "on" : "off",
+      s["lookahead"].get<std::string>(), s["cpu"].get<std::string>(), m["cpu_scale"].get<double>(),
       format_size(s["stack_bytes"].get<std::uint64_t>()),
       s.value("stack_default", false) ? " (the default for this many ranks per host process)" : "",
       s["overflow_check"].get<std::string>(), stack_modes_text(s),
@@ -515,8 +519,16 @@ std::string render_report(const json& r) {
   const std::string outcome = r["outcome"];
   if (outcome == "deadlock") {
     out += "DEADLOCK: no rank can proceed; the target program is deadlocked:\n";
-    for (const json& line : r["blocked_ranks"])
-      out += "  " + line.get<std::string>() + "\n";
+    // At 100 000 ranks a line each would bury the report: the first ones show the pattern, and
+    // the JSON report has them all.
+    constexpr std::size_t kShown = 32;
+    const json& blocked = r["blocked_ranks"];
+    for (std::size_t i = 0; i < blocked.size() && i < kShown; ++i)
+      out += "  " + blocked[i].get<std::string>() + "\n";
+    if (blocked.size() > kShown)
+      out += fmt::format("  ... and {} more ranks blocked (MPISIM_REPORT=report.json lists every "
+                         "one under blocked_ranks)\n",
+                         blocked.size() - kShown);
   } else if (outcome != "finished") {
     out += fmt::format("{}: {}\n",
                        outcome == "abort"   ? "ABORTED"

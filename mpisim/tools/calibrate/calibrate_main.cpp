@@ -446,10 +446,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     code = run(o);
   } catch (const CLI::ParseError& e) {
-    if (world_rank() == 0)
-      code = app.exit(e);
-    else
-      code = e.get_exit_code();
+    // --help, or a bad command line (2, as the tools' other usage errors).
+    code = (world_rank() == 0 ? app.exit(e) : e.get_exit_code()) == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     if (world_rank() == 0) fmt::print(stderr, "mpisim-calibrate: {}\n", e.what());
     code = 2;

@@ -2,8 +2,8 @@
  * tag, a small one with MPI_Isend, a large one (400 KB: a rendezvous) with MPI_Send and a small
  * one with MPI_Send, and rank 0 receives them in the order they were sent: by naming the source,
  * with MPI_ANY_SOURCE, and after MPI_Probe. Every rank r of the upper half does the same to rank
- * r - size/2 at once (on 2 host processes, the pairs are split between them). Prints, per round
- * and message, the count and the first value received. */
+ * r - size/2 at once (on 2 host processes, the pairs are split between them); then a small message
+ * and an empty one. Prints, per round and message, the count and the first value received. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +41,25 @@ int main(int argc, char** argv) {
       }
     }
     MPI_Barrier(MPI_COMM_WORLD);
+  }
+  /* An empty message after a small one, with one tag: on 2 host processes the empty one left at
+   * once while the first still waited at its NIC, and was received first. */
+  const int half = size / 2;
+  if (rank >= half && rank - half < half) {
+    int small = 41;
+    MPI_Request q[2];
+    MPI_Isend(&small, 1, MPI_INT, rank - half, 8, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(NULL, 0, MPI_INT, rank - half, 8, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+  } else if (rank < half) {
+    for (int m = 0; m < 2; ++m) {
+      MPI_Status s;
+      big[0] = -1;
+      MPI_Recv(big, kBig, MPI_INT, rank + half, 8, MPI_COMM_WORLD, &s);
+      int count;
+      MPI_Get_count(&s, MPI_INT, &count);
+      printf("rank %d, empty after small, message %d: %d ints, first %d\n", rank, m, count, big[0]);
+    }
   }
   free(big);
   MPI_Finalize();
