@@ -69,6 +69,15 @@ void send_eager(mpisim::NicQueues& nic, mpilite::Message& m, int from, int to, s
   ASSERT_TRUE(nic.carry(leg, alone));
 }
 
+/// A message of no bytes (a request to send, or empty) from rank 0 to rank 2, ready at 2 o_s
+/// and planned alone on the network; its times.
+mpilite::LegPlan empty_to_rank_2(mpilite::Message& m) {
+  m.src = 0;
+  m.dst = 2;
+  m.ts = 2 * kSend + kLatency;
+  return {2 * kSend, 2 * kSend, 2 * kSend + kLatency};
+}
+
 TEST(NicHosts, ALegToAnotherHostLeavesAfterItsTurnAtTheSendersNic) {
   Queues q;
   Recorded ranks;
@@ -99,10 +108,7 @@ TEST(NicHosts, ARequestToSendToAnotherHostLeavesAfterItsSendersWaitingLegs) {
   mpilite::Message a, b;
   // Rank 0's eager send to rank 2 waits at its NIC; then it starts a rendezvous with rank 2.
   send_eager(q.nic, a, 0, 2, 0);
-  b.src = 0;
-  b.dst = 2;
-  b.ts = 2 * kSend + kLatency;
-  const mpilite::LegPlan planned{2 * kSend, 2 * kSend, 2 * kSend + kLatency};
+  const mpilite::LegPlan planned = empty_to_rank_2(b);
   mpilite::LegPlan plan = planned;
   const mpilite::Leg rts{LegKind::RequestToSend, 0, 2, 0, kSend, 1, &b, nullptr, 0, false, true};
   ASSERT_TRUE(q.nic.carry(rts, plan));
@@ -125,6 +131,28 @@ TEST(NicHosts, ARequestToSendToAnotherHostLeavesAfterItsSendersWaitingLegs) {
   plan = planned;
   const mpilite::Leg here{LegKind::RequestToSend, 0, 1, 0, kSend, 3, &b, nullptr, 0, false, false};
   EXPECT_FALSE(q.nic.carry(here, plan));
+}
+
+TEST(NicHosts, AnEmptyMessageKeptBehindLeavesWhenItsSenderWaitsForIt) {
+  Queues q;
+  Recorded ranks;
+  mpilite::Message a, b;
+  // Rank 0's eager send to rank 2 waits at its NIC; then it sends rank 2 an empty message and
+  // waits for it: the ranks' earliest action is that send's completion, when it leaves.
+  send_eager(q.nic, a, 0, 2, 0);
+  mpilite::LegPlan plan = empty_to_rank_2(b);
+  const mpilite::Leg empty{LegKind::Eager, 0, 2, 0, kSend, 1, &b, nullptr, 9, false, true};
+  ASSERT_TRUE(q.nic.carry(empty, plan));
+  EXPECT_TRUE(plan.sent_later);
+  ranks.act = 2 * kSend;
+  // It occupies no port: once the leg before it has left, it leaves too, though no rank acts
+  // before it (it waited for ever so, three host processes idle).
+  EXPECT_TRUE(q.nic.settle(ranks, kTimeInfinity));
+  const std::vector<std::string> want = {
+      event("sent", 0, kSend + kWork), event("forward", 0, kSend + kLatency),
+      event("release", 0, 2 * kSend + kLatency), event("sent", 0, 2 * kSend)};
+  EXPECT_EQ(ranks.events, want);
+  EXPECT_EQ(q.nic.held(ranks).acts, kTimeInfinity);
 }
 
 TEST(NicHosts, ALegFromAnotherHostIsDeliveredOnceNoFrameCanComeFirst) {

@@ -231,7 +231,11 @@ bool NicQueues::settle(mpilite::Arrivals& arrivals, SimTime remote) {
   SimTime act = arrivals.earliest_action();
   bool decided = false;
   for (;;) {
-    if (!to_send_.empty() && to_send_.top().t < std::min({act, remote, next_delivery()})) {
+    // A leg kept behind occupies no port and its times are final: at the head of the queue, its
+    // sender's earlier legs have left, and it may leave too. Waiting for `act` would wait for
+    // ever when its own sender's next action is the send it completes, at the same time.
+    if (!to_send_.empty() && (legs_[to_send_.top().slot].kept_behind ||
+                              to_send_.top().t < std::min({act, remote, next_delivery()}))) {
       act = std::min(act, inject(arrivals));
       decided = true;
       continue;
