@@ -146,6 +146,16 @@ conformance_vs_mpich(object_attributes 3
 # "message 0: 0 ints").
 conformance_vs_mpich(non_overtaking 4 "rank 1, empty after small, message 0: 1 ints, first 41$")
 
+# A long broadcast's empty pieces between host processes (they overtook the piece before them,
+# sent when its sender's NIC woke it: MPI_ERR_TRUNCATE on 2 host processes).
+e2e_program(bcast_pieces ${CONFORMANCE_PROGRAMS}/bcast_pieces.c)
+add_test(NAME conformance.bcast_pieces.hosts2 COMMAND ${EXPECT} 0
+  -m "bcast pieces: 200 ranks, 0 wrong bytes"
+  -- env MPISIM_CPU=off ${RUN} -np 200 -hosts 2 ${E2E_BIN}/bcast_pieces)
+add_test(NAME conformance.bcast_pieces_invariant
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/invariant.py --map block --hosts 1,2,3
+  ${RUN} ${E2E_BIN}/bcast_pieces 200)
+
 # Neighbourhood collectives on a periodic grid of 2x2, where each neighbour is both the lower
 # and the upper one: each slot receives what that neighbour sent the other way.
 conformance_vs_mpich(neighbor_periodic_pair 4

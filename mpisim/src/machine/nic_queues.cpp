@@ -146,10 +146,13 @@ SimTime NicQueues::inject(mpilite::Arrivals& arrivals) {
     if (!message) data_away = std::move(l.data);
     legs_.release(slot);
   }
-  if (message && request) arrivals.sent(sender, request, sent);
-  if (!message && sender_waits) arrivals.sent(sender, sender_waits, sent);
+  // The leg leaves for another host before its sender is told: a rank (or a collective's next
+  // step) woken by `sent` may send again at once, and a leg of no bytes leaves at once too; it
+  // must reach that host after this one, or be matched before it.
   if (!here && message) arrivals.forward(*message, first_byte);
   if (data_away) arrivals.forward_data(*data_away, first_byte);
+  if (message && request) arrivals.sent(sender, request, sent);
+  if (!message && sender_waits) arrivals.sent(sender, sender_waits, sent);
   return sent;
 }
 
