@@ -35,6 +35,8 @@ TEST(Topology, DimsCreateGivesBalancedNonIncreasingGrids) {
       {1, {0, 0, 0}, {1, 1, 1}},
       {33, {0, 0, 0}, {11, 3, 1}},
       {12, {0, 2}, {6, 2}},
+      // As balanced as 9 x 8 x 5: MPICH's choice (the last it tries).
+      {360, {0, 0, 0}, {10, 6, 6}},
       {6, {3, 2}, {3, 2}},
       {6, {3, 3}, {}},
   };

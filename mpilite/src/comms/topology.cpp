@@ -69,19 +69,27 @@ namespace {
 
 /// Search for the most balanced factorization: d[0] >= d[1] >= ... with product n, smallest
 /// d[0] - d[last] (MPICH's measure, after Träff and Lübbe, "Specification guideline violations
-/// by MPI_Dims_create", EuroMPI'15). Ties keep the first found, in increasing order of d[0].
+/// by MPI_Dims_create", EuroMPI'15), and of those MPICH's choice.
 struct BalancedSearch {
   std::vector<int> divisors; ///< of the original n, increasing
   std::vector<int> current;
   std::vector<int> best;
   int best_spread = INT_MAX;
 
+  /// MPICH tries the factors from the last (smallest) one up, each in increasing order, and
+  /// keeps the last of equally balanced ones: of two, the one whose factors read from the last
+  /// are larger at the first that differs.
+  bool later_in_mpich_order() const {
+    return std::lexicographical_compare(best.rbegin(), best.rend(), current.rbegin(),
+                                        current.rend());
+  }
+
   void run(int n, int k, int largest) {
     if (k == 1) {
       if (n > largest) return;
       current.push_back(n);
       const int spread = current.front() - n;
-      if (spread < best_spread) {
+      if (spread < best_spread || (spread == best_spread && later_in_mpich_order())) {
         best_spread = spread;
         best = current;
       }
@@ -96,8 +104,9 @@ struct BalancedSearch {
       for (int i = 0; i < k && power < n; ++i)
         power *= d;
       if (power < n) continue;
-      // The spread can only grow from here: the last factor is at most d.
-      if (!current.empty() && current.front() - d >= best_spread) continue;
+      // The spread can only grow from here: the last factor is at most d (an equal one may still
+      // be the one MPICH chooses).
+      if (!current.empty() && current.front() - d > best_spread) continue;
       current.push_back(d);
       run(n / d, k - 1, d);
       current.pop_back();
