@@ -105,6 +105,9 @@ typedef enum MPI_T_source_order {
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x14000000)
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
+/* MPI-4.0: aborts the processes of the object's communicator; a simulation ends there, as with
+ * MPI_ERRORS_ARE_FATAL. */
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
 
 /* Predefined datatypes: 0x4c00 | index. The index order is fixed (mpilite/src/datatype_builtin). */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)

@@ -1,6 +1,6 @@
 // Error handlers of communicators: handlers of the program are called with the communicator and
 // the code, are inherited by new communicators and outlive MPI_Errhandler_free while in use;
-// MPI_ERRORS_RETURN and MPI_ERRORS_ARE_FATAL hold per communicator.
+// MPI_ERRORS_RETURN, MPI_ERRORS_ARE_FATAL and MPI_ERRORS_ABORT hold per communicator.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -124,6 +124,27 @@ TEST(Errhandlers, CallErrhandlerWithTheDefaultHandlerIsFatal) {
   EXPECT_NE(summary.exit_code, 0);
   EXPECT_TRUE(contains(summary.message, "rank 1: MPI_Comm_call_errhandler: MPI_ERR_INTERN"))
       << summary.message;
+}
+
+TEST(Errhandlers, ErrorsAbortEndsTheRun) {
+  MPI_Errhandler got = MPI_ERRHANDLER_NULL;
+  auto summary = test::simulate(test::config(2), [&](int, char**) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_ABORT);
+    if (test::world_rank() == 1) {
+      MPI_Comm_get_errhandler(dup, &got);
+      int v = 0;
+      MPI_Send(&v, 1, MPI_INT, 5, 0, dup);
+    }
+    MPI_Finalize();
+    return 0;
+  });
+  EXPECT_EQ(got, MPI_ERRORS_ABORT);
+  EXPECT_EQ(summary.reason, mpilite::RunEnd::FatalError);
+  EXPECT_NE(summary.exit_code, 0);
+  EXPECT_TRUE(contains(summary.message, "rank 1: MPI_Send: MPI_ERR_RANK")) << summary.message;
 }
 
 TEST(Errhandlers, BadHandlesAreArgErrors) {

@@ -10,9 +10,10 @@ namespace mpilite {
 /// communicator uses it (MPI_Errhandler_free only drops the program's reference).
 class Errhandlers {
 public:
-  /// Whether `h` is MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN or a live handler of the program.
+  /// Whether `h` is a predefined handler or a live handler of the program.
   bool valid(MPI_Errhandler h) {
-    return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || table_.find(h);
+    return h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN || h == MPI_ERRORS_ABORT ||
+           table_.find(h);
   }
   /// The function of a program's handler; null for the predefined ones.
   MPI_Comm_errhandler_function* function(MPI_Errhandler h) {

@@ -18,11 +18,11 @@ const char* error_class_name(int code);
 const char* error_class_text(int code);
 
 /// Reports error `code` of MPI call `call` by `rank` on `comm` (MPI_COMM_NULL: MPI_COMM_WORLD),
-/// following the rank's error handler for `comm`: MPI_ERRORS_ARE_FATAL ends the simulation with
-/// a message naming the rank, the call and `detail`; MPI_ERRORS_RETURN returns `code`; a handler
-/// of the program is called with the communicator and the code, then `code` is returned. `detail`
-/// is taken by value and moved: a fatal error never returns to the caller's frame, whose
-/// temporaries would leak.
+/// following the rank's error handler for `comm`: MPI_ERRORS_ARE_FATAL (or MPI_ERRORS_ABORT) ends
+/// the simulation with a message naming the rank, the call and `detail`; MPI_ERRORS_RETURN
+/// returns `code`; a handler of the program is called with the communicator and the code, then
+/// `code` is returned. `detail` is taken by value and moved: a fatal error never returns to the
+/// caller's frame, whose temporaries would leak.
 int raise_error(World& w, Rank& rank, MPI_Comm comm, const char* call, int code,
                 std::string detail);
 
