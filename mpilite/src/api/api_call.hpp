@@ -105,6 +105,16 @@ inline void store_status(MPI_Status* out, const MPI_Status& s) {
   if (out && out != MPI_STATUS_IGNORE) *out = s;
 }
 
+/// The same for a call that completes one operation (MPI_Recv, MPI_Wait, ...): MPI_ERROR is left
+/// as the program set it, as MPICH leaves it (MPI-4.0 3.2.5: only the calls that return several
+/// statuses set it; the call's own result is the error).
+inline void store_single_status(MPI_Status* out, const MPI_Status& s) {
+  if (!out || out == MPI_STATUS_IGNORE) return;
+  const int kept = out->MPI_ERROR;
+  *out = s;
+  out->MPI_ERROR = kept;
+}
+
 /// Fills a status for an operation with MPI_PROC_NULL.
 inline MPI_Status null_status() {
   MPI_Status s{};

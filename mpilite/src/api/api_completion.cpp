@@ -57,7 +57,7 @@ int finish_one(ApiCall& c, HandleSet& set, std::size_t i, MPI_Request* handles,
                MPI_Status* status) {
   const Request* op = with_final_status(set.ops[i]);
   const int e = op ? receive_error(c, *op) : MPI_SUCCESS;
-  store_status(status, finish_request(c, set, i, handles));
+  store_single_status(status, finish_request(c, set, i, handles));
   return e;
 }
 
@@ -205,7 +205,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Sta
   record_outcome(c, set, {&done, i < 0 ? 0u : 1u}, true, Recorded::Which);
   if (i < 0) {
     *index = MPI_UNDEFINED;
-    store_status(status, empty_status());
+    store_single_status(status, empty_status());
     return MPI_SUCCESS;
   }
   *index = static_cast<int>(i);
@@ -225,7 +225,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fl
     record_outcome(c, set, {}, true, Recorded::Which);
     *flag = 1;
     *index = MPI_UNDEFINED;
-    store_status(status, empty_status());
+    store_single_status(status, empty_status());
     return MPI_SUCCESS;
   }
   const long i = test_any(c.w, c.r, set.ops.data(), set.ops.size());
@@ -326,9 +326,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
   *flag = completed_by_clock(c.w, c.r, *op);
   MPISIM_RECORD_OUTCOME(c, Outcome{*flag != 0, {}, {}});
   if (!*flag) return MPI_SUCCESS;
-  MPI_Status s = with_final_status(op)->status;
-  if (op->kind == RequestKind::Send) s.MPI_ERROR = MPI_SUCCESS;
-  store_status(status, s);
+  store_single_status(status, with_final_status(op)->status);
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Request_get_status)

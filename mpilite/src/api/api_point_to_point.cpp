@@ -56,7 +56,7 @@ int send_and_receive(ApiCall& c, int dest, int source, MPI_Comm comm, const P2pA
     c.r.spend_comm(exchange_extra(c.w, c.r, send.comm->peer_world(send.peer, c.r.id),
                                   send.count * send.type->size, status_bytes(reqs[1]->status)),
                    PathPart::SendOverhead);
-  store_status(status, reqs[1]->status);
+  store_single_status(status, reqs[1]->status);
   const int e = receive_error(c, *reqs[1]);
   c.w.free_request(reqs[0]);
   c.w.free_request(reqs[1]);
@@ -146,7 +146,7 @@ int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
   Request* q = begin_receive(c, a);
   wait_all(c.w, c.r, &q, 1);
   if (wildcard(source, tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(q->status));
-  store_status(status, q->status);
+  store_single_status(status, q->status);
   const int e = receive_error(c, *q);
   c.w.free_request(q);
   return e;

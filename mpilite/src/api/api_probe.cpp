@@ -166,7 +166,7 @@ int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
   if (int e = matched_receive(c, buf, count, datatype, message, q)) return e;
   MPISIM_RECORD_OP(c, "mrecv", bytes_of(c, count, datatype), MessageArg{m});
   wait_all(c.w, c.r, &q, 1);
-  store_status(status, q->status);
+  store_single_status(status, q->status);
   const int e = receive_error(c, *q);
   c.w.free_request(q);
   return e;
