@@ -33,6 +33,7 @@ cases = [
     (["whatif", "-np", "4", "--vary", "machine=2x", "-o", out, program], "a factor applies to"),
     (["whatif", "-np", "4", "--vary", "latency=2y", "-o", out, program], "unknown unit 'y'"),
     (["whatif", "-np", "4", "--vary", "latency=0x", "-o", out, program], "must be greater than 0"),
+    (["whatif", "-np", "4", "--vary", "latency=1e999x", "-o", out, program], "factor is too large"),
     (["whatif", "--from", "/nonexistent", "--vary", "latency=2x", "-o", out], "no recording there"),
     (["whatif", "-np", "4", "-o", out, program], "at least one --vary"),
     (["scaling", "-np", "", "-o", out, program], "-np '' has an empty rank count"),

@@ -53,12 +53,12 @@ def replay_options(row):
 
 def check_halo(tool, mpisimrun, halo, out):
     program = [halo, "200", "30"]
-    rows, p = study(tool, out, ["-np", "16", "--vary", "bandwidth=2x", "--vary", "latency=0.5x",
+    rows, p = study(tool, out, ["-np", "16", "--vary", "bandwidth=2x", "--vary", "latency=5e-1x",
                                 "--cpu", "off"] + program)
     if rows["baseline"]["mode"] != "live (recorded)" or rows["baseline"]["status"] != "ok":
         fail(f"baseline {rows['baseline']}")
     expected = {"v1": "bandwidth=2x (--bandwidth 24000000000B/s)",
-                "v2": "latency=0.5x (--latency 750000ps)"}
+                "v2": "latency=5e-1x (--latency 750000ps)"}  # a factor may have an exponent
     for id, variant in expected.items():
         r = rows[id]
         if r["variant"] != variant or r["mode"] != "replayed" or r["status"] != "ok":

@@ -19,24 +19,46 @@ Request* with_final_status(Request* op) {
   return op;
 }
 
+/// The error a completed operation (or null) reports in its status.
+int operation_error(const Request* op) {
+  return op && op->kind != RequestKind::Send ? op->status.MPI_ERROR : MPI_SUCCESS;
+}
+
+/// Which statuses a call that completes several operations writes MPI_ERROR into when none
+/// failed. MPI-4.0 3.7.5 sets the field only with MPI_ERR_IN_STATUS; MPICH's MPI_Waitall also
+/// sets it (to MPI_SUCCESS) for each operation that was not null, and programs compared with
+/// MPICH see that.
+enum class ErrorOnSuccess { Kept, SetForOperations };
+
 /// Finishes the completed operations `done` (indices into the set), stores their statuses in
 /// `statuses` (position k for done[k]; or by index when `by_index`), and raises
-/// MPI_ERR_IN_STATUS if one failed.
+/// MPI_ERR_IN_STATUS if one failed, with every status's MPI_ERROR set; if none failed, MPI_ERROR
+/// is set as `on_success` says and otherwise left as the program set it.
 int finish_all(ApiCall& c, HandleSet& set, const std::vector<std::size_t>& done,
-               MPI_Request* handles, MPI_Status* statuses, bool by_index) {
+               MPI_Request* handles, MPI_Status* statuses, bool by_index,
+               ErrorOnSuccess on_success = ErrorOnSuccess::Kept) {
   int failed = 0, first_error = MPI_SUCCESS;
   std::string first_failure;
   MPI_Comm first_comm = MPI_COMM_WORLD;
+  for (const std::size_t i : done) {
+    const Request* op = with_final_status(set.ops[i]);
+    const int error = operation_error(op);
+    if (error == MPI_SUCCESS || failed++ > 0) continue;
+    first_error = error;
+    first_failure = failure_text(*op);
+    if (op->comm) first_comm = op->comm->handle;
+  }
+  const bool store = statuses != MPI_STATUSES_IGNORE && statuses;
   for (std::size_t k = 0; k < done.size(); ++k) {
-    const Request* op = with_final_status(set.ops[done[k]]);
-    const int error = op && op->kind != RequestKind::Send ? op->status.MPI_ERROR : MPI_SUCCESS;
-    if (error != MPI_SUCCESS && failed == 0) {
-      first_failure = failure_text(*op);
-      if (op->comm) first_comm = op->comm->handle;
-    }
+    const bool sets_error = failed > 0 || (on_success == ErrorOnSuccess::SetForOperations &&
+                                           set.ops[done[k]] != nullptr);
     const MPI_Status s = finish_request(c, set, done[k], handles);
-    if (error != MPI_SUCCESS && failed++ == 0) first_error = error;
-    if (statuses != MPI_STATUSES_IGNORE && statuses) statuses[by_index ? done[k] : k] = s;
+    if (!store) continue;
+    MPI_Status& out = statuses[by_index ? done[k] : k];
+    if (sets_error)
+      out = s;
+    else
+      store_single_status(&out, s);
   }
   if (failed == 0) return MPI_SUCCESS;
   // The errors are in the statuses even when one operation completed (MPI-4.0 3.7.5), and go
@@ -157,7 +179,8 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   wait_all(c.w, c.r, set.ops.data(), set.ops.size());
   const std::vector<std::size_t> all = all_indices(set.ops.size());
   record_outcome(c, set, all, true, Recorded::Matches);
-  return finish_all(c, set, all, array_of_requests, array_of_statuses, true);
+  return finish_all(c, set, all, array_of_requests, array_of_statuses, true,
+                    ErrorOnSuccess::SetForOperations);
 }
 MPISIM_WEAK_ALIAS(Waitall)
 

@@ -32,6 +32,16 @@ int check_out(ApiCall& c, MPI_Comm comm, const void* p, const char* what) {
   return c.error(comm, MPI_ERR_ARG, "null {} pointer", what);
 }
 
+/// A probe's status: MPICH's MPI_Probe and MPI_Iprobe set MPI_ERROR (to MPI_SUCCESS), its
+/// MPI_Mprobe and MPI_Improbe leave it as the program set it, and programs compared with MPICH
+/// see that.
+void store_probe_status(bool take, MPI_Status* out, const MPI_Status& s) {
+  if (take)
+    store_single_status(out, s);
+  else
+    store_status(out, s);
+}
+
 /// MPI_Probe and MPI_Mprobe: blocks until the message is there.
 int blocking_probe(const char* name, Request::Probe how, int source, int tag, MPI_Comm comm,
                    MPI_Message* message, MPI_Status* status) {
@@ -44,7 +54,7 @@ int blocking_probe(const char* name, Request::Probe how, int source, int tag, MP
   if (take)
     if (int e = check_out(c, comm, message, "message")) return e;
   if (world_source == MPI_PROC_NULL) {
-    store_status(status, null_status());
+    store_single_status(status, null_status()); // MPICH leaves MPI_ERROR here too
     if (message) *message = MPI_MESSAGE_NO_PROC;
     if (take) MPISIM_RECORD_OP(c, "mprobe", source, tag, CommArg{comm}, NewMessageArg{*message});
     return MPI_SUCCESS;
@@ -55,7 +65,7 @@ int blocking_probe(const char* name, Request::Probe how, int source, int tag, MP
   if (take) *message = message_handle(*q);
   if (take) MPISIM_RECORD_OP(c, "mprobe", source, tag, CommArg{comm}, NewMessageArg{*message});
   if (wildcard(source, tag)) MPISIM_RECORD_OUTCOME(c, Outcome::matched(q->status));
-  store_status(status, q->status);
+  store_probe_status(take, status, q->status);
   if (!take) c.w.free_request(q);
   return MPI_SUCCESS;
 }
@@ -80,7 +90,7 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
     if (take) *message = MPI_MESSAGE_NO_PROC;
     record_take();
     MPISIM_RECORD_OUTCOME(c, Outcome{});
-    store_status(status, null_status());
+    store_single_status(status, null_status()); // MPICH leaves MPI_ERROR here too
     return MPI_SUCCESS;
   }
   Message* m = probe_now(c.w, c.r, world_source, tag, cm->context, *cm);
@@ -96,7 +106,7 @@ int immediate_probe(const char* name, bool take, int source, int tag, MPI_Comm c
   if (take) *message = message_handle(*take_probed(c.w, c.r, *m, *cm));
   record_take();
   MPISIM_RECORD_OUTCOME(c, wildcard(source, tag) ? Outcome::matched(s) : Outcome{});
-  store_status(status, s);
+  store_probe_status(take, status, s);
   return MPI_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 """What-if variants: --vary KEY=V1,V2 turned into mpisimrun options. A factor (0.5x) scales the
 baseline machine's value, read from its report's settings.machine, and is passed as an absolute
 value in a unit that parses back exactly (picoseconds, bytes/s)."""
+import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,7 +16,8 @@ SCALED = {
     "send-overhead": ("--send-overhead", "send_overhead_ps", "time"),
     "recv-overhead": ("--recv-overhead", "recv_overhead_ps", "time"),
 }
-FACTOR = re.compile(r"^([0-9]+(?:\.[0-9]+)?|\.[0-9]+)x$")
+# A factor is a decimal number, with an exponent if wanted (1e-1x, 2.5E3x), then x.
+FACTOR = re.compile(r"^((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)x$")
 KEY = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
@@ -67,6 +69,8 @@ def parse_vary(spec):
                                  f"{', '.join(SCALED)} only; give {key} a value")
             if not factor > 0:
                 raise UsageError(f"--vary {key}={value}: the factor must be greater than 0")
+            if not math.isfinite(factor):
+                raise UsageError(f"--vary {key}={value}: the factor is too large")
         variants.append(Variant(key, value, factor))
     return variants
 
