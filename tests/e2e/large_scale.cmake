@@ -95,3 +95,14 @@ add_test(NAME e2e.memory_reserve_ends_the_run COMMAND ${EXPECT} 1
   -m "the machine has only [0-9.]+ [KMGT]?i?B of memory left \\(MPISIM_MEMORY_RESERVE is [0-9.]+ [PT]iB\\)"
   -m "predicted time"
   -- ${RUN} -np 8 --cpu off --memory-reserve 1000TiB ${E2E_BIN}/jacobi1d 8 200000)
+
+# A rank that waits for every other at once (MPI_Gatherv's root posts a receive per source):
+# each message is matched against the receives of its own source only, so 20 000 ranks take
+# well under a second; the prediction grows by the root's NIC time per message, the same on 1
+# and 2 host processes, and every rank's ints are in their place.
+e2e_program(gatherv ${PROJECT_SOURCE_DIR}/benchmarks/micro/gatherv.c)
+foreach(hosts 1 2)
+  add_test(NAME e2e.scale.gatherv_20000_ranks.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "^gatherv verified$" -m "predicted time: 0.004001500667 s"
+    -- env MPISIM_CPU=off ${RUN} -np 20000 -hosts ${hosts} ${E2E_BIN}/gatherv)
+endforeach()

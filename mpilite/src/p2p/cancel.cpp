@@ -23,7 +23,7 @@ void cancel_receive(World& w, Rank& r, Request& q) {
   while (!q.complete && !candidate(r, q) && r.eit <= r.clock)
     await_decision(w, r, r.clock);
   if (q.complete || candidate(r, q)) return; // matched, or its message is there: it will be
-  r.posted.erase(&q);
+  withdraw_receive(w, r, q);
   complete_cancelled(r, q);
 }
 

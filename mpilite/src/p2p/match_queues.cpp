@@ -28,10 +28,18 @@ void PostedQueue::erase(Request* q) {
   (q->posted_next ? q->posted_next->posted_prev : tail_) = q->posted_prev;
   q->posted_prev = q->posted_next = nullptr;
   by_source_.erase(list_key(*q), q);
-  if (q->matchable) {
-    q->matchable = false;
-    matchable_.erase(std::find(matchable_.begin(), matchable_.end(), q));
-  }
+  if (q->matchable) drop_matchable(matchable_index(q));
+}
+
+std::size_t PostedQueue::matchable_index(const Request* q) const {
+  const auto at = std::lower_bound(
+      matchable_.begin(), matchable_.end(), q->post_seq,
+      [](const Request* other, std::uint64_t seq) { return other->post_seq < seq; });
+  return static_cast<std::size_t>(at - matchable_.begin());
+}
+
+void PostedQueue::drop_from_matchable(Request* q) {
+  drop_matchable(matchable_index(q));
 }
 
 void PostedQueue::make_matchable(Request* q) {

@@ -219,11 +219,16 @@ public:
   Request* matchable(std::size_t i) const { return matchable_[i]; }
   /// Takes the i-th matchable receive out of the set (it stays posted).
   void drop_matchable(std::size_t i);
+  /// Takes `q`, which is matchable, out of the set (it stays posted).
+  void drop_from_matchable(Request* q);
 
 private:
   using SourceLists = KeyedLists<Request, &Request::source_prev, &Request::source_next>;
 
   void make_matchable(Request* q);
+  /// Where `q`, which is matchable, is in matchable_ (sorted by post_seq): a rank waiting for
+  /// thousands of receives at once drops them one by one.
+  std::size_t matchable_index(const Request* q) const;
 
   Request* head_ = nullptr;
   Request* tail_ = nullptr;

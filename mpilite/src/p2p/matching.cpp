@@ -19,6 +19,8 @@ bool earlier(const Message& a, const Message& b) {
   return a.seq < b.seq;
 }
 
+void progress_matching_for(World& w, Rank& r, int context, int source);
+
 } // namespace
 
 bool could_take(std::span<const Request* const> receives, const Message& m) {
@@ -206,7 +208,7 @@ void deliver(World& w, Message* m) {
   r->unexpected.push_back(m);
   if (r->posted.empty()) return;
   r->posted.wake_receivers(*m);
-  progress_matching(w, *r);
+  progress_matching_for(w, *r, m->context, m->src);
 }
 
 void post_receive(World& w, Rank& r, Request* req) {
@@ -231,42 +233,112 @@ bool posted_earlier_could_take(const Rank& r, const Request& q, const Message& m
   return false;
 }
 
+/// Takes the key of `q` out of its owner's undecided keys (rekey() finds their least again when
+/// every receive at it has gone).
+void unkey(Rank& r, Request& q) {
+  if (q.undecided_key == kTimeInfinity) return;
+  if (q.undecided_key == r.undecided_key) --r.undecided_at_key;
+  q.undecided_key = kTimeInfinity;
+}
+
+void add_key(Rank& r, Request& q, SimTime k) {
+  q.undecided_key = k;
+  if (k < r.undecided_key) {
+    r.undecided_key = k;
+    r.undecided_at_key = 1;
+  } else if (k == r.undecided_key) {
+    ++r.undecided_at_key;
+  }
+}
+
+/// The least key of the undecided receives once no receive holds the last one.
+void rekey(Rank& r) {
+  r.undecided_key = kTimeInfinity;
+  r.undecided_at_key = 0;
+  for (std::size_t i = 0; i < r.posted.matchable_count(); ++i) {
+    Request& q = *r.posted.matchable(i);
+    if (q.undecided_key < kTimeInfinity) add_key(r, q, q.undecided_key);
+  }
+}
+
+enum class Matched { Dropped, Taken, Undecided };
+
+/// Matches the matchable receive `q` (unkeyed) if it can be decided now: it takes its candidate,
+/// is dropped from the matchable ones if it has none, or is left undecided with its key.
+Matched match_one(World& w, Rank& r, Request& q) {
+  Message* m = candidate(r, q);
+  if (!m) return Matched::Dropped;
+  // A receive posted earlier that is still undecided may be entitled to this message.
+  const bool blocked = posted_earlier_could_take(r, q, *m);
+  // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
+  // settles it and matches again.
+  const bool decidable = !blocked && !m->pending &&
+                         (m->ts < r.eit || w.kernel().policy.takes_without_bound(q, r.id, *m));
+  if (!decidable) {
+    q.undecided = true;
+    add_key(r, q, std::max(q.post_time, m->ts));
+    return Matched::Undecided;
+  }
+  r.posted.erase(&q);
+  if (q.probe != Request::Probe::None) {
+    probe_found(w, r, q, *m);
+  } else {
+    r.unexpected.erase(m);
+    receive_message(w, r, q, *m);
+  }
+  return Matched::Taken;
+}
+
+/// Matches what a message of `source` on `context` may have changed: it arrived, or its arrival
+/// was decided. With no wildcard receive there, only the receives of that source can take it,
+/// and what they take frees only receives of that source: the others stay as they were, so that
+/// a rank waiting for thousands of sources (MPI_Gatherv's root) is not matched in time linear
+/// in them at every message. A wildcard receive may take any source's message: then all.
+void progress_matching_for(World& w, Rank& r, int context, int source) {
+  if (r.posted.first_from(context, MPI_ANY_SOURCE)) {
+    progress_matching(w, r);
+    return;
+  }
+  World::MatchingScope scope(w);
+  for (Request *q = r.posted.first_from(context, source), *next = nullptr; q; q = next) {
+    next = q->source_next;
+    if (!q->matchable) continue;
+    unkey(r, *q);
+    if (match_one(w, r, *q) == Matched::Dropped) r.posted.drop_from_matchable(q);
+  }
+  if (r.undecided_at_key == 0) rekey(r);
+  w.note_undecided(r);
+}
+
 } // namespace
+
+void withdraw_receive(World& w, Rank& r, Request& q) {
+  unkey(r, q);
+  r.posted.erase(&q);
+  if (r.undecided_at_key == 0) rekey(r);
+  w.note_undecided(r);
+}
 
 void progress_matching(World& w, Rank& r) {
   World::MatchingScope scope(w);
-  MatchPolicy& policy = w.kernel().policy;
-  SimTime key = kTimeInfinity;
+  r.undecided_key = kTimeInfinity;
+  r.undecided_at_key = 0;
   // In post order over the receives that may have a message: the others have no candidate,
   // so skipping them changes nothing.
   for (std::size_t i = 0; i < r.posted.matchable_count();) {
     Request& q = *r.posted.matchable(i);
-    Message* m = candidate(r, q);
-    if (!m) {
+    q.undecided_key = kTimeInfinity;
+    switch (match_one(w, r, q)) {
+    case Matched::Dropped:
       r.posted.drop_matchable(i);
-      continue;
+      break;
+    case Matched::Taken:
+      break;
+    case Matched::Undecided:
+      ++i;
+      break;
     }
-    // A receive posted earlier that is still undecided may be entitled to this message.
-    const bool blocked = posted_earlier_could_take(r, q, *m);
-    // A pending message's arrival is not decided yet (m->ts is a lower bound): the kernel
-    // settles it and matches again.
-    const bool decidable =
-        !blocked && !m->pending && (m->ts < r.eit || policy.takes_without_bound(q, r.id, *m));
-    if (decidable) {
-      r.posted.erase(&q);
-      if (q.probe != Request::Probe::None) {
-        probe_found(w, r, q, *m);
-      } else {
-        r.unexpected.erase(m);
-        receive_message(w, r, q, *m);
-      }
-      continue;
-    }
-    q.undecided = true;
-    key = std::min(key, std::max(q.post_time, m->ts));
-    ++i;
   }
-  r.undecided_key = key;
   w.note_undecided(r);
 }
 
@@ -305,7 +377,8 @@ void finish_data(World& w, const DataTransfer& d, SimTime arrival, SimTime sent)
 void settle_message(World& w, Message& m, SimTime ts) {
   m.ts = ts;
   m.pending = false;
-  if (Rank* r = w.local(m.dst); r && !r->posted.empty()) progress_matching(w, *r);
+  if (Rank* r = w.local(m.dst); r && !r->posted.empty())
+    progress_matching_for(w, *r, m.context, m.src);
 }
 
 } // namespace mpilite

@@ -25,6 +25,9 @@ void post_receive(World& w, Rank& r, Request* req);
 /// Marks the rest undecided and records r.undecided_key.
 void progress_matching(World& w, Rank& r);
 
+/// Takes receive `q` of `r`, posted and not matched, out of matching (MPI_Cancel).
+void withdraw_receive(World& w, Rank& r, Request& q);
+
 /// Completes the sender's side of a synchronous or rendezvous send (local or remote).
 void complete_reply(World& w, const Reply& reply);
 

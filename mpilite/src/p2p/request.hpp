@@ -71,6 +71,10 @@ struct Request {
   Request* source_prev = nullptr;
   Request* source_next = nullptr;
   std::uint64_t post_seq = 0;
+  /// Posted receives left undecided: when taking its candidate could take effect
+  /// (max(post_time, candidate's ts)), counted in its owner's undecided_key; kTimeInfinity
+  /// otherwise (matching.cpp keeps the two in step).
+  SimTime undecided_key = kTimeInfinity;
   std::unique_ptr<Message> message;
   /// Persistent requests (MPI_Send_init, MPI_Bcast_init, MPI_Psend_init, ...): what MPI_Start
   /// starts, and the operation the last MPI_Start started until a wait or test completes it

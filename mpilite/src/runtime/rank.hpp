@@ -112,8 +112,10 @@ struct Rank {
   /// Receives freed while active (MPI_Request_free): each takes its message when it comes,
   /// and the rank lets them before it leaves an MPI call (deliver_released_receives).
   int released_receives = 0;
-  /// Smallest time at which an undecided receive of this rank could take effect.
+  /// Smallest time at which an undecided receive of this rank could take effect: the least
+  /// Request::undecided_key of its posted receives, which `undecided_at_key` of them hold.
   SimTime undecided_key = kTimeInfinity;
+  std::uint32_t undecided_at_key = 0;
   bool in_undecided_list = false;
   /// Listed in World::may_wait_elsewhere() (padding that was there anyway).
   bool in_elsewhere_list = false;
