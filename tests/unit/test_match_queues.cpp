@@ -2,6 +2,7 @@
 // matchable set of posted receives, and matching through them with long queues.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <random>
@@ -263,6 +264,35 @@ TEST(PostedQueue, WakesExactlyTheReceivesAMessageMatchesInPostOrder) {
     p.erase(q);
   EXPECT_TRUE(p.empty());
   EXPECT_EQ(p.matchable_count(), 0u);
+}
+
+// Matching drops a receive by itself (the receives of one source, visited in their own list), and
+// the rest keep post order, over enough receives that the set is searched, not scanned.
+TEST(PostedQueue, DropsAReceiveByItselfAndKeepsPostOrder) {
+  std::deque<Request> reqs;
+  for (int s = 0; s < 100; ++s)
+    reqs.push_back(make_receive(0, s, 7));
+  mpilite::PostedQueue p;
+  for (Request& q : reqs)
+    p.push_back(&q);
+  std::vector<Request*> kept;
+  for (int s = 0; s < 100; ++s) {
+    if (s % 3 == 0)
+      p.drop_from_matchable(&reqs[static_cast<std::size_t>(s)]);
+    else
+      kept.push_back(&reqs[static_cast<std::size_t>(s)]);
+  }
+  EXPECT_EQ(matchable(p), kept);
+  EXPECT_FALSE(reqs[0].matchable);
+  p.erase(&reqs[50]); // matchable: leaves the set too
+  kept.erase(std::find(kept.begin(), kept.end(), &reqs[50]));
+  EXPECT_EQ(matchable(p), kept);
+  p.wake_receivers(make_message(0, 99, 7, 0)); // 99 % 3 == 0: back, in its place (last)
+  kept.push_back(&reqs[99]);
+  EXPECT_EQ(matchable(p), kept);
+  p.wake_receivers(make_message(0, 3, 7, 1)); // back between 2 and 4
+  kept.insert(std::find(kept.begin(), kept.end(), &reqs[4]), &reqs[3]);
+  EXPECT_EQ(matchable(p), kept);
 }
 
 // Every rank sends `kPerPeer` tagged messages to rank 0, which has them all queued before it
