@@ -120,8 +120,8 @@ conformance_vs_mpich(status_error_multi 2 "MPI_Iprobe, MPI_Improbe of MPI_PROC_N
 conformance_vs_mpich(info_outside_init 2 "after finalize: 1 keys, 1 value$")
 
 # A rank with a receive posted for every other rank at once, two per source, wildcards between
-# them and a second communicator: each receive takes what MPI's order gives it (messages are
-# matched against their own source's receives, and all receives while wildcards are posted).
+# them and a second communicator: each receive takes what MPI's order gives it (a message is
+# matched against its own source's receives and the wildcards it can change).
 conformance_vs_mpich(many_sources 16 "many_sources: 16 ranks, 53 receives, named 240015, wildcards 36, other comm 840, out of order 0$")
 
 # Receives freed while active take their messages as they come, not at the rank's next

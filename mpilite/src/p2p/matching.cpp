@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "buffer_reach.hpp"
 #include "comm.hpp"
 #include "datatype.hpp"
@@ -19,7 +21,7 @@ bool earlier(const Message& a, const Message& b) {
   return a.seq < b.seq;
 }
 
-void progress_matching_for(World& w, Rank& r, int context, int source);
+void progress_matching_for(World& w, Rank& r, int context, int source, int tag);
 
 } // namespace
 
@@ -208,7 +210,7 @@ void deliver(World& w, Message* m) {
   r->unexpected.push_back(m);
   if (r->posted.empty()) return;
   r->posted.wake_receivers(*m);
-  progress_matching_for(w, *r, m->context, m->src);
+  progress_matching_for(w, *r, m->context, m->src, m->tag);
 }
 
 void post_receive(World& w, Rank& r, Request* req) {
@@ -263,9 +265,24 @@ void rekey(Rank& r) {
 
 enum class Matched { Dropped, Taken, Undecided };
 
+/// What a pass over the receives knows of the last wildcard receive it left undecided: a later
+/// wildcard of the same communicator and tag has the same candidate (no receive posted after the
+/// first can have taken it, since the first could take it too), and the first blocks it. A
+/// master's hundreds of wildcard receives then cost one search of the sources per pass.
+struct Pass {
+  const Request* wildcard = nullptr;
+  const Message* candidate = nullptr;
+};
+
 /// Matches the matchable receive `q` (unkeyed) if it can be decided now: it takes its candidate,
 /// is dropped from the matchable ones if it has none, or is left undecided with its key.
-Matched match_one(World& w, Rank& r, Request& q) {
+Matched match_one(World& w, Rank& r, Request& q, Pass& pass) {
+  if (q.source == MPI_ANY_SOURCE && pass.wildcard && pass.wildcard->context == q.context &&
+      pass.wildcard->tag == q.tag) {
+    q.undecided = true;
+    add_key(r, q, std::max(q.post_time, pass.candidate->ts));
+    return Matched::Undecided;
+  }
   Message* m = candidate(r, q);
   if (!m) return Matched::Dropped;
   // A receive posted earlier that is still undecided may be entitled to this message.
@@ -277,6 +294,7 @@ Matched match_one(World& w, Rank& r, Request& q) {
   if (!decidable) {
     q.undecided = true;
     add_key(r, q, std::max(q.post_time, m->ts));
+    if (q.source == MPI_ANY_SOURCE) pass = {&q, m};
     return Matched::Undecided;
   }
   r.posted.erase(&q);
@@ -289,22 +307,50 @@ Matched match_one(World& w, Rank& r, Request& q) {
   return Matched::Taken;
 }
 
-/// Matches what a message of `source` on `context` may have changed: it arrived, or its arrival
-/// was decided. With no wildcard receive there, only the receives of that source can take it,
-/// and what they take frees only receives of that source: the others stay as they were, so that
-/// a rank waiting for thousands of sources (MPI_Gatherv's root) is not matched in time linear
-/// in them at every message. A wildcard receive may take any source's message: then all.
-void progress_matching_for(World& w, Rank& r, int context, int source) {
-  if (r.posted.first_from(context, MPI_ANY_SOURCE)) {
-    progress_matching(w, r);
-    return;
-  }
+/// Matches what a message of `source` with `tag` on `context` may have changed: it arrived, or
+/// its arrival was decided. Only the receives of that source and the wildcards can take it, and
+/// what a receive of that source takes changes only the receives of that source and the
+/// wildcards that could take such a message (or that such a receive blocked): the others stay as
+/// they were, so that a rank waiting for thousands of sources (MPI_Gatherv's root) is not
+/// matched in time linear in them at every message. They are visited in post order, as a pass
+/// over all would; once a wildcard takes a message, which may be any source's, all are matched.
+void progress_matching_for(World& w, Rank& r, int context, int source, int tag) {
   World::MatchingScope scope(w);
-  for (Request *q = r.posted.first_from(context, source), *next = nullptr; q; q = next) {
-    next = q->source_next;
-    if (!q->matchable) continue;
-    unkey(r, *q);
-    if (match_one(w, r, *q) == Matched::Dropped) r.posted.drop_from_matchable(q);
+  Pass pass;
+  // The tags of the messages that receives of `source` took in this pass (any: one that takes
+  // every tag took one, or left the receives it blocked).
+  boost::container::small_vector<int, 4> taken;
+  bool any_taken = false;
+  const auto may_change = [&](const Request& wildcard) {
+    return wildcard.tag == MPI_ANY_TAG || wildcard.tag == tag || any_taken ||
+           std::find(taken.begin(), taken.end(), wildcard.tag) != taken.end();
+  };
+  Request* named = r.posted.first_from(context, source);
+  Request* wild = r.posted.first_from(context, MPI_ANY_SOURCE);
+  while (named || wild) {
+    const bool is_wild = !named || (wild && wild->post_seq < named->post_seq);
+    Request& q = is_wild ? *wild : *named;
+    (is_wild ? wild : named) = q.source_next;
+    if (!q.matchable || (is_wild && !may_change(q))) continue;
+    unkey(r, q);
+    const int q_tag = q.tag; // taking may free q
+    switch (match_one(w, r, q, pass)) {
+    case Matched::Dropped:
+      r.posted.drop_from_matchable(&q);
+      break;
+    case Matched::Taken:
+      if (is_wild) {
+        progress_matching(w, r);
+        return;
+      }
+      if (q_tag == MPI_ANY_TAG)
+        any_taken = true;
+      else
+        taken.push_back(q_tag);
+      break;
+    case Matched::Undecided:
+      break;
+    }
   }
   if (r.undecided_at_key == 0) rekey(r);
   w.note_undecided(r);
@@ -325,10 +371,11 @@ void progress_matching(World& w, Rank& r) {
   r.undecided_at_key = 0;
   // In post order over the receives that may have a message: the others have no candidate,
   // so skipping them changes nothing.
+  Pass pass;
   for (std::size_t i = 0; i < r.posted.matchable_count();) {
     Request& q = *r.posted.matchable(i);
     q.undecided_key = kTimeInfinity;
-    switch (match_one(w, r, q)) {
+    switch (match_one(w, r, q, pass)) {
     case Matched::Dropped:
       r.posted.drop_matchable(i);
       break;
@@ -378,7 +425,7 @@ void settle_message(World& w, Message& m, SimTime ts) {
   m.ts = ts;
   m.pending = false;
   if (Rank* r = w.local(m.dst); r && !r->posted.empty())
-    progress_matching_for(w, *r, m.context, m.src);
+    progress_matching_for(w, *r, m.context, m.src, m.tag);
 }
 
 } // namespace mpilite
