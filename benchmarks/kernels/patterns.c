@@ -360,6 +360,70 @@ static void waitany(Ctx* c) {
   }
 }
 
+/* Wildcards beside named receives on one communicator: each rank posts, interleaved, six
+ * MPI_ANY_SOURCE receives of tag 1 (twins of one tag), one named receive of tag 2 per
+ * neighbour, and on a duplicate communicator MPI_ANY_SOURCE/MPI_ANY_TAG receives; the
+ * neighbours send in a scrambled order at staggered times, some messages large enough for
+ * the rendezvous protocol. Which wildcard takes which message depends on simulated time only. */
+static void wildmix(Ctx* c) {
+  if (c->size < 4) return;
+  enum { kLarge = 3000, kRecvs = 13 };
+  const int from[3] = {(c->rank + c->size - 1) % c->size, (c->rank + 1) % c->size,
+                       (c->rank + 2) % c->size};
+  const int to[3] = {(c->rank + 1) % c->size, (c->rank + c->size - 1) % c->size,
+                     (c->rank + c->size - 2) % c->size};
+  MPI_Comm other;
+  MPI_Comm_dup(MPI_COMM_WORLD, &other);
+  int(*in)[kLarge] = malloc(sizeof(int[kRecvs][kLarge]));
+  int(*out)[kLarge] = malloc(sizeof(int[9][kLarge]));
+  for (int it = 0; it < 4; ++it) {
+    MPI_Request q[kRecvs], s[9];
+    int n = 0, wild = 0, named = 0, dup = 0;
+    /* Post order: wildcard, named, other communicator, wildcard, ... */
+    while (n < kRecvs) {
+      if (wild < 6) {
+        MPI_Irecv(in[n], kLarge, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &q[n]);
+        ++n, ++wild;
+      }
+      if (named < 3) {
+        MPI_Irecv(in[n], kLarge, MPI_INT, from[named], 2, MPI_COMM_WORLD, &q[n]);
+        ++n, ++named;
+      }
+      if (dup < 4) {
+        MPI_Irecv(in[n], kLarge, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, other, &q[n]);
+        ++n, ++dup;
+      }
+    }
+    /* Two messages of tag 1 and one of tag 2 to each target, in an order that changes. */
+    for (int k = 0; k < 9; ++k) {
+      const int slot = (k * 4 + it + c->rank) % 9, target = slot / 3, tag = slot % 3 == 2 ? 2 : 1;
+      MPISIM_Compute(((c->rank * 5 + k * 3 + it) % 7 + 1) * 0.4e-6);
+      const int count = (k + it + c->rank) % 4 == 0 ? kLarge : 8 + k;
+      fill(out[k], count, c->rank * 100 + it * 10 + k);
+      MPI_Isend(out[k], count, MPI_INT, to[target], tag, MPI_COMM_WORLD, &s[k]);
+    }
+    /* On `other`, one message to the first two targets and two to the third, tags 3 and 4. */
+    for (int k = 0; k < 4; ++k) {
+      int v = c->rank * 1000 + it * 10 + k;
+      MPISIM_Compute(((c->rank + k * 5 + it) % 4 + 1) * 0.3e-6);
+      MPI_Send(&v, 1, MPI_INT, to[k < 3 ? k : 2], 3 + k % 2, other);
+    }
+    MPI_Status st[kRecvs];
+    MPI_Waitall(kRecvs, q, st);
+    for (int k = 0; k < kRecvs; ++k) {
+      int count;
+      MPI_Get_count(&st[k], MPI_INT, &count);
+      mix(c, (unsigned long long)(st[k].MPI_SOURCE * 100000 + st[k].MPI_TAG * 10000 + count));
+      mix_buffer(c, in[k], count < 4 ? count : 4);
+    }
+    MPI_Status sent[9];
+    MPI_Waitall(9, s, sent);
+  }
+  free(in);
+  free(out);
+  MPI_Comm_free(&other);
+}
+
 /* Communicators split by parity: collectives and a wildcard receive inside each half. */
 static void subcomm(Ctx* c) {
   MPI_Comm half;
@@ -416,6 +480,8 @@ int main(int argc, char** argv) {
     waitany(&c);
   else if (!strcmp(pattern, "overlap"))
     overlap(&c);
+  else if (!strcmp(pattern, "wildmix"))
+    wildmix(&c);
   else if (!strcmp(pattern, "subcomm"))
     subcomm(&c);
   else if (!strcmp(pattern, "residues"))
