@@ -99,13 +99,16 @@ def check_clock_notes(rows, p, out):
             fail(f"row {r['id']} ({r['mode']}, clock_reads {reads}): note {note!r}")
 
 
+# A wrong model that never ends must be a row, not a stuck test; 30 s, since a sanitized run on
+# a loaded machine is many times slower than the 0.1 s it takes alone.
+DIVERGENCE_TIMEOUT = ["--timeout", "30"]
+
+
 def check_divergence(tool, mpisimrun, first_come, out):
     slow = ["--bandwidth", "1200000000B/s"]
-    # --timeout: a wrong model that never ends must be a row, not a stuck test; 30 s, since a
-    # sanitized run on a loaded machine is many times slower than the 0.1 s it takes alone.
     rows, p = study(tool, os.path.join(out, "live"), ["-np", "3", "--vary", "bandwidth=0.1x",
-                                                      "--cpu", "off", "--timeout", "30",
-                                                      first_come])
+                                                      "--cpu", "off"] + DIVERGENCE_TIMEOUT +
+                      [first_come])
     r = rows["v1"]
     if r["mode"] != "live: replay diverged" or r["status"] != "ok":
         fail(f"diverged row: {r['mode']} {r['status']} {r['error']}", p.stdout)
@@ -117,7 +120,7 @@ def check_divergence(tool, mpisimrun, first_come, out):
         fail(f"the row does not show the live run: {r['command']}", p.stdout)
     record = os.path.join(out, "live", "record")
     rows, p = study(tool, os.path.join(out, "from"), ["--from", record, "--vary",
-                                                      "bandwidth=0.1x", "--timeout", "30"])
+                                                      "bandwidth=0.1x"] + DIVERGENCE_TIMEOUT)
     r = rows["v1"]
     if r["mode"] != "approximate" or r["replay_time_ps"] != r["predicted_time_ps"]:
         fail(f"from the recording alone: {r['mode']} {r['predicted_time_ps']}", p.stdout)
@@ -125,8 +128,8 @@ def check_divergence(tool, mpisimrun, first_come, out):
         fail("the table does not say approximate", p.stdout)
     # With the program at hand (no -np, no --cpu: both are the recording's).
     rows, p = study(tool, os.path.join(out, "from-program"), ["--from", record, "--vary",
-                                                              "bandwidth=0.1x", "--timeout", "30",
-                                                              first_come])
+                                                              "bandwidth=0.1x"] +
+                      DIVERGENCE_TIMEOUT + [first_come])
     r = rows["v1"]
     argv = shlex.split(r["command"])
     if r["mode"] != "live: replay diverged" or r["status"] != "ok" or argv[:3] != [
