@@ -236,6 +236,7 @@ RunSummary Simulation::run(const mpilite::World::Main& main, int argc, char** ar
     arrivals_ = std::make_unique<mpilite::WorldArrivals>(world);
     observer_ = Observer::make(config_, host);
     if (observer_) world.op_log = observer_->op_log();
+    world.track_served = world.op_log != nullptr;
     world.simulated_libc_time = config_.simulated_libc_time;
     world.calendar_epoch_s = s.calendar_epoch_s;
     world.ranks_per_node = config_.machine.ranks_per_node;

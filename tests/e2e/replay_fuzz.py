@@ -4,9 +4,10 @@ that a few chosen damages give their exact file:line error, then replays COUNT m
 fixed seed: each must end within a timeout with exit 0 or a clean error exit (1 or 2), never by a
 signal, never by a hang, and never with a sanitizer's report (a leak report also exits 1).
 
-usage: replay_fuzz.py MPISIMRUN MPISIM-REPLAY PROGRAM COUNT [MORE_PROGRAM PATTERN...]
-MORE_PROGRAM's patterns add records with the operations of later record formats (topologies,
-persistent requests, non-blocking collectives, ...), mutated like the others.
+usage: replay_fuzz.py MPISIMRUN MPISIM-REPLAY PROGRAM COUNT [MORE_PROGRAM PATTERN...]...
+Each MORE_PROGRAM's patterns add records with the operations of later record formats (topologies,
+persistent requests, non-blocking collectives, one-sided communication, ...), mutated like the
+others; an argument with a / in it names the next program.
 """
 import concurrent.futures
 import json
@@ -23,7 +24,9 @@ SEED = 13
 TIMEOUT = 30
 WORDS = ["-1", "-5", "0", "1", "3", "2147483647", "2147483648", "-2147483649",
          "9223372036854775807", "-9223372036854775808", "99999999999999999999", "x", "", "1.5",
-         "d1:2:3", "d2147483648:0:1", "d-1:0:1", "d8:1275070475:1x", "u0", "u1", "1e308"]
+         "d1:2:3", "d2147483648:0:1", "d-1:0:1", "d8:1275070475:1x", "u0", "u1", "1e308",
+         # target datatypes of one-sided operations: cut short, not hex, odd, too many nodes
+         "L", "L00", "Lzz", "L0", "L" + "ff" * 96, "L" + "00" * 24 + "ffffffff" + "00" * 68]
 META = [("mpisim_record", 2), ("mpisim_record", None), ("mpisim_record", "1"), ("ranks", 2000000000),
         ("ranks", -1), ("ranks", "4"), ("ranks", 0), ("ranks", 3), ("ranks", 1e300),
         ("cpu_scale", 0), ("cpu_scale", -1), ("cpu_scale", 1e308), ("cpu_scale", 1e-308),
@@ -129,7 +132,13 @@ def damage_first(d, op, field, value):
 
 def main():
     mpisimrun, tool, program, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    runs = [(program, p) for p in PATTERNS] + [(sys.argv[5], p) for p in sys.argv[6:]]
+    runs = [(program, p) for p in PATTERNS]
+    more = None
+    for arg in sys.argv[5:]:
+        if os.sep in arg:
+            more = arg
+        else:
+            runs.append((more, arg))
     rng = random.Random(SEED)
     with tempfile.TemporaryDirectory() as tmp:
         records = []
@@ -144,8 +153,8 @@ def main():
         if code != 0:
             sys.exit(f"FAIL: the undamaged record does not replay ({code}):\n{out[-2000:]}")
 
-        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 6), 2,
-                    "format version 6 (this mpisim-replay reads versions 1 to 5)")
+        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 7), 2,
+                    "format version 7 (this mpisim-replay reads versions 1 to 6)")
         # A record of the operations format 3 had is still read as one.
         check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 3), 0, "predicted time")
         # An outcome other than the replay's (MPI_Waitany completing another request) is warned

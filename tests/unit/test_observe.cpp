@@ -539,31 +539,35 @@ TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
   c.record_path = dir;
   const auto run = test::simulate(c, [](int, char**) {
     MPI_Init(nullptr, nullptr);
-    int x = 0;
     MPI_Win win;
-    MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
   });
   EXPECT_EQ(run.reason, mpilite::RunEnd::FatalError);
-  EXPECT_NE(run.message.find("MPI_Win_create is not recorded by MPISIM_RECORD"), std::string::npos)
+  EXPECT_NE(run.message.find("MPI_Win_create_dynamic is not recorded by MPISIM_RECORD"),
+            std::string::npos)
       << run.message;
   // What to do instead: a what-if study of such a program runs its variants live.
   EXPECT_NE(run.message.find("mpisim-study whatif"), std::string::npos) << run.message;
   std::filesystem::remove_all(dir);
 }
 
-TEST(Observe, OnlyOneSidedIoGeneralizedRequestsAndSessionsAreRefused) {
+TEST(Observe, OnlyDynamicWindowsIoGeneralizedRequestsAndSessionsAreRefused) {
   // Format 4's calls are recorded (tests/e2e/programs/record_coverage.c replays each).
   for (const char* call :
        {"MPI_Bcast_init", "MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init", "MPI_Isendrecv",
         "MPI_Isendrecv_replace", "MPI_Comm_idup", "MPI_Comm_idup_with_info",
         "MPI_Comm_dup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready",
         "MPI_Pready_range", "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create",
-        "MPI_Intercomm_merge", "MPI_Comm_remote_size"})
+        "MPI_Intercomm_merge", "MPI_Comm_remote_size",
+        // Format 6's (tests/CMakeLists.txt, e2e.replay_equals_live.rma_*)
+        "MPI_Win_create", "MPI_Win_allocate", "MPI_Put", "MPI_Get", "MPI_Fetch_and_op",
+        "MPI_Rget_accumulate", "MPI_Win_lock", "MPI_Win_flush_local_all", "MPI_Win_test",
+        "MPI_Win_get_attr"})
     EXPECT_TRUE(mpilite::OpLog::covers(call)) << call;
-  for (const char* call : {"MPI_Win_create", "MPI_Put", "MPI_Get", "MPI_File_open",
+  for (const char* call : {"MPI_Win_create_dynamic", "MPI_Win_attach", "MPI_Put_c", "MPI_File_open",
                            "MPI_Grequest_start", "MPI_Session_init"})
     EXPECT_FALSE(mpilite::OpLog::covers(call)) << call;
 }

@@ -37,6 +37,7 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     w.kernel().hooks.enter_mpi(r);
     started_ = r.clock;
     ++r.stats.mpi_calls;
+    if (w.op_log) w.op_log->enter(r.id);
     // A call replay could not re-issue would make the recorded trace silently wrong.
     if (w.op_log && !OpLog::covers(call))
       w.stop(RunEnd::FatalError, 1,

@@ -121,8 +121,29 @@ int check_epoch(ApiCall& c, Window& w, int target) {
   return MPI_SUCCESS;
 }
 
+/// Records an operation as `NAME WIN TARGET DISP TCOUNT TTYPE OCOUNT OTYPE RCOUNT RTYPE OP`,
+/// and its request if it has one ("r" before the name): the target's datatype whole, as it
+/// travels, the origin's and the result's by size, as point-to-point data is.
+void record_rma(ApiCall& c, MPI_Win win, const RmaArgs& a, const MPI_Request* request) {
+  // By RmaKind; MPI has no request-based compare-and-swap.
+  static constexpr const char* kNames[] = {"put", "get", "accumulate", "get_accumulate",
+                                           "compare_and_swap"};
+  static constexpr const char* kRequestNames[] = {"rput", "rget", "raccumulate", "rget_accumulate",
+                                                  nullptr};
+  const auto kind = static_cast<std::size_t>(a.kind);
+  if (request)
+    MPISIM_RECORD_OP(c, kRequestNames[kind], WinArg{win}, a.target.rank, a.target.disp,
+                     a.target.count, TargetTypeArg{a.target.type}, a.origin.count,
+                     TypeArg{a.origin.type}, a.result.count, TypeArg{a.result.type}, OpArg{a.op},
+                     NewRequestArg{*request});
+  else
+    MPISIM_RECORD_OP(c, kNames[kind], WinArg{win}, a.target.rank, a.target.disp, a.target.count,
+                     TargetTypeArg{a.target.type}, a.origin.count, TypeArg{a.origin.type},
+                     a.result.count, TypeArg{a.result.type}, OpArg{a.op});
+}
+
 /// The checks of every one-sided operation, and the queued operation.
-int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
+int queue_op(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   c.raise_on_window(w->handle, w->errhandler);
@@ -174,6 +195,13 @@ int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
   return MPI_SUCCESS;
 }
 
+/// An operation of an epoch (MPI_Put, ...): queued and recorded.
+int issue(ApiCall& c, MPI_Win win, const RmaArgs& a) {
+  if (int e = queue_op(c, win, a)) return e;
+  record_rma(c, win, a, nullptr);
+  return MPI_SUCCESS;
+}
+
 /// A request-based operation (MPI_Rput, ...): allowed in passive target epochs only. It is
 /// sent at once, with the operations queued for its target before it, and its request
 /// completes when the target's reply has come, as MPI_Win_flush would.
@@ -187,9 +215,10 @@ int issue_request(ApiCall& c, MPI_Win win, const RmaArgs& a, MPI_Request* reques
         c, *w, MPI_ERR_RMA_SYNC,
         "{} needs a passive target epoch to rank {} (MPI_Win_lock or MPI_Win_lock_all)", c.name,
         target);
-  if (int e = issue(c, win, a)) return e;
+  if (int e = queue_op(c, win, a)) return e;
   Request* q = target == MPI_PROC_NULL ? nullptr : start_batch(c, *w, target, false);
   *request = (q ? q : completed_request(c.w, c.r, RequestKind::Send))->handle;
+  record_rma(c, win, a, request);
   return MPI_SUCCESS;
 }
 
@@ -432,6 +461,7 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
                      "MPI_Win_fence inside a lock epoch: end it with MPI_Win_unlock or "
                      "MPI_Win_unlock_all first");
+  MPISIM_RECORD_OP(c, "win_fence", assert, WinArg{win});
   int p = 0;
   PMPI_Comm_size(w->comm, &p);
   // Each target learns how many operations it serves from each origin (as MPICH's fence does
@@ -459,25 +489,29 @@ int PMPI_Win_fence(int assert, MPI_Win win) {
 }
 MPISIM_WEAK_ALIAS(Win_fence)
 
-int PMPI_Win_post(MPI_Group group, int, MPI_Win win) {
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   ApiCall c("MPI_Win_post");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (w->exposure_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "an exposure epoch is already open (MPI_Win_post)");
   if (int e = ranks_of(c, *w, group, w->exposure)) return e;
+  MPISIM_RECORD_OP(c, "win_post", IntsArg{static_cast<int>(w->exposure.size()), w->exposure.data()},
+                   assert, WinArg{win});
   w->exposure_epoch = true;
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_post)
 
-int PMPI_Win_start(MPI_Group group, int, MPI_Win win) {
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   ApiCall c("MPI_Win_start");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (w->access_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "an access epoch is already open (MPI_Win_start)");
   if (int e = ranks_of(c, *w, group, w->access)) return e;
+  MPISIM_RECORD_OP(c, "win_start", IntsArg{static_cast<int>(w->access.size()), w->access.data()},
+                   assert, WinArg{win});
   w->access_epoch = true;
   return MPI_SUCCESS;
 }
@@ -489,6 +523,7 @@ int PMPI_Win_complete(MPI_Win win) {
   if (int e = check_window(c, win, w)) return e;
   if (!w->access_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "no access epoch is open (call MPI_Win_start)");
+  MPISIM_RECORD_OP(c, "win_complete", WinArg{win});
   // Every target of the group learns how many operations follow, even none.
   std::vector<int> counts(w->access.size(), 0);
   for (const RmaOp& q : w->ops)
@@ -514,6 +549,7 @@ int PMPI_Win_wait(MPI_Win win) {
   if (int e = check_window(c, win, w)) return e;
   if (!w->exposure_epoch)
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "no exposure epoch is open (call MPI_Win_post)");
+  MPISIM_RECORD_OP(c, "win_wait", WinArg{win});
   Refused refused;
   if (!w->exposure_served) serve_exposure(*w, refused);
   RmaReplies& replies = w->exposure_replies;
@@ -531,6 +567,7 @@ int PMPI_Win_test(MPI_Win win, int* flag) {
   if (!flag) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null flag argument");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
+  MPISIM_RECORD_OP(c, "win_test", WinArg{win});
   // The epoch ends once every origin of its group has called MPI_Win_complete, whose first
   // message is the count of its operations: until each count is here, the test says no.
   if (w->exposure_epoch && !w->exposure_served)
@@ -539,12 +576,14 @@ int PMPI_Win_test(MPI_Win win, int* flag) {
       PMPI_Iprobe(s, kCountTag, w->comm, &here, MPI_STATUS_IGNORE);
       if (!here) {
         *flag = 0;
+        MPISIM_RECORD_OUTCOME(c, Outcome{false, {}, {}});
         return MPI_SUCCESS;
       }
     }
   // Their operations follow their counts: serving them waits only for messages under way.
   const int e = PMPI_Win_wait(win);
   *flag = e == MPI_SUCCESS ? 1 : 0;
+  MPISIM_RECORD_OUTCOME(c, Outcome{*flag != 0, {}, {}});
   return e;
 }
 MPISIM_WEAK_ALIAS(Win_test)

@@ -60,6 +60,14 @@ int make_window(ApiCall& c, void* base, MPI_Aint size, int disp_unit, MPI_Info i
   return MPI_SUCCESS;
 }
 
+/// Records the making of window `win` (`op`: how it was made): replay makes one of the same
+/// size, displacement unit and passive target service.
+void record_window(ApiCall& c, const char* op, MPI_Aint size, int disp_unit, MPI_Info info,
+                   MPI_Comm comm, MPI_Win win) {
+  MPISIM_RECORD_OP(c, op, static_cast<long long>(size), disp_unit, no_locks(info) ? 1 : 0,
+                   CommArg{comm}, NewWinArg{win});
+}
+
 /// make_window for memory MPI allocated: the rank's part at `base`, given back through
 /// `baseptr`. `owns`: `base` is the whole allocation, freed with the window (or now, if the
 /// window cannot be made).
@@ -69,7 +77,7 @@ int make_allocated_window(ApiCall& c, void* base, bool owns, MPI_Aint size, int 
     if (owns) std::free(base);
     return e;
   }
-  find_window(*win)->allocated = owns;
+  if (owns) find_window(*win)->owned.reset(base);
   std::memcpy(baseptr, &base, sizeof base);
   return MPI_SUCCESS;
 }
@@ -82,7 +90,10 @@ int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
                     MPI_Win* win) {
   ApiCall c("MPI_Win_create");
   if (!base && size > 0) return c.error(comm, MPI_ERR_BASE, "null base of {} bytes", size);
-  return make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win);
+  if (int e = make_window(c, base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE, win))
+    return e;
+  record_window(c, "win_create", size, disp_unit, info, comm, *win);
+  return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_create)
 
@@ -102,8 +113,11 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
   void* base = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
   if (size > 0 && !base)
     return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate a window of {} bytes", size);
-  return make_allocated_window(c, base, true, size, disp_unit, info, comm, MPI_WIN_FLAVOR_ALLOCATE,
-                               baseptr, win);
+  if (int e = make_allocated_window(c, base, true, size, disp_unit, info, comm,
+                                    MPI_WIN_FLAVOR_ALLOCATE, baseptr, win))
+    return e;
+  record_window(c, "win_allocate", size, disp_unit, info, comm, *win);
+  return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_allocate)
 
@@ -139,8 +153,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
   PMPI_Bcast(&block, sizeof block, MPI_BYTE, 0, comm);
   if (!block) return c.error(comm, MPI_ERR_NO_MEM, "cannot allocate {} bytes of windows", total);
   // The first rank's part starts the block: its window owns it.
-  return make_allocated_window(c, block + offset, me == 0, size, disp_unit, info, comm,
-                               MPI_WIN_FLAVOR_SHARED, baseptr, win);
+  if (int e = make_allocated_window(c, block + offset, me == 0, size, disp_unit, info, comm,
+                                    MPI_WIN_FLAVOR_SHARED, baseptr, win))
+    return e;
+  record_window(c, "win_allocate_shared", size, disp_unit, info, comm, *win);
+  return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Win_allocate_shared)
 
@@ -185,12 +202,13 @@ int PMPI_Win_free(MPI_Win* win) {
   PMPI_Barrier(w->comm);
   if (w->passive) stop_passive_target(*w->passive);
   w->passive.reset();
-  if (w->allocated) std::free(w->base);
+  w->owned.reset();
   PMPI_Comm_free(&w->passive_comm);
   PMPI_Comm_free(&w->comm);
   replace_info(w->info, MPI_INFO_NULL);
   c.w.errhandlers().release(w->errhandler);
   erase_window(*win);
+  MPISIM_RECORD_OP(c, "win_free", WinArg{*win});
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
 }

@@ -42,7 +42,7 @@ int flush_all_targets(ApiCall& c, Window& w, bool unlock) {
 
 extern "C" {
 
-int PMPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   ApiCall c("MPI_Win_lock");
   Window* w;
   if (int e = check_target(c, win, rank, w, false)) return e;
@@ -52,6 +52,7 @@ int PMPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
   if (int e = check_no_other_epoch(c, *w)) return e;
   if (in_lock_epoch(*w, rank))
     return win_error(c, *w, MPI_ERR_RMA_SYNC, "rank {} is already locked by this rank", rank);
+  MPISIM_RECORD_OP(c, "win_lock", lock_type, rank, assert, WinArg{win});
   if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (!w->targets[static_cast<std::size_t>(rank)].passive)
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
@@ -70,6 +71,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win) {
   ApiCall c("MPI_Win_unlock");
   Window* w;
   if (int e = check_target(c, win, rank, w, rank != MPI_PROC_NULL)) return e;
+  MPISIM_RECORD_OP(c, "win_unlock", rank, WinArg{win});
   if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (w->lock_all)
     return win_error(c, *w, MPI_ERR_RMA_SYNC,
@@ -80,7 +82,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win) {
 }
 MPISIM_WEAK_ALIAS(Win_unlock)
 
-int PMPI_Win_lock_all(int, MPI_Win win) {
+int PMPI_Win_lock_all(int assert, MPI_Win win) {
   ApiCall c("MPI_Win_lock_all");
   Window* w;
   if (int e = check_window(c, win, w)) return e;
@@ -91,6 +93,7 @@ int PMPI_Win_lock_all(int, MPI_Win win) {
     if (!t.passive)
       return win_error(c, *w, MPI_ERR_RMA_SYNC,
                        "a rank made the window with the info no_locks=true: it cannot be locked");
+  MPISIM_RECORD_OP(c, "win_lock_all", assert, WinArg{win});
   w->lock_all = true;
   return MPI_SUCCESS;
 }
@@ -101,6 +104,7 @@ int PMPI_Win_unlock_all(MPI_Win win) {
   Window* w;
   if (int e = check_window(c, win, w)) return e;
   if (!w->lock_all) return win_error(c, *w, MPI_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch is open");
+  MPISIM_RECORD_OP(c, "win_unlock_all", WinArg{win});
   const int e = flush_all_targets(c, *w, true);
   w->lock_all = false;
   return e;
@@ -109,30 +113,32 @@ MPISIM_WEAK_ALIAS(Win_unlock_all)
 
 // MPI_Win_flush_local completes operations at the origin only; completing them at the target
 // as well is what MPI_Win_flush does, which the standard allows for it too.
-#define MPISIM_FLUSH_ONE(NAME)                                                                     \
+#define MPISIM_FLUSH_ONE(NAME, RECORDED)                                                           \
   int PMPI_##NAME(int rank, MPI_Win win) {                                                         \
     ApiCall c("MPI_" #NAME);                                                                       \
     Window* w;                                                                                     \
     if (int e = check_target(c, win, rank, w, rank != MPI_PROC_NULL)) return e;                    \
+    MPISIM_RECORD_OP(c, RECORDED, rank, WinArg{win});                                              \
     if (rank == MPI_PROC_NULL || !w->locks.contains(rank)) return MPI_SUCCESS;                     \
     return flush_target(c, *w, rank, false);                                                       \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(NAME)
-#define MPISIM_FLUSH_ALL(NAME)                                                                     \
+#define MPISIM_FLUSH_ALL(NAME, RECORDED)                                                           \
   int PMPI_##NAME(MPI_Win win) {                                                                   \
     ApiCall c("MPI_" #NAME);                                                                       \
     Window* w;                                                                                     \
     if (int e = check_window(c, win, w)) return e;                                                 \
     if (!w->lock_all && w->locks.empty())                                                          \
       return win_error(c, *w, MPI_ERR_RMA_SYNC, "no lock epoch is open (MPI_Win_lock)");           \
+    MPISIM_RECORD_OP(c, RECORDED, WinArg{win});                                                    \
     return flush_all_targets(c, *w, false);                                                        \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(NAME)
 
-MPISIM_FLUSH_ONE(Win_flush)
-MPISIM_FLUSH_ONE(Win_flush_local)
-MPISIM_FLUSH_ALL(Win_flush_all)
-MPISIM_FLUSH_ALL(Win_flush_local_all)
+MPISIM_FLUSH_ONE(Win_flush, "win_flush")
+MPISIM_FLUSH_ONE(Win_flush_local, "win_flush_local")
+MPISIM_FLUSH_ALL(Win_flush_all, "win_flush_all")
+MPISIM_FLUSH_ALL(Win_flush_local_all, "win_flush_local_all")
 
 int PMPI_Win_sync(MPI_Win win) {
   ApiCall c("MPI_Win_sync");
@@ -141,6 +147,18 @@ int PMPI_Win_sync(MPI_Win win) {
   // copy. But codes spin on a flag in the window with it, waiting for another rank's put, so
   // it is a poll: the target's service must get to serve that put while the rank spins.
   if (int e = check_window(c, win, w)) return e;
+  // Other ranks' stores into a shared-memory window reach it with no message: what a loop of
+  // MPI_Win_sync found there, and when, a record cannot hold.
+  if (c.w.op_log && w->flavor == MPI_WIN_FLAVOR_SHARED)
+    c.w.stop(
+        RunEnd::FatalError, 1,
+        fmt::format("rank {}: MPI_Win_sync on a shared-memory window (MPI_Win_allocate_shared) "
+                    "is not recorded by MPISIM_RECORD: what the rank finds there depends on "
+                    "when other ranks store, which a record cannot follow; run this program "
+                    "without MPISIM_RECORD: `mpisim-study whatif ./prog args` runs each "
+                    "variant of such a program live instead of replaying a record",
+                    c.r.id));
+  MPISIM_RECORD_OP(c, "win_sync", WinArg{win});
   if (w->passive) poll_progress(c.w, c.r);
   return MPI_SUCCESS;
 }

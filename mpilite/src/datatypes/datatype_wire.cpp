@@ -34,6 +34,14 @@ void encode_layout(const Datatype& type, std::vector<std::byte>& out) {
       append_bytes(out, n);
 }
 
+std::size_t layout_bytes(const std::byte* in, std::size_t available) {
+  Header h;
+  if (available < sizeof h) return 0;
+  std::memcpy(&h, in, sizeof h);
+  if (h.nodes > (available - sizeof h) / sizeof(Node)) return 0;
+  return sizeof h + h.nodes * sizeof(Node);
+}
+
 Datatype decode_layout(const std::byte* in, std::size_t& used) {
   Header h;
   std::memcpy(&h, in, sizeof h);

@@ -24,5 +24,8 @@ void encode_layout(const Datatype& type, std::vector<std::byte>& out);
 /// Reads a layout written by encode_layout at `in`; `used` gets the bytes it took. The result
 /// has no handle: it places and packs data, nothing else.
 Datatype decode_layout(const std::byte* in, std::size_t& used);
+/// How many bytes the layout at `in` takes, or 0 if that is more than the `available` bytes (a
+/// layout from outside the run, cut short).
+std::size_t layout_bytes(const std::byte* in, std::size_t available);
 
 } // namespace mpilite

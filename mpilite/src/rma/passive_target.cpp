@@ -191,6 +191,7 @@ private:
   }
 
   void serve(const Batch& b, SimTime t) {
+    if (w_.track_served) w_.served[r_.id].push_back(b.source);
     if (b.header.lock == MPI_LOCK_EXCLUSIVE) exclusive_ = b.source;
     if (b.header.lock == MPI_LOCK_SHARED) ++shared_;
     Reply& reply = replies_.emplace_back();

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -74,7 +75,10 @@ struct Window {
   MPI_Aint size = 0;
   int disp_unit = 1;
   int flavor = MPI_WIN_FLAVOR_CREATE;
-  bool allocated = false; ///< MPI_Win_allocate: the window owns `base`
+  /// The memory MPI allocated for the window (MPI_Win_allocate, the first rank's block of
+  /// MPI_Win_allocate_shared): freed with the window, also when the run ends before
+  /// MPI_Win_free.
+  std::unique_ptr<void, void (*)(void*)> owned{nullptr, std::free};
   std::string name;
   MPI_Info info = MPI_INFO_NULL; ///< the hints of its creation or of MPI_Win_set_info
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL; ///< MPI's default for windows

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <array>
 
+#include <fmt/ranges.h>
+
 #include "api_call.hpp"
 #include "datatype.hpp"
+#include "datatype_wire.hpp"
 #include "op.hpp"
 #include "rank_list.hpp"
 
@@ -50,7 +53,16 @@ constexpr std::array kRecorded = {
     "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init", "MPI_Neighbor_alltoallw_init",
     "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Comm_dup_with_info", "MPI_Comm_idup",
     "MPI_Comm_idup_with_info", "MPI_Psend_init", "MPI_Precv_init", "MPI_Pready", "MPI_Pready_range",
-    "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create", "MPI_Intercomm_merge"};
+    "MPI_Pready_list", "MPI_Parrived", "MPI_Intercomm_create", "MPI_Intercomm_merge",
+    // Format 6: one-sided communication on windows of memory (not dynamic windows, whose
+    // displacements are the program's addresses), with the order in which each passive target
+    // served its origins.
+    "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_free", "MPI_Put",
+    "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap",
+    "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate", "MPI_Win_fence",
+    "MPI_Win_post", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
+    "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush",
+    "MPI_Win_flush_local", "MPI_Win_flush_all", "MPI_Win_flush_local_all", "MPI_Win_sync"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).
@@ -84,7 +96,11 @@ constexpr std::array kLocal = {
     "MPI_Info_dup", "MPI_Info_delete", "MPI_Info_get_nkeys", "MPI_Info_get_nthkey",
     "MPI_Info_get_valuelen", "MPI_Wtick", "MPI_Get_version", "MPI_Get_library_version",
     "MPI_Reduce_local", // the host's work, charged as compute
-    "MPI_Pack", "MPI_Unpack"};
+    "MPI_Pack", "MPI_Unpack",
+    // Windows' queries and settings (an error handler is the program's, as a communicator's).
+    "MPI_Win_get_group", "MPI_Win_shared_query", "MPI_Win_get_attr", "MPI_Win_set_name",
+    "MPI_Win_get_name", "MPI_Win_get_info", "MPI_Win_set_info", "MPI_Win_set_errhandler",
+    "MPI_Win_get_errhandler", "MPI_Win_create_errhandler"};
 
 template <std::size_t N>
 bool contains(const std::array<const char*, N>& names, std::string_view name) {
@@ -118,11 +134,27 @@ bool OpLog::outermost(ApiCall& c) const {
   return c.r.call_depth == 1;
 }
 
+void OpLog::enter(int rank) {
+  auto& served = World::get().served;
+  if (served.empty()) return;
+  auto it = served.find(rank);
+  if (it == served.end() || it->second.empty()) return;
+  std::vector<int>& pending = of(rank).served;
+  pending.insert(pending.end(), it->second.begin(), it->second.end());
+  it->second.clear();
+}
+
 void OpLog::begin_line(int, RankLog& l, const char* op) {
   // Compute charged since the last operation goes first, so that replay charges it before.
   if (l.measured || l.declared)
     fmt::format_to(std::back_inserter(l.text), "compute {} {}\n", l.measured, l.declared);
   l.measured = l.declared = 0;
+  // Batches served before the call began: the rank's code ran after them, and may have read
+  // what they wrote (a call records its line at its start or its end: either way after them).
+  if (!l.served.empty())
+    fmt::format_to(std::back_inserter(l.text), "served {} {}\n", l.served.size(),
+                   fmt::join(l.served, " "));
+  l.served.clear();
   l.text += op;
 }
 
@@ -187,6 +219,27 @@ void OpLog::put(RankLog& l, RequestArg a) {
 void OpLog::put(RankLog& l, NewRequestArg a) {
   l.requests[a.h] = l.next_request;
   put(l, l.next_request++);
+}
+
+void OpLog::put(RankLog& l, WinArg a) {
+  const auto it = l.windows.find(a.h);
+  put(l, it == l.windows.end() ? -1L : it->second);
+}
+
+void OpLog::put(RankLog& l, NewWinArg a) {
+  l.windows[a.h] = l.next_window;
+  put(l, l.next_window++);
+}
+
+void OpLog::put(RankLog& l, TargetTypeArg a) {
+  if (builtin_datatype(a.h)) return put(l, static_cast<long long>(a.h));
+  const Datatype* t = World::get().datatype(a.h);
+  if (!t) return put(l, static_cast<long long>(MPI_DATATYPE_NULL));
+  std::vector<std::byte> layout;
+  encode_layout(*t, layout);
+  l.text += " L";
+  for (std::byte b : layout)
+    fmt::format_to(std::back_inserter(l.text), "{:02x}", static_cast<unsigned>(b));
 }
 
 void OpLog::put(RankLog& l, MessageArg a) {

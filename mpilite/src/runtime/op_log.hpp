@@ -25,7 +25,7 @@ class RankList;
 
 /// The version of the record format (meta.json's `mpisim_record`): raised whenever operations
 /// are added, so that an older mpisim-replay refuses a record it cannot read by name.
-inline constexpr int kRecordFormat = 5;
+inline constexpr int kRecordFormat = 6;
 
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.
@@ -54,6 +54,20 @@ struct RequestsArg {
   const MPI_Request* h;
 };
 struct TypeArg {
+  MPI_Datatype h;
+};
+/// A window, written as the index replay re-creates (windows in creation order); `NewWin`
+/// assigns the next one.
+struct WinArg {
+  MPI_Win h;
+};
+struct NewWinArg {
+  MPI_Win h;
+};
+/// The datatype at the target of a one-sided operation: its layout travels in the operation's
+/// message and decides which bytes of the window it reaches, so a derived one is written whole
+/// ("L" and the layout in hex), a predefined one by handle.
+struct TargetTypeArg {
   MPI_Datatype h;
 };
 struct OpArg {
@@ -151,6 +165,10 @@ public:
   /// Records what the operation just recorded found: "outcome FLAG N INDICES... M (SOURCE TAG)...".
   void outcome(ApiCall& c, const Outcome& o);
 
+  /// An outermost MPI call of `rank` begins: the batches its passive targets served until now
+  /// go on a `served` line before the rank's next operation (World::served).
+  void enter(int rank);
+
   /// Writes everything still buffered.
   void flush_all();
 
@@ -165,6 +183,9 @@ private:
     long next_request = 0;
     std::unordered_map<MPI_Message, long> messages;
     long next_message = 0;
+    std::unordered_map<MPI_Win, long> windows;
+    long next_window = 0;
+    std::vector<int> served; ///< origins served since the last operation's line
   };
   RankLog& of(int rank);
   void begin_line(int rank, RankLog& log, const char* op);
@@ -188,6 +209,9 @@ private:
   void put(RankLog& l, IntsArg a);
   void put(RankLog& l, GroupArg a);
   void put(RankLog& l, TypesArg a);
+  void put(RankLog& l, WinArg a);
+  void put(RankLog& l, NewWinArg a);
+  void put(RankLog& l, TargetTypeArg a);
 
   int current_rank(ApiCall& c) const;
   bool outermost(ApiCall& c) const;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "attributes.hpp"
@@ -225,6 +226,12 @@ public:
   std::uint64_t quiet_steps = 0;
   /// MPISIM_RECORD: where the ranks' operations are recorded (null: not recording).
   OpLog* op_log = nullptr;
+  /// Recording and replaying: the origins (ranks of the window's communicator) whose batches
+  /// each rank's passive targets served, by world rank, in order, since the recorder or the
+  /// replay last took them (OpLog::enter, RankReplay): when a target served which origin is
+  /// what its window's data, and so the program's next steps, depend on.
+  bool track_served = false;
+  std::unordered_map<int, std::vector<int>> served;
   /// MPISIM_SAMPLE_* call sites and their samples.
   SampleSites sample_sites;
   /// MPISIM_LIBC_TIME=simulated: the program's sleeps and clock reads are simulated

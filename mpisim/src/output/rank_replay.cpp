@@ -235,7 +235,7 @@ void RankReplay::run(std::string_view op) {
     MPI_Comm c = comm();
     MPI_Comm_free(&c);
     comms_[static_cast<std::size_t>(i)] = MPI_COMM_NULL;
-  } else if (!made_comm(op)) {
+  } else if (!made_comm(op) && !one_sided(op)) {
     // A non-blocking collective is its blocking form's line with an "i" and the request last, a
     // persistent one the same with "_init" after the name.
     const bool nonblocking = op.size() > 1 && op[0] == 'i' && is_collective(op.substr(1));
@@ -413,8 +413,34 @@ void RankReplay::check_node(int recorded) {
   });
 }
 
-std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcome& replayed,
-                                 const mpilite::Outcome& recorded) const {
+void RankReplay::note_served() {
+  recorded_served_.resize(items());
+  for (int& origin : recorded_served_)
+    origin = integer();
+  served_line_ = true;
+}
+
+void RankReplay::check_served() {
+  mpilite::World& w = mpilite::World::get();
+  if (!served_line_ && w.served.empty()) return; // no passive target has served anything yet
+  std::vector<int> replayed;
+  if (auto it = w.served.find(rank_); it != w.served.end()) replayed.swap(it->second);
+  const bool recorded = served_line_;
+  served_line_ = false;
+  if (!recorded && replayed.empty()) return;
+  ++checks_.checked;
+  if (replayed == recorded_served_) return;
+  checks_.differ(rank_, w.self().clock, [&] {
+    const auto list = [](const std::vector<int>& v) {
+      return v.empty() ? std::string("none") : fmt::format("rank(s) {}", fmt::join(v, ", "));
+    };
+    return fmt::format("before {}, its passive targets served the batches of one-sided "
+                       "operations of {} in the replay, of {} in the recorded run",
+                       locate(line_), list(replayed), list(recorded_served_));
+  });
+}
+
+std::string RankReplay::locate(std::string_view op_line) const {
   const std::string_view op = op_line.substr(0, op_line.find(' '));
   const auto offset = static_cast<std::size_t>(op_line.data() - file_.data());
   long long line_no = 1, nth = 0;
@@ -425,8 +451,14 @@ std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcom
     line_no += at < offset ? 1 : 0;
     at = end + 1;
   }
-  return fmt::format("rank {}'s {} {}{} (rank-{}.ops:{}) {}", rank_, ordinal(nth), mpi_name(op),
-                     peer_text(op_line), rank_, line_no, difference(op, replayed, recorded));
+  return fmt::format("rank {}'s {} {}{} (rank-{}.ops:{})", rank_, ordinal(nth), mpi_name(op),
+                     peer_text(op_line), rank_, line_no);
+}
+
+std::string RankReplay::describe(std::string_view op_line, const mpilite::Outcome& replayed,
+                                 const mpilite::Outcome& recorded) const {
+  const std::string_view op = op_line.substr(0, op_line.find(' '));
+  return fmt::format("{} {}", locate(op_line), difference(op, replayed, recorded));
 }
 
 } // namespace mpisim::replaying

@@ -1,6 +1,7 @@
 // One rank's replay of its recorded operations (replay.hpp): the handles the record's indices
 // stand for, the buffers, and the outcomes to compare. rank_replay.cpp replays point-to-point,
-// completion and communicators, replay_collectives.cpp the collectives.
+// completion and communicators, replay_collectives.cpp the collectives, replay_rma.cpp windows
+// and one-sided communication.
 #pragma once
 
 #include <algorithm>
@@ -73,8 +74,10 @@ public:
     next_ = 1;
     if (words_.empty()) return;
     if (words_[0] == "outcome") return check_outcome();
+    if (words_[0] == "served") return note_served();
     settle();
     line_ = text;
+    if (words_[0] != "compute") check_served();
     run(words_[0]);
   }
 
@@ -291,12 +294,17 @@ private:
     if (b.size < bytes) b = allocate(bytes);
     return b.size == 0 ? static_cast<void*>(&null_request_) : b.data.get();
   }
+  /// Bytes of a buffer of `count` elements of `t` (`copies` times over). Elements lie `t`'s
+  /// extent apart, which is more than its size for the padded pair types (MPI_DOUBLE_INT: 12
+  /// bytes of data in 16): a buffer sized by the data alone was overrun.
   static std::size_t bytes_of(long long count, MPI_Datatype t, long long copies = 1) {
     int size = 0;
+    MPI_Aint lb = 0, extent = 0;
     MPI_Type_size(t, &size);
+    MPI_Type_get_extent(t, &lb, &extent);
+    const auto element = static_cast<std::size_t>(std::max<MPI_Aint>(size, extent));
     std::size_t bytes = 0;
-    if (__builtin_mul_overflow(static_cast<std::size_t>(count > 0 ? count : 0),
-                               static_cast<std::size_t>(size), &bytes) ||
+    if (__builtin_mul_overflow(static_cast<std::size_t>(count > 0 ? count : 0), element, &bytes) ||
         __builtin_mul_overflow(bytes, static_cast<std::size_t>(copies > 0 ? copies : 1), &bytes))
       throw BadRecord("the buffer's size overflows");
     return bytes;
@@ -473,6 +481,23 @@ private:
 
   void run(std::string_view op);
   void collective(std::string_view op);
+  /// Windows and one-sided communication (replay_rma.cpp); false if `op` is none of theirs.
+  bool one_sided(std::string_view op);
+  /// A one-sided operation ("put", "rget", ...): `kind` is its name without the "r" of the
+  /// request-based forms.
+  void rma(std::string_view kind, bool with_request);
+  /// The window named next on the line.
+  MPI_Win window();
+  /// The datatype at the target of a one-sided operation (TargetTypeArg): its layout whole.
+  MPI_Datatype target_type();
+  /// Where an operation's result (a get's data) goes until the epoch to `target` of window
+  /// `win` (an index) ends; release_results() then frees them (`target` -1: every target).
+  void* result_buffer(long long win, int target, std::size_t bytes);
+  void release_results(long long win, int target);
+  /// A `served` line: the origins this rank's passive targets served before its next
+  /// operation in the recorded run, which check_served() compares with the replay's.
+  void note_served();
+  void check_served();
   /// The neighbourhood collectives ("neighbor_" and `kind`), blocking or not.
   void neighbor(std::string_view kind);
   /// MPI_Alltoallv, or MPI_Neighbor_alltoallv (`neighbors`), blocking or not.
@@ -531,6 +556,8 @@ private:
   void check_node(int recorded);
   std::string describe(std::string_view op_line, const mpilite::Outcome& replayed,
                        const mpilite::Outcome& recorded) const;
+  /// "rank 2's 3rd MPI_Recv from MPI_ANY_SOURCE (rank-2.ops:14)": the operation on `op_line`.
+  std::string locate(std::string_view op_line) const;
 
   /// Whether request `index` (its handle `h` before the call) is a receive that takes whichever
   /// message comes first.
@@ -580,6 +607,12 @@ private:
   std::vector<std::shared_ptr<const void>> kept_; ///< the arrays of persistent collectives
   Buffer bsend_;                                  ///< the buffer attached for buffered sends
   Buffer scratch_[2];
+  std::vector<MPI_Win> windows_;              ///< per window index
+  std::map<long long, Buffer> window_memory_; ///< of the windows MPI_Win_create was given
+  /// Results of one-sided operations by (window index, target), until their epoch ends.
+  std::map<std::pair<long long, int>, std::vector<Buffer>> results_;
+  std::vector<int> recorded_served_; ///< the last `served` line, until the next operation
+  bool served_line_ = false;         ///< whether one came since the last operation
 };
 
 } // namespace mpisim::replaying

@@ -179,6 +179,8 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uin
   auto kept = std::make_shared<std::deque<RankFile>>();
   return [dir = std::move(dir), compute_scale, buffer_bound, kept, checks, balanced](int, char**) {
     RankFile& f = kept->emplace_back();
+    // Which origins each passive target served, and when, is checked against the record.
+    mpilite::World::get().track_served = true;
     const int rank = mpilite::World::get().self().id;
     f.path = fmt::format("{}/rank-{}.ops", dir, rank);
     bool readable = true;

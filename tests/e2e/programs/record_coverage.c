@@ -3,7 +3,7 @@
  * graph topologies, persistent requests, communicators made from groups with MPI_Reduce_scatter
  * and MPI_Alltoallw, non-blocking collectives, buffered sends, matched probes and MPI_Cancel;
  * since format 4, persistent collectives, MPI_Isendrecv, MPI_Comm_idup, partitioned
- * communication and intercommunicators. Each
+ * communication and intercommunicators; the padded pair types of MPI_MAXLOC. Each
  * rank computes (declared with MPISIM_Compute, so that --cpu off has time to replay) between its
  * calls, by rank, so that messages wait on one another. Usage: record_coverage PATTERN [STEPS]. */
 #include <mpi.h>
@@ -511,6 +511,43 @@ static void intercomm(void) {
   MPI_Comm_free(&half);
 }
 
+/* The padded pair types of MPI_MINLOC and MPI_MAXLOC (MPI_DOUBLE_INT: 12 bytes of data, 16 of
+ * extent; MPI_LONG_DOUBLE_INT), as an argmax over ranks, in point-to-point, a gather, an
+ * all-to-all and a scan, blocking and not: replay's buffers hold them by their extent. */
+static void pair_types(void) {
+  enum { N = 4 };
+  struct {
+    double value;
+    int index;
+  } mine[N], best[N], ring[N], all[32 * N], spread[32];
+  struct {
+    long double value;
+    int index;
+  } wide[N], widest[N];
+  for (int i = 0; i < N; ++i) {
+    mine[i].value = (rank * 13 + i * 7) % 11;
+    mine[i].index = rank;
+    wide[i].value = mine[i].value;
+    wide[i].index = rank;
+  }
+  for (int s = 0; s < steps; ++s) {
+    work(s);
+    MPI_Allreduce(mine, best, N, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    MPI_Request q[2];
+    MPI_Irecv(ring, N, MPI_DOUBLE_INT, (rank + size - 1) % size, s, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(mine, N, MPI_DOUBLE_INT, (rank + 1) % size, s, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, statuses);
+    if (size <= 32) {
+      MPI_Gather(mine, N, MPI_DOUBLE_INT, all, N, MPI_DOUBLE_INT, 0, MPI_COMM_WORLD);
+      MPI_Alltoall(all, 1, MPI_DOUBLE_INT, spread, 1, MPI_DOUBLE_INT, MPI_COMM_WORLD);
+    }
+    MPI_Request r;
+    MPI_Iscan(wide, widest, N, MPI_LONG_DOUBLE_INT, MPI_MINLOC, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+  if (rank == 0) printf("pair_types: max %g at rank %d\n", best[0].value, best[0].index);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -523,7 +560,8 @@ int main(int argc, char** argv) {
       {"nonblocking", nonblocking}, {"buffered", buffered},
       {"probes", probes},           {"persistent_collectives", persistent_collectives},
       {"isendrecv", isendrecv},     {"idup", idup},
-      {"partitioned", partitioned}, {"intercomm", intercomm}};
+      {"partitioned", partitioned}, {"intercomm", intercomm},
+      {"pair_types", pair_types}};
   int found = 0;
   for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; ++i)
     if (strcmp(pattern, patterns[i].name) == 0) {
@@ -534,7 +572,7 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "record_coverage: unknown pattern '%s' (cart_halo, topologies, persistent, "
             "groups, nonblocking, buffered, probes, persistent_collectives, isendrecv, idup, "
-            "partitioned, intercomm)\n",
+            "partitioned, intercomm, pair_types)\n",
             pattern);
   MPI_Finalize();
   return found ? 0 : 2;
