@@ -75,6 +75,18 @@ def mutate(rng, d):
     name = rng.choice(files)
     path = os.path.join(d, name)
     lines = lines_of(path)
+    layouts = [k for k, line in enumerate(lines) if " L" in line]
+    if layouts and rng.random() < 0.5:  # bytes of a one-sided operation's target layout changed
+        i = rng.choice(layouts)
+        words = lines[i].split(" ")
+        j = next(k for k, w in enumerate(words) if w.startswith("L"))
+        layout = bytearray.fromhex(words[j][1:])
+        for _ in range(rng.randint(1, 3)):
+            layout[rng.randrange(len(layout))] = rng.choice([0, 0x7f, 0x80, 0xff, rng.randrange(256)])
+        words[j] = "L" + layout.hex()
+        lines[i] = " ".join(words)
+        write(path, lines)
+        return f"{name}:{i + 1} layout: {lines[i]}"
     i = rng.randrange(len(lines))
     kind = rng.randrange(10)
     if kind < 4:  # one word replaced by a chosen one

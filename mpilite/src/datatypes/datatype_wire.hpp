@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "datatype.hpp"
@@ -27,5 +28,9 @@ Datatype decode_layout(const std::byte* in, std::size_t& used);
 /// How many bytes the layout at `in` takes, or 0 if that is more than the `available` bytes (a
 /// layout from outside the run, cut short).
 std::size_t layout_bytes(const std::byte* in, std::size_t available);
+/// Why a layout from outside the run (decoded from a record) cannot be used, or "" when it can:
+/// its tree must be well formed, its bytes add up to its size, and every byte it reaches lie
+/// within its true bounds, so that packing with it stays inside the data its bounds promise.
+std::string unsound_layout(const Datatype& type);
 
 } // namespace mpilite

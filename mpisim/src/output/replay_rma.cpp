@@ -35,11 +35,10 @@ MPI_Datatype RankReplay::target_type() {
     throw BadRecord(fmt::format("bad datatype layout {} ({} bytes)", w, layout.size()));
   std::size_t used = 0;
   mpilite::Datatype decoded = mpilite::decode_layout(layout.data(), used);
-  // A type map's subtrees stay inside it: an edited record must not make packing run off it.
-  const std::size_t nodes = decoded.map ? decoded.map->size() : 0;
-  for (std::size_t i = 0; i < nodes; ++i)
-    if ((*decoded.map)[i].skip < 1 || (*decoded.map)[i].skip > nodes - i)
-      throw BadRecord(fmt::format("bad datatype layout {} (node {})", w, i));
+  // An edited record must not make an operation reach outside the window its range was checked
+  // against, nor walk for ever.
+  if (const std::string why = mpilite::unsound_layout(decoded); !why.empty())
+    throw BadRecord(fmt::format("bad datatype layout {}: {}", w, why));
   t = mpilite::World::get().add_datatype(std::move(decoded));
   return t;
 }
