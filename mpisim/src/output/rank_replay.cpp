@@ -414,29 +414,29 @@ void RankReplay::check_node(int recorded) {
 }
 
 void RankReplay::note_served() {
-  recorded_served_.resize(items());
-  for (int& origin : recorded_served_)
+  std::vector<int>& origins = recorded_served_.emplace(items());
+  for (int& origin : origins)
     origin = integer();
-  served_line_ = true;
 }
 
 void RankReplay::check_served() {
   mpilite::World& w = mpilite::World::get();
-  if (!served_line_ && w.served.empty()) return; // no passive target has served anything yet
+  if (!recorded_served_ && w.served.empty()) return; // no passive target has served anything
   std::vector<int> replayed;
   if (auto it = w.served.find(rank_); it != w.served.end()) replayed.swap(it->second);
-  const bool recorded = served_line_;
-  served_line_ = false;
-  if (!recorded && replayed.empty()) return;
+  const bool had_line = recorded_served_.has_value();
+  const std::vector<int> recorded = std::move(recorded_served_).value_or(std::vector<int>{});
+  recorded_served_.reset();
+  if (!had_line && replayed.empty()) return;
   ++checks_.checked;
-  if (replayed == recorded_served_) return;
+  if (replayed == recorded) return;
   checks_.differ(rank_, w.self().clock, [&] {
     const auto list = [](const std::vector<int>& v) {
       return v.empty() ? std::string("none") : fmt::format("rank(s) {}", fmt::join(v, ", "));
     };
     return fmt::format("before {}, its passive targets served the batches of one-sided "
                        "operations of {} in the replay, of {} in the recorded run",
-                       locate(line_), list(replayed), list(recorded_served_));
+                       locate(line_), list(replayed), list(recorded));
   });
 }
 

@@ -611,8 +611,8 @@ private:
   std::map<long long, Buffer> window_memory_; ///< of the windows MPI_Win_create was given
   /// Results of one-sided operations by (window index, target), until their epoch ends.
   std::map<std::pair<long long, int>, std::vector<Buffer>> results_;
-  std::vector<int> recorded_served_; ///< the last `served` line, until the next operation
-  bool served_line_ = false;         ///< whether one came since the last operation
+  /// The origins of the `served` line since the last operation, if one came.
+  std::optional<std::vector<int>> recorded_served_;
 };
 
 } // namespace mpisim::replaying
