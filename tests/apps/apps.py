@@ -206,7 +206,13 @@ def build_hpcg(app, work, flavour, bin_dir, log):
 
 
 IMB_SUITES = {"imb": "IMB-MPI1", "imb.nbc": "IMB-NBC", "imb.rma": "IMB-RMA", "imb.ext": "IMB-EXT",
-              "imb.p2p": "IMB-P2P"}
+              "imb.p2p": "IMB-P2P", "imb.io": "IMB-IO"}
+# IMB-IO built with -DCHECK fails under MPICH too in its read benchmarks (rank 0 reports its first
+# read invalid and exits) and crashes in P_Write_Shared: its writes, independent, private,
+# collective and non-blocking, and Open_Close run.
+IMB_IO_BENCHMARKS = ["S_Write_Indv", "S_IWrite_Indv", "S_Write_Expl", "S_IWrite_Expl", "P_Write_Indv",
+                     "P_IWrite_Indv", "P_Write_Priv", "P_IWrite_Priv", "P_Write_Expl", "P_IWrite_Expl",
+                     "C_Write_Indv", "C_IWrite_Indv", "C_Write_Expl", "C_IWrite_Expl", "Open_Close"]
 
 
 def build_imb(app, work, flavour, bin_dir, log):
@@ -242,7 +248,8 @@ CASES = {c.name: c for c in
           for b in NPB_BENCHMARKS]
          + [Case("lulesh", "lulesh", "lulesh2.0", 8, ["-s", "8", "-i", "20"]),
             Case("hpcg", "hpcg", "build/bin/xhpcg", 4, ["--nx=16", "--ny=16", "--nz=16", "--rt=0"]),
-            *[Case(name, "imb", target, 4, IMB_ARGS) for name, target in IMB_SUITES.items()]]}
+            *[Case(name, "imb", target, 4, (IMB_IO_BENCHMARKS if name == "imb.io" else []) + IMB_ARGS)
+              for name, target in IMB_SUITES.items()]]}
 
 # The corpus's default builds use OpenMP; one thread per rank keeps MPICH's run and ours alike.
 RUN_ENV = {"OMP_NUM_THREADS": "1"}

@@ -411,6 +411,26 @@ add_test(NAME conformance.file_io_time_is_the_storage_model COMMAND ${EXPECT} 0
   -- env MPISIM_CPU=off MPISIM_MACHINE=ideal MPISIM_IO_LATENCY=10us MPISIM_IO_BANDWIDTH=1GB/s
      MPISIM_IO_SHARED_BANDWIDTH=2GB/s ${RUN} -np 4 -hosts 2
      ${E2E_BIN}/file_io ${CMAKE_CURRENT_BINARY_DIR}/file_io_time.dat time 1048576)
+# MPI-IO is recorded (format 7) and replayed on stand-in files: the checkpoint, its timing mode,
+# files per communicator, an append open and the ordered log through the shared pointer replay
+# exactly, and on another machine as its live run predicts there; a record of independent
+# shared-pointer calls, made on one host process, replays on two. The replay leaves the recorded
+# run's files alone: a file put at the recorded path keeps its contents, and nothing is created.
+replay_equals_live(file_checkpoint sp2 file_io 8 ${CMAKE_CURRENT_BINARY_DIR}/file_io_replay.dat)
+replay_equals_live(file_access_times sp2 file_io 4 ${CMAKE_CURRENT_BINARY_DIR}/file_io_replay_time.dat
+  time 1048576)
+replay_equals_live(file_per_comm sp2 file_per_comm 4)
+replay_equals_live(file_append_open sp2 file_append_open 4
+  ${CMAKE_CURRENT_BINARY_DIR}/file_append_replay.dat)
+add_test(NAME e2e.replay_equals_live.file_shared_order
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/replay_equals_live.py --record-on-one-host ${RUN}
+    $<TARGET_FILE:mpisim-replay> sp2 ${E2E_BIN}/file_shared_order 5
+    ${CMAKE_CURRENT_BINARY_DIR}/file_shared_order_replay.dat)
+set(FILE_RECORD ${CMAKE_CURRENT_BINARY_DIR}/file-io-record)
+set(FILE_KEPT_DIR ${CMAKE_CURRENT_BINARY_DIR}/file_io_kept)
+add_test(NAME e2e.replay_leaves_the_recorded_files_alone COMMAND ${EXPECT} 0
+  -m "file_io: 4 ranks, 0 failed checks" -m "^kept: the recorded run's data$" -m "^files: data$"
+  -- sh -c "rm -rf ${FILE_RECORD} ${FILE_KEPT_DIR} && mkdir ${FILE_KEPT_DIR} && cd ${FILE_KEPT_DIR} && ${RUN} -np 4 --cpu off --record ${FILE_RECORD} ${E2E_BIN}/file_io data && echo \"the recorded run's data\" > data && $<TARGET_FILE:mpisim-replay> ${FILE_RECORD} --strict && echo kept: $(cat data) && echo files: $(ls)")
 # Independent shared-pointer calls need every rank of the open in one host process: refused, named,
 # also under the default handler of files, MPI_ERRORS_RETURN (the program went on without its data).
 e2e_program(file_shared_pointer ${CONFORMANCE_PROGRAMS}/file_shared_pointer.c)

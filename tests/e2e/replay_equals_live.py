@@ -6,8 +6,11 @@ replay.diverged false, none left unchecked); replayed on another machine preset 
 equals the live run on that preset; recorded on that preset, it replays on it without --machine.
 OTHER_MACHINE "-" skips the last check, for programs whose operations depend on simulated time
 (polling loops, replies to whoever came first), which a record fixes as they happened.
+--record-on-one-host records on 1 host process only, for programs whose live run needs all ranks
+in one (MPI-IO's independent shared file pointer calls); the record still replays on 2.
 
-usage: replay_equals_live.py MPISIMRUN MPISIM-REPLAY OTHER_MACHINE PROGRAM RANKS ARGS...
+usage: replay_equals_live.py [--record-on-one-host] MPISIMRUN MPISIM-REPLAY OTHER_MACHINE PROGRAM
+                             RANKS ARGS...
 """
 import os
 import sys
@@ -30,14 +33,17 @@ def replay_as_recorded(cmd, report):
 
 
 def main():
-    mpisimrun, replay, other, program, ranks, args = (sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4],
-                                                      int(sys.argv[5]), sys.argv[6:])
+    argv = sys.argv[1:]
+    one_host = argv[0] == "--record-on-one-host"
+    argv = argv[1:] if one_host else argv
+    mpisimrun, replay, other, program, ranks, args = (argv[0], argv[1], argv[2], argv[3], int(argv[4]),
+                                                      argv[5:])
     checked = 0
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
         live_other = None if other == "-" else run([mpisimrun, "-np", str(ranks), "--cpu", "off", "--machine", other, "--report", report,
                           program] + args, report)
-        for hosts in (1, 2):
+        for hosts in (1,) if one_host else (1, 2):
             record = os.path.join(tmp, f"record{hosts}")
             live = run([mpisimrun, "-np", str(ranks), "-hosts", str(hosts), "--cpu", "off", "--record", record,
                         "--report", report, program] + args, report)

@@ -6,7 +6,7 @@ signal, never by a hang, and never with a sanitizer's report (a leak report also
 
 usage: replay_fuzz.py MPISIMRUN MPISIM-REPLAY PROGRAM COUNT [MORE_PROGRAM PATTERN...]...
 Each MORE_PROGRAM's patterns add records with the operations of later record formats (topologies,
-persistent requests, non-blocking collectives, one-sided communication, ...), mutated like the
+persistent requests, non-blocking collectives, one-sided communication, MPI-IO, ...), mutated like the
 others; an argument with a / in it names the next program.
 """
 import concurrent.futures
@@ -165,8 +165,8 @@ def main():
         if code != 0:
             sys.exit(f"FAIL: the undamaged record does not replay ({code}):\n{out[-2000:]}")
 
-        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 7), 2,
-                    "format version 7 (this mpisim-replay reads versions 1 to 6)")
+        check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 8), 2,
+                    "format version 8 (this mpisim-replay reads versions 1 to 7)")
         # A record of the operations format 3 had is still read as one.
         check_exact(tool, base, lambda d: set_meta(d, "mpisim_record", 3), 0, "predicted time")
         # An outcome other than the replay's (MPI_Waitany completing another request) is warned

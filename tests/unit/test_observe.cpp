@@ -554,7 +554,7 @@ TEST(Observe, RecordingAnUnrecordedCallIsAnErrorNamingIt) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(Observe, OnlyDynamicWindowsIoGeneralizedRequestsAndSessionsAreRefused) {
+TEST(Observe, OnlyDynamicWindowsGeneralizedRequestsAndSessionsAreRefused) {
   // Format 4's calls are recorded (tests/e2e/programs/record_coverage.c replays each).
   for (const char* call :
        {"MPI_Bcast_init", "MPI_Alltoallw_init", "MPI_Neighbor_alltoallw_init", "MPI_Isendrecv",
@@ -565,10 +565,13 @@ TEST(Observe, OnlyDynamicWindowsIoGeneralizedRequestsAndSessionsAreRefused) {
         // Format 6's (tests/CMakeLists.txt, e2e.replay_equals_live.rma_*)
         "MPI_Win_create", "MPI_Win_allocate", "MPI_Put", "MPI_Get", "MPI_Fetch_and_op",
         "MPI_Rget_accumulate", "MPI_Win_lock", "MPI_Win_flush_local_all", "MPI_Win_test",
-        "MPI_Win_get_attr"})
+        "MPI_Win_get_attr",
+        // Format 7's (tests/e2e/conformance.cmake, e2e.replay_equals_live.file_*)
+        "MPI_File_open", "MPI_File_write_at_all", "MPI_File_iread_shared",
+        "MPI_File_write_ordered_end", "MPI_File_seek", "MPI_File_get_size"})
     EXPECT_TRUE(mpilite::OpLog::covers(call)) << call;
-  for (const char* call : {"MPI_Win_create_dynamic", "MPI_Win_attach", "MPI_Put_c", "MPI_File_open",
-                           "MPI_Grequest_start", "MPI_Session_init"})
+  for (const char* call : {"MPI_Win_create_dynamic", "MPI_Win_attach", "MPI_Put_c",
+                           "MPI_File_write_c", "MPI_Grequest_start", "MPI_Session_init"})
     EXPECT_FALSE(mpilite::OpLog::covers(call)) << call;
 }
 

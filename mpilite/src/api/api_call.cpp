@@ -39,13 +39,7 @@ ApiCall::ApiCall(const char* call) : w(running_world(call)), r(w.self()), name(c
     ++r.stats.mpi_calls;
     if (w.op_log) w.op_log->enter(r.id);
     // A call replay could not re-issue would make the recorded trace silently wrong.
-    if (w.op_log && !OpLog::covers(call))
-      w.stop(RunEnd::FatalError, 1,
-             fmt::format("rank {}: {} is not recorded by MPISIM_RECORD (docs/observing.md lists "
-                         "the calls it records); run this program without MPISIM_RECORD: "
-                         "`mpisim-study whatif ./prog args` runs each variant of such a program "
-                         "live instead of replaying a record",
-                         r.id, call));
+    if (w.op_log && !OpLog::covers(call)) w.stop(RunEnd::FatalError, 1, OpLog::refusal(r.id, call));
   }
 }
 

@@ -1,11 +1,7 @@
 // MPI entry points: opening, closing and managing files (MPI-3.1 sections 13.2, 13.6.1, 13.7).
 // A file is the host file of its name, opened by every rank of the communicator; see
 // docs/model.md (File I/O) for what an access costs.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <unordered_set>
@@ -163,11 +159,10 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   long long& err = opened[0];
   if (rank == 0) {
     f.fd = open_host_file(filename, amode);
-    struct stat st {};
     if (f.fd < 0)
       err = -f.fd;
-    else if ((amode & MPI_MODE_APPEND) && fstat(f.fd, &st) == 0)
-      opened[1] = st.st_size;
+    else if (amode & MPI_MODE_APPEND)
+      host_file_size(f.fd, opened[1]);
   }
   PMPI_Bcast(opened, 2, MPI_LONG_LONG, 0, f.comm);
   if (rank != 0 && err == 0) {
@@ -176,10 +171,13 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   }
   charge_access(c, 0);
   if (err) {
-    if (f.fd >= 0) close(f.fd);
+    if (f.fd >= 0) close_host_file(f.fd);
     PMPI_Comm_free(&f.comm);
     delete handle;
     *fh = MPI_FILE_NULL;
+    // A failed open costs its time too, and codes try one to learn whether a file is there.
+    MPISIM_RECORD_OP(c, "file_open", CommArg{comm}, amode, static_cast<int>(err),
+                     NewFileArg{MPI_FILE_NULL});
     return file_error(c, MPI_FILE_NULL, file_error_class(static_cast<int>(err)),
                       "cannot open {}: {}", filename, std::strerror(static_cast<int>(err)));
   }
@@ -194,6 +192,7 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
   if (amode & MPI_MODE_APPEND) f.position = f.shared->offset = opened[1];
   add_live_file(handle);
   *fh = handle;
+  MPISIM_RECORD_OP(c, "file_open", CommArg{comm}, amode, 0, NewFileArg{handle});
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_open)
@@ -204,12 +203,13 @@ int PMPI_File_close(MPI_File* fh) {
   if (int e = check_file(c, *fh)) return e;
   File& f = (*fh)->f;
   c.collective(f.comm);
+  MPISIM_RECORD_OP(c, "file_close", FileArg{*fh});
   // Every rank has finished its accesses before the file may go away.
   PMPI_Barrier(f.comm);
   int rank = 0;
   PMPI_Comm_rank(f.comm, &rank);
-  close(f.fd);
-  if ((f.amode & MPI_MODE_DELETE_ON_CLOSE) && rank == 0) unlink(f.path.c_str());
+  close_host_file(f.fd);
+  if ((f.amode & MPI_MODE_DELETE_ON_CLOSE) && rank == 0) delete_host_file(f.path);
   charge_access(c, 0);
   release_type(f.etype_handle);
   release_type(f.filetype_handle);
@@ -229,9 +229,9 @@ int PMPI_File_delete(const char* filename, MPI_Info) {
   ApiCall c("MPI_File_delete");
   if (int e = c.check_init()) return e;
   if (!filename) return file_error(c, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
+  MPISIM_RECORD_OP(c, "file_delete");
   charge_access(c, 0);
-  if (unlink(filename) != 0) {
-    const int err = errno;
+  if (const int err = delete_host_file(filename)) {
     return file_error(c, MPI_FILE_NULL, file_error_class(err), "cannot delete {}: {}", filename,
                       std::strerror(err));
   }
@@ -243,11 +243,9 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset* size) {
   ApiCall c("MPI_File_get_size");
   if (int e = check_file(c, fh)) return e;
   if (!size) return file_error(c, fh, MPI_ERR_ARG, "null size argument");
-  struct stat st {};
-  if (fstat(fh->f.fd, &st) != 0)
+  if (const int err = host_file_size(fh->f.fd, *size))
     return file_error(c, fh, MPI_ERR_IO, "cannot read the size of {}: {}", fh->f.path,
-                      std::strerror(errno));
-  *size = st.st_size;
+                      std::strerror(err));
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(File_get_size)
@@ -255,24 +253,23 @@ MPISIM_WEAK_ALIAS(File_get_size)
 namespace {
 
 /// MPI_File_set_size and MPI_File_preallocate: collective; rank 0 changes the file.
-int resize(ApiCall& c, MPI_File fh, MPI_Offset size, bool grow_only) {
+int resize(ApiCall& c, MPI_File fh, MPI_Offset size, bool grow_only, const char* op) {
   if (int e = check_file(c, fh)) return e;
   File& f = fh->f;
   c.collective(f.comm);
   if (size < 0) return file_error(c, fh, MPI_ERR_ARG, "negative size {}", size);
   if ((f.amode & MPI_MODE_RDONLY) != 0)
     return file_error(c, fh, MPI_ERR_ACCESS, "{} was opened read-only", f.path);
+  MPISIM_RECORD_OP(c, op, FileArg{fh});
   int rank = 0, err = 0;
   PMPI_Comm_rank(f.comm, &rank);
   // Every rank's earlier writes are in the file before it is cut, and no rank writes again
   // before the new size is there, as MPICH's ROMIO orders them.
   PMPI_Barrier(f.comm);
   if (rank == 0) {
-    struct stat st {};
-    if (fstat(f.fd, &st) != 0)
-      err = errno;
-    else if (!grow_only || st.st_size < size)
-      err = ftruncate(f.fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+    MPI_Offset now = 0;
+    err = host_file_size(f.fd, now);
+    if (!err && (!grow_only || now < size)) err = resize_host_file(f.fd, size);
   }
   PMPI_Bcast(&err, 1, MPI_INT, 0, f.comm);
   charge_access(c, 0);
@@ -286,13 +283,13 @@ int resize(ApiCall& c, MPI_File fh, MPI_Offset size, bool grow_only) {
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
   ApiCall c("MPI_File_set_size");
-  return resize(c, fh, size, false);
+  return resize(c, fh, size, false, "file_set_size");
 }
 MPISIM_WEAK_ALIAS(File_set_size)
 
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   ApiCall c("MPI_File_preallocate");
-  return resize(c, fh, size, true);
+  return resize(c, fh, size, true, "file_preallocate");
 }
 MPISIM_WEAK_ALIAS(File_preallocate)
 
@@ -336,6 +333,7 @@ int PMPI_File_sync(MPI_File fh) {
   c.collective(fh->f.comm);
   if ((fh->f.amode & MPI_MODE_RDONLY) != 0)
     return file_error(c, fh, MPI_ERR_ACCESS, "{} was opened read-only", fh->f.path);
+  MPISIM_RECORD_OP(c, "file_sync", FileArg{fh});
   PMPI_Barrier(fh->f.comm);
   charge_access(c, 0);
   return MPI_SUCCESS;
@@ -349,6 +347,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag) {
   // Every access is one host file call sequence that no other rank interleaves within a host
   // process; the flag is kept for MPI_File_get_atomicity.
   fh->f.atomic = flag != 0;
+  MPISIM_RECORD_OP(c, "file_set_atomicity", FileArg{fh});
   PMPI_Barrier(fh->f.comm);
   return MPI_SUCCESS;
 }

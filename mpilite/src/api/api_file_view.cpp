@@ -84,6 +84,8 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   f.disp = disp;
   f.position = 0;
   if (info != MPI_INFO_NULL) replace_info(f.info, info);
+  // Where the view puts data is not what an access costs: the replay's view is of bytes.
+  MPISIM_RECORD_OP(c, "file_set_view", FileArg{fh});
   // The shared pointer starts again once every rank's accesses through it in the old view are
   // done, and before any in the new one.
   PMPI_Barrier(f.comm);
@@ -152,6 +154,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   if (int e = check_file(c, fh)) return e;
   File& f = fh->f;
   c.collective(f.comm);
+  MPISIM_RECORD_OP(c, "file_seek_shared", FileArg{fh});
   // From where every rank's earlier accesses through the pointer left it.
   PMPI_Barrier(f.comm);
   MPI_Offset to = 0;

@@ -150,14 +150,11 @@ int PMPI_Win_sync(MPI_Win win) {
   // Other ranks' stores into a shared-memory window reach it with no message: what a loop of
   // MPI_Win_sync found there, and when, a record cannot hold.
   if (c.w.op_log && w->flavor == MPI_WIN_FLAVOR_SHARED)
-    c.w.stop(
-        RunEnd::FatalError, 1,
-        fmt::format("rank {}: MPI_Win_sync on a shared-memory window (MPI_Win_allocate_shared) "
-                    "is not recorded by MPISIM_RECORD: what the rank finds there depends on "
-                    "when other ranks store, which a record cannot follow; run this program "
-                    "without MPISIM_RECORD: `mpisim-study whatif ./prog args` runs each "
-                    "variant of such a program live instead of replaying a record",
-                    c.r.id));
+    c.w.stop(RunEnd::FatalError, 1,
+             OpLog::refusal(c.r.id, "MPI_Win_sync on a shared-memory window "
+                                    "(MPI_Win_allocate_shared: what the rank finds there "
+                                    "depends on when other ranks store, which a record cannot "
+                                    "follow)"));
   MPISIM_RECORD_OP(c, "win_sync", WinArg{win});
   if (w->passive) poll_progress(c.w, c.r);
   return MPI_SUCCESS;

@@ -1,11 +1,13 @@
 // The host file behind an MPI file: POSIX calls that move whole byte ranges, and the MPI
-// error class of what failed.
+// error class of what failed. Every use of the host's file system by MPI-IO goes through here,
+// so that a replay can put stand-in files in its place.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
 #include "mpi.h"
+#include "stand_in_files.hpp"
 
 namespace mpilite {
 
@@ -14,6 +16,13 @@ int file_error_class(int err);
 
 /// Opens `path` with MPI access mode `amode`; returns the descriptor or -(errno).
 int open_host_file(const std::string& path, int amode);
+void close_host_file(int fd);
+/// Deletes the file at `path`; 0 or an errno.
+int delete_host_file(const std::string& path);
+/// The size of the open file in `size`; 0 or an errno.
+int host_file_size(int fd, MPI_Offset& size);
+/// Cuts or extends the open file to `size` bytes; 0 or an errno.
+int resize_host_file(int fd, MPI_Offset size);
 
 /// Writes all `n` bytes at `offset`; 0 or an errno.
 int write_at(int fd, const void* data, std::size_t n, MPI_Offset offset);

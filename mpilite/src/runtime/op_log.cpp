@@ -62,7 +62,21 @@ constexpr std::array kRecorded = {
     "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate", "MPI_Win_fence",
     "MPI_Win_post", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_wait", "MPI_Win_test",
     "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush",
-    "MPI_Win_flush_local", "MPI_Win_flush_all", "MPI_Win_flush_local_all", "MPI_Win_sync"};
+    "MPI_Win_flush_local", "MPI_Win_flush_all", "MPI_Win_flush_local_all", "MPI_Win_sync",
+    // Format 7: MPI-IO. An access costs by its size (docs/model.md, File I/O), so it is recorded
+    // by its count and datatype, as a message is; the replay's files are stand-ins.
+    "MPI_File_open", "MPI_File_close", "MPI_File_delete", "MPI_File_set_size",
+    "MPI_File_preallocate", "MPI_File_sync", "MPI_File_set_atomicity", "MPI_File_set_view",
+    "MPI_File_seek_shared", "MPI_File_read", "MPI_File_write", "MPI_File_read_all",
+    "MPI_File_write_all", "MPI_File_read_at", "MPI_File_write_at", "MPI_File_read_at_all",
+    "MPI_File_write_at_all", "MPI_File_read_shared", "MPI_File_write_shared",
+    "MPI_File_read_ordered", "MPI_File_write_ordered", "MPI_File_iread", "MPI_File_iwrite",
+    "MPI_File_iread_at", "MPI_File_iwrite_at", "MPI_File_iread_shared", "MPI_File_iwrite_shared",
+    "MPI_File_iread_all", "MPI_File_iwrite_all", "MPI_File_iread_at_all", "MPI_File_iwrite_at_all",
+    "MPI_File_read_all_begin", "MPI_File_write_all_begin", "MPI_File_read_at_all_begin",
+    "MPI_File_write_at_all_begin", "MPI_File_read_ordered_begin", "MPI_File_write_ordered_begin",
+    "MPI_File_read_all_end", "MPI_File_write_all_end", "MPI_File_read_at_all_end",
+    "MPI_File_write_at_all_end", "MPI_File_read_ordered_end", "MPI_File_write_ordered_end"};
 
 /// Calls that neither communicate nor advance a clock nor create what a recorded call uses
 /// (datatypes are recorded by size, so their constructors need no replay).
@@ -100,7 +114,14 @@ constexpr std::array kLocal = {
     // Windows' queries and settings (an error handler is the program's, as a communicator's).
     "MPI_Win_get_group", "MPI_Win_shared_query", "MPI_Win_get_attr", "MPI_Win_set_name",
     "MPI_Win_get_name", "MPI_Win_get_info", "MPI_Win_set_info", "MPI_Win_set_errhandler",
-    "MPI_Win_get_errhandler", "MPI_Win_create_errhandler"};
+    "MPI_Win_get_errhandler", "MPI_Win_create_errhandler",
+    // Files' queries, hints, error handlers and individual pointers: where the data of an
+    // access lies is not what it costs.
+    "MPI_File_get_size", "MPI_File_get_amode", "MPI_File_get_group", "MPI_File_get_info",
+    "MPI_File_set_info", "MPI_File_get_atomicity", "MPI_File_create_errhandler",
+    "MPI_File_set_errhandler", "MPI_File_get_errhandler", "MPI_File_call_errhandler",
+    "MPI_File_get_view", "MPI_File_get_type_extent", "MPI_File_seek", "MPI_File_get_position",
+    "MPI_File_get_byte_offset", "MPI_File_get_position_shared"};
 
 template <std::size_t N>
 bool contains(const std::array<const char*, N>& names, std::string_view name) {
@@ -115,6 +136,14 @@ OpLog::~OpLog() {
 
 bool OpLog::covers(std::string_view call) {
   return contains(kRecorded, call) || contains(kLocal, call);
+}
+
+std::string OpLog::refusal(int rank, std::string_view what) {
+  return fmt::format("rank {}: {} is not recorded by MPISIM_RECORD (docs/observing.md lists the "
+                     "calls it records); run this program without MPISIM_RECORD: `mpisim-study "
+                     "whatif ./prog args` runs each variant of such a program live instead of "
+                     "replaying a record",
+                     rank, what);
 }
 
 OpLog::RankLog& OpLog::of(int rank) {
@@ -199,36 +228,41 @@ void OpLog::put(RankLog& l, CommArg a) {
     index = 0;
   } else if (a.h == MPI_COMM_SELF) {
     index = 1;
-  } else if (auto it = l.comms.find(a.h); it != l.comms.end()) {
-    index = it->second;
+  } else {
+    index = l.comms.find(a.h);
   }
   put(l, index);
 }
 
 void OpLog::put(RankLog& l, NewCommArg a) {
-  if (a.h == MPI_COMM_NULL) return put(l, -1L);
-  l.comms[a.h] = l.next_comm;
-  put(l, l.next_comm++);
+  put(l, l.comms.add(a.h, MPI_COMM_NULL));
 }
 
 void OpLog::put(RankLog& l, RequestArg a) {
-  const auto it = a.h == MPI_REQUEST_NULL ? l.requests.end() : l.requests.find(a.h);
-  put(l, it == l.requests.end() ? -1L : it->second);
+  put(l, a.h == MPI_REQUEST_NULL ? -1L : l.requests.find(a.h));
 }
 
 void OpLog::put(RankLog& l, NewRequestArg a) {
-  l.requests[a.h] = l.next_request;
-  put(l, l.next_request++);
+  // Every line that makes a request takes the next index, as the replay's does, even where the
+  // call gave back MPI_REQUEST_NULL: the indices stay in step.
+  l.requests.of[a.h] = l.requests.next;
+  put(l, l.requests.next++);
 }
 
 void OpLog::put(RankLog& l, WinArg a) {
-  const auto it = l.windows.find(a.h);
-  put(l, it == l.windows.end() ? -1L : it->second);
+  put(l, l.windows.find(a.h));
 }
 
 void OpLog::put(RankLog& l, NewWinArg a) {
-  l.windows[a.h] = l.next_window;
-  put(l, l.next_window++);
+  put(l, l.windows.add(a.h, MPI_WIN_NULL));
+}
+
+void OpLog::put(RankLog& l, FileArg a) {
+  put(l, l.files.find(a.h));
+}
+
+void OpLog::put(RankLog& l, NewFileArg a) {
+  put(l, l.files.add(a.h, MPI_FILE_NULL));
 }
 
 void OpLog::put(RankLog& l, TargetTypeArg a) {
@@ -243,14 +277,11 @@ void OpLog::put(RankLog& l, TargetTypeArg a) {
 }
 
 void OpLog::put(RankLog& l, MessageArg a) {
-  const auto it = l.messages.find(a.h);
-  put(l, it == l.messages.end() ? -1L : it->second);
+  put(l, l.messages.find(a.h));
 }
 
 void OpLog::put(RankLog& l, NewMessageArg a) {
-  if (a.h == MPI_MESSAGE_NULL) return put(l, -1L);
-  l.messages[a.h] = l.next_message;
-  put(l, l.next_message++);
+  put(l, l.messages.add(a.h, MPI_MESSAGE_NULL));
 }
 
 void OpLog::put(RankLog& l, RequestsArg a) {

@@ -25,7 +25,7 @@ class RankList;
 
 /// The version of the record format (meta.json's `mpisim_record`): raised whenever operations
 /// are added, so that an older mpisim-replay refuses a record it cannot read by name.
-inline constexpr int kRecordFormat = 6;
+inline constexpr int kRecordFormat = 7;
 
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.
@@ -67,6 +67,14 @@ struct NewWinArg {
 /// The datatype at the target of a one-sided operation: its layout travels in the operation's
 /// message and decides which bytes of the window it reaches, so a derived one is written whole
 /// ("L" and the layout in hex), a predefined one by handle.
+/// A file of MPI-IO, written as the index replay re-creates (the rank's opens in order);
+/// `NewFile` assigns the next one (none, -1, for an open that failed).
+struct FileArg {
+  MPI_File h;
+};
+struct NewFileArg {
+  MPI_File h;
+};
 struct TargetTypeArg {
   MPI_Datatype h;
 };
@@ -157,6 +165,9 @@ public:
 
   /// Whether `call` is recorded or cannot change simulated time (so replay needs nothing of it).
   static bool covers(std::string_view call);
+  /// The message that ends a recording at what it cannot hold: rank `rank`'s `what` (the call,
+  /// with why if it is not the call's name alone) and the way out.
+  static std::string refusal(int rank, std::string_view what);
   /// Compute charged to `rank`: measured host CPU time (scaled) or declared (MPISIM_Compute).
   void compute(int rank, SimTime ps, bool measured);
 
@@ -173,18 +184,31 @@ public:
   void flush_all();
 
 private:
+  /// The handles of one kind a rank made, by index in the order it made them.
+  template <class H> struct Indices {
+    std::unordered_map<H, long> of;
+    long next = 0;
+    /// The index of `h`, or -1 for a handle the rank did not make (or a null one).
+    long find(H h) const {
+      const auto it = of.find(h);
+      return it == of.end() ? -1 : it->second;
+    }
+    /// The next index, now `h`'s; -1 for `null` (the call made none).
+    long add(H h, H null) {
+      if (h == null) return -1;
+      of[h] = next;
+      return next++;
+    }
+  };
   struct RankLog {
     std::string text;
     SimTime measured = 0; ///< compute not yet written
     SimTime declared = 0;
-    std::unordered_map<MPI_Comm, long> comms;
-    long next_comm = 2; ///< 0 is MPI_COMM_WORLD, 1 MPI_COMM_SELF
-    std::unordered_map<MPI_Request, long> requests;
-    long next_request = 0;
-    std::unordered_map<MPI_Message, long> messages;
-    long next_message = 0;
-    std::unordered_map<MPI_Win, long> windows;
-    long next_window = 0;
+    Indices<MPI_Comm> comms{{}, 2}; ///< 0 is MPI_COMM_WORLD, 1 MPI_COMM_SELF
+    Indices<MPI_Request> requests;
+    Indices<MPI_Message> messages;
+    Indices<MPI_Win> windows;
+    Indices<MPI_File> files;
     std::vector<int> served; ///< origins served since the last operation's line
   };
   RankLog& of(int rank);
@@ -212,6 +236,8 @@ private:
   void put(RankLog& l, WinArg a);
   void put(RankLog& l, NewWinArg a);
   void put(RankLog& l, TargetTypeArg a);
+  void put(RankLog& l, FileArg a);
+  void put(RankLog& l, NewFileArg a);
 
   int current_rank(ApiCall& c) const;
   bool outermost(ApiCall& c) const;

@@ -235,7 +235,7 @@ void RankReplay::run(std::string_view op) {
     MPI_Comm c = comm();
     MPI_Comm_free(&c);
     comms_[static_cast<std::size_t>(i)] = MPI_COMM_NULL;
-  } else if (!made_comm(op) && !one_sided(op)) {
+  } else if (!made_comm(op) && !one_sided(op) && !file_io(op)) {
     // A non-blocking collective is its blocking form's line with an "i" and the request last, a
     // persistent one the same with "_init" after the name.
     const bool nonblocking = op.size() > 1 && op[0] == 'i' && is_collective(op.substr(1));

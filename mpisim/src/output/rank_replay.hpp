@@ -1,7 +1,7 @@
 // One rank's replay of its recorded operations (replay.hpp): the handles the record's indices
 // stand for, the buffers, and the outcomes to compare. rank_replay.cpp replays point-to-point,
 // completion and communicators, replay_collectives.cpp the collectives, replay_rma.cpp windows
-// and one-sided communication.
+// and one-sided communication, replay_io.cpp MPI-IO.
 #pragma once
 
 #include <algorithm>
@@ -137,9 +137,12 @@ private:
   }
   void new_comm(MPI_Comm c) {
     const long long i = index();
-    if (i < 0) return;
-    if (comms_.size() <= static_cast<std::size_t>(i)) comms_.resize(i + 1, MPI_COMM_NULL);
-    comms_[static_cast<std::size_t>(i)] = c;
+    if (i >= 0) keep(comms_, i, c, MPI_COMM_NULL);
+  }
+  /// Puts `h` at index `i` (>= 0, bounded by index()) of `table`, whose gaps hold `null`.
+  template <class H> static void keep(std::vector<H>& table, long long i, H h, H null) {
+    if (table.size() <= static_cast<std::size_t>(i)) table.resize(i + 1, null);
+    table[static_cast<std::size_t>(i)] = h;
   }
   MPI_Datatype type() {
     const std::string_view w = word();
@@ -488,6 +491,10 @@ private:
   void rma(std::string_view kind, bool with_request);
   /// The window named next on the line.
   MPI_Win window();
+  /// MPI-IO (replay_io.cpp); false if `op` is none of its calls.
+  bool file_io(std::string_view op);
+  /// The file named next on the line.
+  MPI_File file();
   /// The datatype at the target of a one-sided operation (TargetTypeArg): its layout whole.
   MPI_Datatype target_type();
   /// Where an operation's result (a get's data) goes until the epoch to `target` of window
@@ -608,6 +615,7 @@ private:
   Buffer bsend_;                                  ///< the buffer attached for buffered sends
   Buffer scratch_[2];
   std::vector<MPI_Win> windows_;              ///< per window index
+  std::vector<MPI_File> files_;               ///< per file index
   std::map<long long, Buffer> window_memory_; ///< of the windows MPI_Win_create was given
   /// Results of one-sided operations by (window index, target), until their epoch ends.
   std::map<std::pair<long long, int>, std::vector<Buffer>> results_;

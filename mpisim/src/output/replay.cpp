@@ -14,6 +14,7 @@
 
 #include "op_log.hpp"
 #include "rank_replay.hpp"
+#include "stand_in_files.hpp"
 #include "units.hpp"
 
 namespace mpisim {
@@ -21,7 +22,7 @@ namespace {
 
 /// The format of meta.json and rank-*.ops that observer.cpp writes; this replay also reads the
 /// older ones (1 has no outcome lines, 2 none of the operations 3 added, 3 none of those 4
-/// added, 4 no `node` lines): each is a subset.
+/// added, 4 no `node` lines, 5 no one-sided communication, 6 no MPI-IO): each is a subset.
 constexpr int kRecordVersion = mpilite::kRecordFormat;
 constexpr int kOldestRecordVersion = 1;
 
@@ -168,6 +169,8 @@ mpilite::World::Main replay_main(std::string dir, double compute_scale, std::uin
                                  std::shared_ptr<ReplayChecks> checks,
                                  std::shared_ptr<const std::vector<SimTime>> balanced) {
   if (!checks) checks = std::make_shared<ReplayChecks>();
+  // The record's files are the recorded run's: the replay must leave them alone.
+  mpilite::use_stand_in_files();
   // Each rank's replay outlives the rank: a record that ends with receives still posted (a
   // truncated file) must not have them written into freed buffers, and a rank that ends the run
   // (MPI_Abort) never unwinds its fiber, which would leak what lived on it.

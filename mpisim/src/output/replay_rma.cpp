@@ -157,8 +157,7 @@ bool RankReplay::one_sided(std::string_view op) {
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     const long long i = index();
     if (i < 0) throw BadRecord("a window with no index");
-    if (windows_.size() <= static_cast<std::size_t>(i)) windows_.resize(i + 1, MPI_WIN_NULL);
-    windows_[static_cast<std::size_t>(i)] = made;
+    keep(windows_, i, made, MPI_WIN_NULL);
   } else if (op == "win_free") {
     const long long i = num_at(next_);
     MPI_Win w = window();
