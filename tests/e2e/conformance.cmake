@@ -214,6 +214,10 @@ conformance_vs_mpich(win_errhandler 3 "rank 1: bad rank 1, bad count 1, null dat
 conformance_vs_mpich(grequest 3
   "rank 2: updated after completion: count 9 \\| failing query: MPI_Wait class [0-9]+ \\(MPI_ERR_OTHER 1\\), MPI_Waitall class [0-9]+ \\(MPI_ERR_IN_STATUS 1\\), its status 1, frees 2$")
 
+# Generalized requests are recorded (format 7): each completes at the point of its rank's run
+# where the program completed it, freed first or not, and its wait is no wildcard match.
+replay_equals_live(grequest sp2 grequest 3)
+
 # MPI-4.0's large-count (_c) forms of point-to-point and collective calls, MPI_Get_count_c,
 # MPI_Type_size_c, MPI_Info_get_string; a count above 2^31 - 1 is refused by name.
 conformance_vs_mpich(big_count 4
@@ -693,6 +697,10 @@ add_test(NAME conformance.sessions_alone_matches_mpich COMMAND ${EXPECT} 0
   -- ${COMPARE_WITH_MPICH} ${CMAKE_BINARY_DIR}/bin 3 ${E2E_BIN}/sessions
      ${CONFORMANCE_PROGRAMS}/sessions.c alone)
 
+# Sessions and the communicators made from their groups are recorded (format 7) and replay
+# exactly, with MPI_Init beside them and without it, and on another machine as live there.
+replay_equals_live(sessions sp2 sessions 3)
+replay_equals_live(sessions_alone sp2 sessions 3 alone)
 # MPI_Intercomm_create_from_groups (docs/model.md, Sessions): the even and the odd world ranks of
 # mpi://WORLD joined, with receives from any source and any tag pending on MPI_COMM_WORLD and a
 # duplicate of it all along (they get the messages sent after, not the leaders' exchange);
@@ -707,6 +715,7 @@ foreach(hosts 1 2)
     -m "MPI_Intercomm_create_from_groups: MPI_ERR_RANK: the remote leader \\(world rank [0-9]\\) is a member of the local group$"
     -- env MPISIM_CPU=off ${RUN} -np 5 -hosts ${hosts} ${E2E_BIN}/intercomm_from_groups leader_inside)
 endforeach()
+replay_equals_live(intercomm_from_groups sp2 intercomm_from_groups 5)
 
 # The tool information interface with no variables and no categories (docs/model.md): counts 0,
 # MPI_T errors by index, handle, name and session, MPI_T_ERR_NOT_INITIALIZED outside a counted

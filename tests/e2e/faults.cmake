@@ -106,7 +106,8 @@ add_test(NAME e2e.output.report_in_missing_folder_is_refused COMMAND ${EXPECT} 2
 
 # mpisim-replay: a few hundred mutants of real records (of every record format 3, 4, 6 and 7
 # operation too: one-sided communication in fence, post/start/complete/wait and passive target
-# epochs; MPI-IO, whose program makes and deletes its file in the test's folder) end cleanly (exit 0, 1 or 2), never with a signal or a hang; checked fields give
+# epochs; MPI-IO, whose program makes and deletes its file in the test's folder; generalized
+# requests and sessions) end cleanly (exit 0, 1 or 2), never with a signal or a hang; checked fields give
 # file:line errors.
 add_test(NAME e2e.replay_fuzz
   COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/replay_fuzz.py ${RUN}
@@ -114,5 +115,5 @@ add_test(NAME e2e.replay_fuzz
     ${E2E_BIN}/record_coverage cart_halo topologies persistent groups nonblocking buffered probes
     persistent_collectives isendrecv idup partitioned intercomm pair_types
     ${E2E_BIN}/rma fence pscw ${E2E_BIN}/rma_passive detail
-    ${E2E_BIN}/file_io replay_fuzz_file_io.dat)
+    ${E2E_BIN}/file_io replay_fuzz_file_io.dat ${E2E_BIN}/grequest all ${E2E_BIN}/sessions alone)
 set_tests_properties(e2e.replay_fuzz PROPERTIES TIMEOUT 480)

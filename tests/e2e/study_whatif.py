@@ -6,7 +6,7 @@ counts clock reads (replay.clock_reads) says so in its note, the terminal table 
 On a program whose MPI_ANY_SOURCE matches change with the bandwidth (first_come_reply.c), the
 diverged variant is re-run live and equals plain mpisimrun; from the recording alone it is marked
 approximate; from the recording with the program at hand it is re-run live with the recording's
-rank count and CPU mode. A program whose recording is refused (generalized requests) runs every variant
+rank count and CPU mode. A program whose recording is refused (a dynamic window) runs every variant
 live, and the table says so. An OpenMP program's --vary cores-per-rank and fork-join, which
 mpisim-replay refuses (exit code 2), run live (`live: replay refused`, the refusal in the note),
 and stay failed with the refusal from the recording alone; so do --node-speed and --libc-time

@@ -89,10 +89,11 @@ bool all_null(const HandleSet& set) {
   return true;
 }
 
-/// Whether `q` took whichever message came first (a receive of MPI_PROC_NULL takes none).
+/// Whether `q` took whichever message came first (a receive of MPI_PROC_NULL takes none; a
+/// generalized request, which the program completes, none either).
 bool wildcard_receive(const Request* q) {
   return q && (q->kind == RequestKind::Recv || q->receives) && q->probe == Request::Probe::None &&
-         q->status.MPI_SOURCE != MPI_PROC_NULL && wildcard(q->source, q->tag);
+         q->status.MPI_SOURCE != MPI_PROC_NULL && wildcard(q->source, q->tag) && !generalized(*q);
 }
 
 /// Records what a wait or test call found (MPISIM_RECORD) before finishing frees its requests:

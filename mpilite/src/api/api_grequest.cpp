@@ -15,6 +15,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free
   if (int e = c.check_init()) return e;
   if (!request) return c.error(MPI_COMM_WORLD, MPI_ERR_ARG, "null request argument");
   *request = start_generalized(c.w, c.r, {query_fn, free_fn, cancel_fn, extra_state})->handle;
+  MPISIM_RECORD_OP(c, "grequest_start", NewRequestArg{*request});
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Grequest_start)
@@ -27,6 +28,9 @@ int PMPI_Grequest_complete(MPI_Request request) {
     return c.error(MPI_COMM_WORLD, MPI_ERR_REQUEST,
                    "request {:#x} is not a generalized request that is still pending",
                    static_cast<unsigned>(request));
+  // The request completes at this point of its rank's run, wherever that is in simulated time:
+  // the replay completes it at the same point.
+  MPISIM_RECORD_OP(c, "grequest_complete", RequestArg{request});
   complete_generalized(c.w, *q, c.r.clock);
   return MPI_SUCCESS;
 }

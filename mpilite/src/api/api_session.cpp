@@ -93,6 +93,15 @@ int check_from_group(ApiCall& c, MPI_Group group, const char* stringtag, MPI_Inf
   return MPI_SUCCESS;
 }
 
+/// A string tag as a record holds it: in hex after an "x" (it may hold spaces), so that the
+/// replay passes the same string and its messages get the same tag.
+std::string recorded_tag(std::string_view stringtag) {
+  std::string text = "x";
+  for (unsigned char ch : stringtag)
+    fmt::format_to(std::back_inserter(text), "{:02x}", static_cast<unsigned>(ch));
+  return text;
+}
+
 /// A communicator made from groups (`made`: the result of making `*comm`) starts with the error
 /// handler of the call, not the world's.
 int with_handler(ApiCall& c, int made, MPI_Errhandler errhandler, const MPI_Comm* comm) {
@@ -103,8 +112,7 @@ int with_handler(ApiCall& c, int made, MPI_Errhandler errhandler, const MPI_Comm
 /// The world rank of the remote leader of MPI_Intercomm_create_from_groups (the arguments that
 /// only the local leader passes), or an error: it must be outside the local group `local`.
 int check_remote_leader(ApiCall& c, const RankList& local, MPI_Group remote_group,
-                        int remote_leader, int& peer) {
-  std::shared_ptr<const RankList> remote;
+                        int remote_leader, int& peer, std::shared_ptr<const RankList>& remote) {
   if (int e = check_group(c, remote_group, remote)) return e;
   if (remote_leader < 0 || remote_leader >= remote->size())
     return c.error(MPI_COMM_WORLD, MPI_ERR_RANK,
@@ -133,6 +141,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* ses
   std::vector<MPI_Errhandler>& sessions = c.r.rare().sessions;
   sessions.push_back(errhandler);
   *session = MPI_SESSION_NULL + static_cast<int>(sessions.size());
+  // The replay opens its sessions in the same order, so it gets the same handles.
+  MPISIM_RECORD_OP(c, "session_init");
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Session_init)
@@ -144,6 +154,7 @@ int PMPI_Session_finalize(MPI_Session* session) {
   if (int e = check_session(c, *session, handler)) return e;
   c.w.errhandlers().release(*handler);
   *handler = MPI_ERRHANDLER_NULL;
+  MPISIM_RECORD_OP(c, "session_finalize", static_cast<int>(*session - MPI_SESSION_NULL));
   *session = MPI_SESSION_NULL;
   return MPI_SUCCESS;
 }
@@ -217,8 +228,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info
   std::shared_ptr<const RankList> g;
   if (int e = check_from_group(c, group, stringtag, info, errhandler, newcomm, g)) return e;
   const Comm& world = *c.w.comm(MPI_COMM_WORLD);
-  return with_handler(c, create_comm_of_group(c, world, std::move(g), tag_of(stringtag), newcomm),
-                      errhandler, newcomm);
+  const int made = create_comm_of_group(c, world, g, tag_of(stringtag), newcomm);
+  MPISIM_RECORD_OP(c, "comm_create_from_group", GroupArg{MPI_COMM_WORLD, g.get()},
+                   recorded_tag(stringtag).c_str(), NewCommArg{*newcomm});
+  return with_handler(c, made, errhandler, newcomm);
 }
 MPISIM_WEAK_ALIAS(Comm_create_from_group)
 
@@ -236,8 +249,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                    g->size());
   // MPI: remote_group and remote_leader are significant only at the local leader.
   int peer = MPI_PROC_NULL;
+  std::shared_ptr<const RankList> remote = RankList::of({});
   if (g->rank(c.r.id) == local_leader)
-    if (int e = check_remote_leader(c, *g, remote_group, remote_leader, peer)) return e;
+    if (int e = check_remote_leader(c, *g, remote_group, remote_leader, peer, remote)) return e;
+  const std::shared_ptr<const RankList> members = g;
   // The leaders exchange the groups on the world's collective context, as MPICH does, so that
   // no receive of the program can take their messages; each group passes them on within itself
   // on the world's subset context, as MPI_Comm_create_from_group agrees.
@@ -245,7 +260,12 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
   const int tag = tag_of(stringtag);
   const Comm local = group_part(c.r, world, std::move(g), tag);
   const LeaderLink link{local, local_leader, peer, tag, world.coll_context(), &world};
-  return with_handler(c, create_intercomm(c, link, newintercomm), errhandler, newintercomm);
+  const int made = create_intercomm(c, link, newintercomm);
+  // The remote group as the local leader gave it (no members elsewhere: MPI reads it there only).
+  MPISIM_RECORD_OP(c, "intercomm_create_from_groups", GroupArg{MPI_COMM_WORLD, members.get()},
+                   local_leader, GroupArg{MPI_COMM_WORLD, remote.get()}, remote_leader,
+                   recorded_tag(stringtag).c_str(), NewCommArg{*newintercomm});
+  return with_handler(c, made, errhandler, newintercomm);
 }
 MPISIM_WEAK_ALIAS(Intercomm_create_from_groups)
 

@@ -133,6 +133,19 @@ void RankReplay::run(std::string_view op) {
     put_back(s);
   } else if (op == "request_free") {
     MPI_Request_free(request_slot());
+  } else if (op == "grequest_start") {
+    const long long index = num_at(next_);
+    MPI_Request* q = new_request_slot();
+    MPI_Grequest_start(generalized_query, generalized_free, generalized_cancel, nullptr, q);
+    generalized_[index] = *q;
+  } else if (op == "grequest_complete") {
+    // By index, not by slot: the program may have freed the request before completing it.
+    const long long index = request_index();
+    const auto it = generalized_.find(index);
+    if (it == generalized_.end())
+      throw BadRecord(fmt::format("request {} is no pending generalized request", index));
+    MPI_Grequest_complete(it->second);
+    generalized_.erase(it);
   } else if (op == "cancel") {
     MPI_Request* q = request_slot();
     MPI_Cancel(q);
@@ -248,7 +261,36 @@ void RankReplay::run(std::string_view op) {
 }
 
 bool RankReplay::made_comm(std::string_view op) {
-  if (op == "cart_create") {
+  if (op == "session_init") {
+    MPI_Session s = MPI_SESSION_NULL;
+    MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+    ++sessions_;
+  } else if (op == "session_finalize") {
+    // The k-th session a rank opens has the same handle in the replay as in the recorded run.
+    const int k = integer();
+    if (k < 1 || k > sessions_) throw BadRecord(fmt::format("session {} was not opened", k));
+    MPI_Session s = MPI_SESSION_NULL + k;
+    MPI_Session_finalize(&s);
+  } else if (op == "comm_create_from_group") {
+    MPI_Group members = world_group();
+    const std::string tag = text();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Comm_create_from_group(members, tag.c_str(), MPI_INFO_NULL, MPI_ERRORS_RETURN, &made);
+    MPI_Group_free(&members);
+    new_comm(made);
+  } else if (op == "intercomm_create_from_groups") {
+    MPI_Group local = world_group();
+    const int local_leader = integer();
+    MPI_Group remote = world_group();
+    const int remote_leader = integer();
+    const std::string tag = text();
+    MPI_Comm made = MPI_COMM_NULL;
+    MPI_Intercomm_create_from_groups(local, local_leader, remote, remote_leader, tag.c_str(),
+                                     MPI_INFO_NULL, MPI_ERRORS_RETURN, &made);
+    MPI_Group_free(&remote);
+    MPI_Group_free(&local);
+    new_comm(made);
+  } else if (op == "cart_create") {
     const MPI_Comm c = comm();
     std::vector<int> dims = ints(), periods = ints();
     if (dims.size() != periods.size())

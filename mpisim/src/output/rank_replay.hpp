@@ -42,6 +42,18 @@ struct BadRecord : std::runtime_error {
 
 /// The function of a user-defined reduction in a replay: data are not kept.
 inline void user_op_noop(void*, void*, int*, MPI_Datatype*) {}
+/// The callbacks of a replayed generalized request: the program's own did its work, which the
+/// record holds as compute, and what they returned is not simulated time.
+inline int generalized_query(void*, MPI_Status* status) {
+  MPI_Status_set_elements(status, MPI_BYTE, 0);
+  return MPI_Status_set_cancelled(status, 0);
+}
+inline int generalized_free(void*) {
+  return MPI_SUCCESS;
+}
+inline int generalized_cancel(void*, int) {
+  return MPI_SUCCESS;
+}
 
 /// The collectives a record names, blocking; "i" before the name is the non-blocking one.
 bool is_collective(std::string_view op);
@@ -457,6 +469,36 @@ private:
                                              q);
     mark_wildcard(index, mpilite::wildcard(source, tag));
   }
+  /// A group recorded as world ranks (GroupArg of MPI_COMM_WORLD), for the caller to free.
+  MPI_Group world_group() {
+    const std::vector<int> ranks = ints();
+    MPI_Group all = MPI_GROUP_NULL, members = MPI_GROUP_NULL;
+    MPI_Comm_group(MPI_COMM_WORLD, &all);
+    MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &members);
+    MPI_Group_free(&all);
+    return members;
+  }
+  /// Bytes written in hex after `prefix` ("L" for a datatype's layout, "x" for a string).
+  std::vector<std::byte> hex_bytes(char prefix) {
+    const std::string_view w = word();
+    std::vector<std::byte> bytes(w.size() / 2);
+    bool good = !w.empty() && w[0] == prefix && w.size() % 2 == 1;
+    for (std::size_t i = 0; good && i < bytes.size(); ++i) {
+      unsigned v = 0;
+      const char* at = w.data() + 1 + 2 * i;
+      const auto [end, error] = std::from_chars(at, at + 2, v, 16);
+      good = error == std::errc{} && end == at + 2;
+      bytes[i] = static_cast<std::byte>(v);
+    }
+    if (!good)
+      throw BadRecord(fmt::format("bad hex {} (\"{}\" and pairs of hex digits)", w, prefix));
+    return bytes;
+  }
+  /// A string recorded in hex (a string tag).
+  std::string text() {
+    const std::vector<std::byte> bytes = hex_bytes('x');
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+  }
   /// Integers recorded as a count and the values (IntsArg).
   std::vector<int> ints() {
     std::vector<int> v(items());
@@ -614,8 +656,11 @@ private:
   std::vector<std::shared_ptr<const void>> kept_; ///< the arrays of persistent collectives
   Buffer bsend_;                                  ///< the buffer attached for buffered sends
   Buffer scratch_[2];
-  std::vector<MPI_Win> windows_;              ///< per window index
-  std::vector<MPI_File> files_;               ///< per file index
+  std::vector<MPI_Win> windows_; ///< per window index
+  std::vector<MPI_File> files_;  ///< per file index
+  /// Generalized requests started and not yet completed, by request index.
+  std::unordered_map<long long, MPI_Request> generalized_;
+  int sessions_ = 0;                          ///< sessions opened
   std::map<long long, Buffer> window_memory_; ///< of the windows MPI_Win_create was given
   /// Results of one-sided operations by (window index, target), until their epoch ends.
   std::map<std::pair<long long, int>, std::vector<Buffer>> results_;

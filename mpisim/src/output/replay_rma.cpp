@@ -15,23 +15,15 @@ MPI_Win RankReplay::window() {
 }
 
 MPI_Datatype RankReplay::target_type() {
-  const std::string_view w = word();
-  if (w.empty() || w[0] != 'L') {
-    --next_;
-    return type();
-  }
+  if (next_ >= words_.size() || !words_[next_].starts_with('L')) return type();
+  const std::string_view w = words_[next_];
   MPI_Datatype& t = types_[std::string(w)];
-  if (t != 0) return t;
-  const std::string_view hex = w.substr(1);
-  std::vector<std::byte> layout(hex.size() / 2);
-  for (std::size_t i = 0; i < layout.size(); ++i) {
-    unsigned v = 0;
-    const auto [end, error] = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, v, 16);
-    if (error != std::errc{} || end != hex.data() + 2 * i + 2) v = 256;
-    if (v > 255) throw BadRecord(fmt::format("bad datatype layout {}", w));
-    layout[i] = static_cast<std::byte>(v);
+  if (t != 0) {
+    ++next_;
+    return t;
   }
-  if (hex.size() % 2 != 0 || mpilite::layout_bytes(layout.data(), layout.size()) != layout.size())
+  const std::vector<std::byte> layout = hex_bytes('L');
+  if (mpilite::layout_bytes(layout.data(), layout.size()) != layout.size())
     throw BadRecord(fmt::format("bad datatype layout {} ({} bytes)", w, layout.size()));
   std::size_t used = 0;
   mpilite::Datatype decoded = mpilite::decode_layout(layout.data(), used);
