@@ -17,7 +17,8 @@ environment.
 
 usage: study_whatif.py MPISIM-STUDY MPISIMRUN HALO-PROGRAM FIRST-COME-PROGRAM UNRECORDABLE DIR
                        [OPENMP-PROGRAM]
-(OPENMP-PROGRAM: by default openmp_hybrid beside HALO-PROGRAM, tests/e2e/programs/openmp_hybrid.c)
+(OPENMP-PROGRAM: by default openmp_hybrid beside HALO-PROGRAM, tests/e2e/programs/openmp_hybrid.c;
+file_io beside it is the MPI-IO program whose file system's figures are varied)
 """
 import csv
 import html
@@ -51,23 +52,32 @@ def replay_options(row):
     return argv[2:]
 
 
-def check_halo(tool, mpisimrun, halo, out):
-    program = [halo, "200", "30"]
-    rows, p = study(tool, out, ["-np", "16", "--vary", "bandwidth=2x", "--vary", "latency=5e-1x",
-                                "--cpu", "off"] + program)
+def check_replayed(tool, mpisimrun, program, ranks, expected, out):
+    """A study with --vary of each variant of `expected` (row id: the row's variant as shown):
+    the baseline recorded, each row replayed and equal to a live run with its options. The
+    rows and the study's output."""
+    varies = [arg for v in expected.values() for arg in ("--vary", v.split(" ")[0])]
+    rows, p = study(tool, out, ["-np", str(ranks)] + varies + ["--cpu", "off"] +
+                    program)
     if rows["baseline"]["mode"] != "live (recorded)" or rows["baseline"]["status"] != "ok":
         fail(f"baseline {rows['baseline']}")
-    expected = {"v1": "bandwidth=2x (--bandwidth 24000000000B/s)",
-                "v2": "latency=5e-1x (--latency 750000ps)"}  # a factor may have an exponent
     for id, variant in expected.items():
         r = rows[id]
         if r["variant"] != variant or r["mode"] != "replayed" or r["status"] != "ok":
             fail(f"row {id}: {r['variant']} {r['mode']} {r['status']} {r['error']}")
-        got = live(mpisimrun, 16, replay_options(r), program, os.path.join(out, f"live-{id}.json"))
+        got = live(mpisimrun, ranks, replay_options(r), program,
+                   os.path.join(out, f"live-{id}.json"))
         if got != r["predicted_time_ps"]:
             fail(f"row {id}: replayed {r['predicted_time_ps']} ps, live {got} ps")
         if r["vs_baseline"] != r["predicted_time_ps"] / rows["baseline"]["predicted_time_ps"]:
             fail(f"row {id}: vs_baseline {r['vs_baseline']}")
+    return rows, p
+
+
+def check_halo(tool, mpisimrun, halo, out):
+    rows, p = check_replayed(tool, mpisimrun, [halo, "200", "30"], 16, {
+        "v1": "bandwidth=2x (--bandwidth 24000000000B/s)",
+        "v2": "latency=5e-1x (--latency 750000ps)"}, out)  # a factor may have an exponent
     ideal = rows["ideal-network"]
     if ideal["status"] == "ok":
         smallest = min(r["predicted_time_ps"] for r in rows.values() if r["status"] == "ok")
@@ -78,6 +88,19 @@ def check_halo(tool, mpisimrun, halo, out):
     if rows["ideal-balance"]["status"] not in ("ok", "unavailable"):
         fail(f"ideal balance row: {rows['ideal-balance']}")
     check_clock_notes(rows, p, out)
+
+
+def check_file_io(tool, mpisimrun, file_io, out):
+    """MPI-IO is recorded: a what-if of the file system's figures replays, each row as live."""
+    os.makedirs(out, exist_ok=True)
+    program = [file_io, os.path.join(out, "data"), "time", "1048576"]
+    rows, _ = check_replayed(tool, mpisimrun, program, 4, {
+        "v1": "io-bandwidth=2x (--io-bandwidth 4000000000B/s)",
+        "v2": "io-latency=0.5x (--io-latency 25000000ps)",
+        "v3": "io-shared-bandwidth=0.1x (--io-shared-bandwidth 2000000000B/s)"}, out)
+    times = {rows[id]["predicted_time_ps"] for id in ("baseline", "v1", "v2", "v3")}
+    if len(times) != 4:
+        fail(f"the file system's figures do not change the prediction: {times}")
 
 
 def check_clock_notes(rows, p, out):
@@ -275,6 +298,8 @@ def main():
     openmp = sys.argv[7] if len(sys.argv) > 7 else os.path.join(os.path.dirname(halo),
                                                                 "openmp_hybrid")
     check_halo(tool, mpisimrun, halo, os.path.join(out, "halo"))
+    check_file_io(tool, mpisimrun, os.path.join(os.path.dirname(halo), "file_io"),
+                  os.path.join(out, "file-io"))
     check_divergence(tool, mpisimrun, first_come, os.path.join(out, "divergence"))
     check_refused(tool, mpisimrun, unrecordable, os.path.join(out, "refused"))
     check_replay_refused(tool, mpisimrun, openmp, os.path.join(out, "replay-refused"))

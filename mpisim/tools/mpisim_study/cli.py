@@ -13,8 +13,9 @@ USAGE = """usage:
                        --vary KEY=V1,V2 ...
                        [study options] [mpisimrun options] -o DIR
 study options: --jobs J (default: the host's cores), --timeout S (per run), --repeat N
---vary keys: latency, bandwidth, cpu, send-overhead, recv-overhead (a factor such as 0.5x, or a
-value in the option's units), machine, topology, network, or any other mpisimrun option name
+--vary keys: latency, bandwidth, cpu, send-overhead, recv-overhead, io-latency, io-bandwidth,
+io-shared-bandwidth (a factor such as 0.5x, or a value in the option's units), machine,
+topology, network, or any other mpisimrun option name
 (values as that option takes them). docs/studies.md has examples."""
 
 # mpisimrun and mpisim-replay options that take no value; every other option takes one.

@@ -15,6 +15,10 @@ SCALED = {
     "cpu": ("--cpu-scale", "cpu_scale", "number"),
     "send-overhead": ("--send-overhead", "send_overhead_ps", "time"),
     "recv-overhead": ("--recv-overhead", "recv_overhead_ps", "time"),
+    "io-latency": ("--io-latency", "io_latency_ps", "time"),
+    "io-bandwidth": ("--io-bandwidth", "io_bandwidth_bytes_per_s", "bandwidth"),
+    "io-shared-bandwidth": ("--io-shared-bandwidth", "io_shared_bandwidth_bytes_per_s",
+                            "bandwidth"),
 }
 # A factor is a decimal number, with an exponent if wanted (1e-1x, 2.5E3x), then x.
 FACTOR = re.compile(r"^((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)x$")
