@@ -79,13 +79,14 @@ def sh(cmd, cwd, env=None, log=None, timeout=1800):
 
 def npb_answer(out):
     """Everything up to the summary (NPB prints its verification values there) and the summary's
-    class, size, iterations and verdict. Left out: times (initialization, EP's CPU time), and DT's
-    graph id, read from memory DT never initializes."""
+    class, size, iterations and verdict. Left out: times (initialization, EP's CPU time, BT-IO's
+    I/O time and rate), and DT's graph id, read from memory DT never initializes."""
     lines = []
     for line in out.splitlines():
         if "Benchmark Completed" in line:
             break
-        if line.strip() and not re.search(r"(?i)\btime\b|\.DT_..\.\w: \(\d+,\d+\)$", line):
+        if line.strip() and not re.search(
+                r"(?i)\btime\b|\.DT_..\.\w: \(\d+,\d+\)$|I/O (timing|data rate)", line):
             lines.append(line.rstrip())
     lines += [line.rstrip() for line in out.splitlines()
               if re.match(r"\s*(Class|Size|Iterations|Verification)\s*=", line)]
@@ -187,8 +188,10 @@ def build_npb(app, work, flavour, bin_dir, log):
     os.makedirs(os.path.join(tree, "bin"), exist_ok=True)
     for program in sorted({c.program for c in CASES.values() if c.app == "npb"}):
         if not os.path.exists(os.path.join(tree, program)):
-            benchmark, size = re.fullmatch(r"bin/(\w+)\.(\w)\.x", program).groups()
-            sh(["make", benchmark, f"CLASS={size}"], tree, log=log)
+            benchmark, size, subtype = re.fullmatch(r"bin/(\w+)\.(\w)\.x(?:\.mpi_io_(\w+))?",
+                                                    program).groups()
+            sh(["make", benchmark, f"CLASS={size}"] + ([f"SUBTYPE={subtype}"] if subtype else []),
+               tree, log=log)
 
 
 def build_lulesh(app, work, flavour, bin_dir, log):
@@ -246,6 +249,9 @@ IMB_ARGS = ["-npmin", "4", "-msglog", "0:6", "-iter", "5", "-iter_policy", "off"
 CASES = {c.name: c for c in
          [Case(f"npb.{b}", "npb", f"bin/{b}.S.x", 5 if b == "dt" else 4, ["BH"] if b == "dt" else [])
           for b in NPB_BENCHMARKS]
+         # BT with its MPI-IO output (SUBTYPE=full): collective writes through a view of each
+         # rank's cells, every 5 steps, read back and checked at the end.
+         + [Case("npb.btio", "npb", "bin/bt.S.x.mpi_io_full", 4)]
          + [Case("lulesh", "lulesh", "lulesh2.0", 8, ["-s", "8", "-i", "20"]),
             Case("hpcg", "hpcg", "build/bin/xhpcg", 4, ["--nx=16", "--ny=16", "--nz=16", "--rt=0"]),
             *[Case(name, "imb", target, 4, (IMB_IO_BENCHMARKS if name == "imb.io" else []) + IMB_ARGS)
