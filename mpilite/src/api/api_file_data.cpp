@@ -2,7 +2,9 @@
 // individual and the shared file pointer; independent, collective, split collective, ordered
 // and non-blocking forms. All of them go through access(); what differs is where the data goes
 // and how its time is charged (docs/model.md, File I/O).
+#include <cctype>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "api_file.hpp"
@@ -20,7 +22,6 @@ enum class Pointer { Explicit, Individual, Shared };
 enum class Mode { Independent, Collective, Ordered };
 
 struct Access {
-  const char* op; ///< its name in a record
   MPI_File fh;
   MPI_Offset offset; ///< Explicit: in etypes of the view
   void* buf;
@@ -30,6 +31,14 @@ struct Access {
   Pointer pointer;
   Mode mode;
 };
+
+/// A call's name in a record: its MPI name without "MPI_", in lower case ("file_read_at").
+std::string recorded_name(const ApiCall& c) {
+  std::string name(c.name + 4);
+  for (char& ch : name)
+    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
+}
 
 int check_access(ApiCall& c, const Access& a, const Datatype*& type) {
   if (int e = check_file(c, a.fh)) return e;
@@ -148,9 +157,10 @@ int access(ApiCall& c, const Access& a, MPI_Status* status, MPI_Request* request
     q->status = s;
     if (a.mode == Mode::Independent) q->ready_time = file_access_later(c, bytes);
     *request = q->handle;
-    MPISIM_RECORD_OP(c, a.op, FileArg{a.fh}, a.count, TypeArg{a.type}, NewRequestArg{*request});
+    MPISIM_RECORD_OP(c, recorded_name(c).c_str(), FileArg{a.fh}, a.count, TypeArg{a.type},
+                     NewRequestArg{*request});
   } else {
-    MPISIM_RECORD_OP(c, a.op, FileArg{a.fh}, a.count, TypeArg{a.type});
+    MPISIM_RECORD_OP(c, recorded_name(c).c_str(), FileArg{a.fh}, a.count, TypeArg{a.type});
   }
   if (err)
     return file_error(c, a.fh, file_error_class(err), "{} of {} failed: {}",
@@ -173,12 +183,12 @@ int begin_split(ApiCall& c, const Access& a) {
   return MPI_SUCCESS;
 }
 
-int end_split(ApiCall& c, const char* op, MPI_File fh, MPI_Status* status) {
+int end_split(ApiCall& c, MPI_File fh, MPI_Status* status) {
   if (int e = check_file(c, fh)) return e;
   File& f = fh->f;
   if (!f.split_pending)
     return file_error(c, fh, MPI_ERR_OTHER, "no split collective is active on {}", f.path);
-  MPISIM_RECORD_OP(c, op, FileArg{fh});
+  MPISIM_RECORD_OP(c, recorded_name(c).c_str(), FileArg{fh});
   f.split_pending = false;
   store_status(status, f.split_status);
   return MPI_SUCCESS;
@@ -190,34 +200,32 @@ constexpr bool kWrite = true;
 } // namespace
 
 // One definition per entry point: name, parameters, and the Access it makes.
-#define MPISIM_FILE_ACCESS(name, op, params, offset, buf, write, pointer, mode)                    \
+#define MPISIM_FILE_ACCESS(name, params, offset, buf, write, pointer, mode)                        \
   int PMPI_##name params {                                                                         \
     ApiCall c("MPI_" #name);                                                                       \
-    return access(c,                                                                               \
-                  {op, fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode}, \
+    return access(c, {fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode},  \
                   status);                                                                         \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(name)
-#define MPISIM_FILE_IACCESS(name, op, params, offset, buf, write, pointer, mode)                   \
+#define MPISIM_FILE_IACCESS(name, params, offset, buf, write, pointer, mode)                       \
   int PMPI_##name params {                                                                         \
     ApiCall c("MPI_" #name);                                                                       \
     if (!request) return file_error(c, fh, MPI_ERR_ARG, "null request argument");                  \
-    return access(c,                                                                               \
-                  {op, fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode}, \
+    return access(c, {fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode},  \
                   MPI_STATUS_IGNORE, request);                                                     \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(name)
-#define MPISIM_FILE_BEGIN(name, op, params, offset, buf, write, pointer, mode)                     \
+#define MPISIM_FILE_BEGIN(name, params, offset, buf, write, pointer, mode)                         \
   int PMPI_##name params {                                                                         \
     ApiCall c("MPI_" #name);                                                                       \
     return begin_split(                                                                            \
-        c, {op, fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode});       \
+        c, {fh, offset, const_cast<void*>(buf), count, datatype, write, pointer, mode});           \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(name)
-#define MPISIM_FILE_END(name, op, params)                                                          \
+#define MPISIM_FILE_END(name, params)                                                              \
   int PMPI_##name params {                                                                         \
     ApiCall c("MPI_" #name);                                                                       \
-    return end_split(c, op, fh, status);                                                           \
+    return end_split(c, fh, status);                                                               \
   }                                                                                                \
   MPISIM_WEAK_ALIAS(name)
 
@@ -250,71 +258,44 @@ using enum Mode;
 
 extern "C" {
 
-MPISIM_FILE_ACCESS(File_read, "file_read", READ_ARGS, 0, buf, kRead, Individual, Independent)
-MPISIM_FILE_ACCESS(File_write, "file_write", WRITE_ARGS, 0, buf, kWrite, Individual, Independent)
-MPISIM_FILE_ACCESS(File_read_all, "file_read_all", READ_ARGS, 0, buf, kRead, Individual, Collective)
-MPISIM_FILE_ACCESS(File_write_all, "file_write_all", WRITE_ARGS, 0, buf, kWrite, Individual,
-                   Collective)
-MPISIM_FILE_ACCESS(File_read_at, "file_read_at", READ_AT_ARGS, offset, buf, kRead, Explicit,
-                   Independent)
-MPISIM_FILE_ACCESS(File_write_at, "file_write_at", WRITE_AT_ARGS, offset, buf, kWrite, Explicit,
-                   Independent)
-MPISIM_FILE_ACCESS(File_read_at_all, "file_read_at_all", READ_AT_ARGS, offset, buf, kRead, Explicit,
-                   Collective)
-MPISIM_FILE_ACCESS(File_write_at_all, "file_write_at_all", WRITE_AT_ARGS, offset, buf, kWrite,
-                   Explicit, Collective)
-MPISIM_FILE_ACCESS(File_read_shared, "file_read_shared", READ_ARGS, 0, buf, kRead, Shared,
-                   Independent)
-MPISIM_FILE_ACCESS(File_write_shared, "file_write_shared", WRITE_ARGS, 0, buf, kWrite, Shared,
-                   Independent)
-MPISIM_FILE_ACCESS(File_read_ordered, "file_read_ordered", READ_ARGS, 0, buf, kRead, Shared,
-                   Ordered)
-MPISIM_FILE_ACCESS(File_write_ordered, "file_write_ordered", WRITE_ARGS, 0, buf, kWrite, Shared,
-                   Ordered)
+MPISIM_FILE_ACCESS(File_read, READ_ARGS, 0, buf, kRead, Individual, Independent)
+MPISIM_FILE_ACCESS(File_write, WRITE_ARGS, 0, buf, kWrite, Individual, Independent)
+MPISIM_FILE_ACCESS(File_read_all, READ_ARGS, 0, buf, kRead, Individual, Collective)
+MPISIM_FILE_ACCESS(File_write_all, WRITE_ARGS, 0, buf, kWrite, Individual, Collective)
+MPISIM_FILE_ACCESS(File_read_at, READ_AT_ARGS, offset, buf, kRead, Explicit, Independent)
+MPISIM_FILE_ACCESS(File_write_at, WRITE_AT_ARGS, offset, buf, kWrite, Explicit, Independent)
+MPISIM_FILE_ACCESS(File_read_at_all, READ_AT_ARGS, offset, buf, kRead, Explicit, Collective)
+MPISIM_FILE_ACCESS(File_write_at_all, WRITE_AT_ARGS, offset, buf, kWrite, Explicit, Collective)
+MPISIM_FILE_ACCESS(File_read_shared, READ_ARGS, 0, buf, kRead, Shared, Independent)
+MPISIM_FILE_ACCESS(File_write_shared, WRITE_ARGS, 0, buf, kWrite, Shared, Independent)
+MPISIM_FILE_ACCESS(File_read_ordered, READ_ARGS, 0, buf, kRead, Shared, Ordered)
+MPISIM_FILE_ACCESS(File_write_ordered, WRITE_ARGS, 0, buf, kWrite, Shared, Ordered)
 
-MPISIM_FILE_IACCESS(File_iread, "file_iread", IREAD_ARGS, 0, buf, kRead, Individual, Independent)
-MPISIM_FILE_IACCESS(File_iwrite, "file_iwrite", IWRITE_ARGS, 0, buf, kWrite, Individual,
-                    Independent)
-MPISIM_FILE_IACCESS(File_iread_at, "file_iread_at", IREAD_AT_ARGS, offset, buf, kRead, Explicit,
-                    Independent)
-MPISIM_FILE_IACCESS(File_iwrite_at, "file_iwrite_at", IWRITE_AT_ARGS, offset, buf, kWrite, Explicit,
-                    Independent)
-MPISIM_FILE_IACCESS(File_iread_shared, "file_iread_shared", IREAD_ARGS, 0, buf, kRead, Shared,
-                    Independent)
-MPISIM_FILE_IACCESS(File_iwrite_shared, "file_iwrite_shared", IWRITE_ARGS, 0, buf, kWrite, Shared,
-                    Independent)
+MPISIM_FILE_IACCESS(File_iread, IREAD_ARGS, 0, buf, kRead, Individual, Independent)
+MPISIM_FILE_IACCESS(File_iwrite, IWRITE_ARGS, 0, buf, kWrite, Individual, Independent)
+MPISIM_FILE_IACCESS(File_iread_at, IREAD_AT_ARGS, offset, buf, kRead, Explicit, Independent)
+MPISIM_FILE_IACCESS(File_iwrite_at, IWRITE_AT_ARGS, offset, buf, kWrite, Explicit, Independent)
+MPISIM_FILE_IACCESS(File_iread_shared, IREAD_ARGS, 0, buf, kRead, Shared, Independent)
+MPISIM_FILE_IACCESS(File_iwrite_shared, IWRITE_ARGS, 0, buf, kWrite, Shared, Independent)
 // Non-blocking collectives run whole when called (docs/model.md, File I/O).
-MPISIM_FILE_IACCESS(File_iread_all, "file_iread_all", IREAD_ARGS, 0, buf, kRead, Individual,
-                    Collective)
-MPISIM_FILE_IACCESS(File_iwrite_all, "file_iwrite_all", IWRITE_ARGS, 0, buf, kWrite, Individual,
-                    Collective)
-MPISIM_FILE_IACCESS(File_iread_at_all, "file_iread_at_all", IREAD_AT_ARGS, offset, buf, kRead,
-                    Explicit, Collective)
-MPISIM_FILE_IACCESS(File_iwrite_at_all, "file_iwrite_at_all", IWRITE_AT_ARGS, offset, buf, kWrite,
-                    Explicit, Collective)
+MPISIM_FILE_IACCESS(File_iread_all, IREAD_ARGS, 0, buf, kRead, Individual, Collective)
+MPISIM_FILE_IACCESS(File_iwrite_all, IWRITE_ARGS, 0, buf, kWrite, Individual, Collective)
+MPISIM_FILE_IACCESS(File_iread_at_all, IREAD_AT_ARGS, offset, buf, kRead, Explicit, Collective)
+MPISIM_FILE_IACCESS(File_iwrite_at_all, IWRITE_AT_ARGS, offset, buf, kWrite, Explicit, Collective)
 
-MPISIM_FILE_BEGIN(File_read_all_begin, "file_read_all_begin", BEGIN_READ_ARGS, 0, buf, kRead,
-                  Individual, Collective)
-MPISIM_FILE_BEGIN(File_write_all_begin, "file_write_all_begin", BEGIN_WRITE_ARGS, 0, buf, kWrite,
-                  Individual, Collective)
-MPISIM_FILE_BEGIN(File_read_at_all_begin, "file_read_at_all_begin", BEGIN_READ_AT_ARGS, offset, buf,
-                  kRead, Explicit, Collective)
-MPISIM_FILE_BEGIN(File_write_at_all_begin, "file_write_at_all_begin", BEGIN_WRITE_AT_ARGS, offset,
-                  buf, kWrite, Explicit, Collective)
-MPISIM_FILE_BEGIN(File_read_ordered_begin, "file_read_ordered_begin", BEGIN_READ_ARGS, 0, buf,
-                  kRead, Shared, Ordered)
-MPISIM_FILE_BEGIN(File_write_ordered_begin, "file_write_ordered_begin", BEGIN_WRITE_ARGS, 0, buf,
-                  kWrite, Shared, Ordered)
-MPISIM_FILE_END(File_read_all_end, "file_read_all_end", (MPI_File fh, void*, MPI_Status* status))
-MPISIM_FILE_END(File_write_all_end, "file_write_all_end",
-                (MPI_File fh, const void*, MPI_Status* status))
-MPISIM_FILE_END(File_read_at_all_end, "file_read_at_all_end",
-                (MPI_File fh, void*, MPI_Status* status))
-MPISIM_FILE_END(File_write_at_all_end, "file_write_at_all_end",
-                (MPI_File fh, const void*, MPI_Status* status))
-MPISIM_FILE_END(File_read_ordered_end, "file_read_ordered_end",
-                (MPI_File fh, void*, MPI_Status* status))
-MPISIM_FILE_END(File_write_ordered_end, "file_write_ordered_end",
-                (MPI_File fh, const void*, MPI_Status* status))
+MPISIM_FILE_BEGIN(File_read_all_begin, BEGIN_READ_ARGS, 0, buf, kRead, Individual, Collective)
+MPISIM_FILE_BEGIN(File_write_all_begin, BEGIN_WRITE_ARGS, 0, buf, kWrite, Individual, Collective)
+MPISIM_FILE_BEGIN(File_read_at_all_begin, BEGIN_READ_AT_ARGS, offset, buf, kRead, Explicit,
+                  Collective)
+MPISIM_FILE_BEGIN(File_write_at_all_begin, BEGIN_WRITE_AT_ARGS, offset, buf, kWrite, Explicit,
+                  Collective)
+MPISIM_FILE_BEGIN(File_read_ordered_begin, BEGIN_READ_ARGS, 0, buf, kRead, Shared, Ordered)
+MPISIM_FILE_BEGIN(File_write_ordered_begin, BEGIN_WRITE_ARGS, 0, buf, kWrite, Shared, Ordered)
+MPISIM_FILE_END(File_read_all_end, (MPI_File fh, void*, MPI_Status* status))
+MPISIM_FILE_END(File_write_all_end, (MPI_File fh, const void*, MPI_Status* status))
+MPISIM_FILE_END(File_read_at_all_end, (MPI_File fh, void*, MPI_Status* status))
+MPISIM_FILE_END(File_write_at_all_end, (MPI_File fh, const void*, MPI_Status* status))
+MPISIM_FILE_END(File_read_ordered_end, (MPI_File fh, void*, MPI_Status* status))
+MPISIM_FILE_END(File_write_ordered_end, (MPI_File fh, const void*, MPI_Status* status))
 
 } // extern "C"
