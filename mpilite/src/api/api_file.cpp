@@ -17,9 +17,22 @@ using namespace mpilite;
 namespace mpilite {
 namespace {
 
+/// The handles this host process gave out and has not closed. A run that ends with files open
+/// (MPI_Abort, a replay stopped at a damaged record) frees them at exit all the same.
+struct LiveFiles {
+  std::unordered_set<const mpisim_file*> handles;
+  LiveFiles() = default;
+  LiveFiles(const LiveFiles&) = delete;
+  LiveFiles& operator=(const LiveFiles&) = delete;
+  ~LiveFiles() {
+    for (const mpisim_file* f : handles)
+      delete f;
+  }
+};
+
 std::unordered_set<const mpisim_file*>& live_files() {
-  static std::unordered_set<const mpisim_file*> files;
-  return files;
+  static LiveFiles files;
+  return files.handles;
 }
 
 /// The error of an invalid access mode, or nullptr.
