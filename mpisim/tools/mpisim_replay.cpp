@@ -33,7 +33,8 @@ constexpr int kUsageError = 2;
 int main(int argc, char** argv) {
   CLI::App app{"mpisim-replay: re-simulate a recorded run (MPISIM_RECORD) on a machine model, "
                "without the program. Options are mpisimrun's (--machine, --latency, -hosts, ...); "
-               "-np is the recorded one.",
+               "-np is the recorded one. MPI-IO goes to stand-in files: the recorded run's files "
+               "are neither read nor written.",
                kTool};
   std::string dir;
   app.add_option("dir", dir, "the directory MPISIM_RECORD wrote")->required();
