@@ -240,17 +240,14 @@ private:
         throw BadRecord("the counts add up to more than an int");
     return d;
   }
-  /// The request named next on the line, as an index (-1: the null request); the table grows to
-  /// hold it, so a pointer into it is only good until the next request is named.
-  long long request_index() {
-    const long long i = index();
-    if (i >= 0 && requests_.size() <= static_cast<std::size_t>(i))
-      requests_.resize(i + 1, MPI_REQUEST_NULL);
-    return i;
-  }
-  MPI_Request& request_at(long long i) {
-    return i < 0 ? null_request_ : requests_[static_cast<std::size_t>(i)];
-  }
+  /// The request named next on the line, as an index (-1: the null request).
+  long long request_index() { return index(); }
+  /// The handle at index `i`, made null when first named. A reference stays good until the
+  /// request is forgotten, whatever is named meanwhile.
+  MPI_Request& request_at(long long i) { return i < 0 ? null_request_ : requests_[i].handle; }
+  /// Drops request `i` once it is done (completed or freed): a record names each request once,
+  /// so a long run's table holds only the requests still alive, not every one it ever made.
+  void forget_request(long long i) { requests_.erase(i); }
   MPI_Request* request_slot() { return &request_at(request_index()); }
   /// The message (of a matched probe) named next on the line; -1 is a probe that found none.
   MPI_Message* message_slot() {
@@ -365,7 +362,7 @@ private:
   /// The requests of a wait/test call: the handles, where they go back to, and which are
   /// wildcard receives.
   struct Slots {
-    std::vector<long long> where; ///< indices: naming a later request may move the table
+    std::vector<long long> where; ///< indices into the table
     std::vector<MPI_Request> handles;
     std::vector<bool> wildcard;
   };
@@ -611,14 +608,12 @@ private:
   /// Whether request `index` (its handle `h` before the call) is a receive that takes whichever
   /// message comes first.
   bool wildcard_request(long long index, MPI_Request h) const {
-    return h != MPI_REQUEST_NULL && index >= 0 &&
-           static_cast<std::size_t>(index) < wildcard_.size() &&
-           wildcard_[static_cast<std::size_t>(index)];
+    if (h == MPI_REQUEST_NULL || index < 0) return false;
+    const auto live = requests_.find(index);
+    return live != requests_.end() && live->second.wildcard;
   }
   void mark_wildcard(long long index, bool wildcard) {
-    if (index < 0) return;
-    if (wildcard_.size() <= static_cast<std::size_t>(index)) wildcard_.resize(index + 1, false);
-    wildcard_[static_cast<std::size_t>(index)] = wildcard;
+    if (index >= 0) requests_[index].wildcard = wildcard;
   }
   void completion(std::string_view op);
   /// Issues the wait or test call `op` on the requests of `s`: which completed (positions in
@@ -640,11 +635,15 @@ private:
     std::string_view line;
   };
   std::optional<Pending> expected_;
-  std::vector<bool> wildcard_; ///< per request index: a wildcard receive
   std::vector<std::string_view> words_;
   std::size_t next_ = 1;
   std::vector<MPI_Comm> comms_{MPI_COMM_WORLD, MPI_COMM_SELF};
-  std::vector<MPI_Request> requests_;
+  /// A request the record has named and that is not done yet.
+  struct LiveRequest {
+    MPI_Request handle = MPI_REQUEST_NULL;
+    bool wildcard = false; ///< a receive that takes whichever message comes first
+  };
+  std::unordered_map<long long, LiveRequest> requests_;
   MPI_Request null_request_ = MPI_REQUEST_NULL;
   std::vector<MPI_Message> messages_; ///< per message index: what a matched probe set aside
   MPI_Message no_message_ = MPI_MESSAGE_NULL;
