@@ -94,15 +94,16 @@ void Simulation::carry_burst(mpilite::Rank& rank) {
 void Simulation::region_begins(mpilite::Rank& rank) {
   if (!compute_clock_) return;
   carry_burst(rank);
-  rank.region_start_clock = rank.clock;
-  rank.region_start_carried_ps = rank.compute_carried_ps;
+  mpilite::RankRare& region = rank.rare();
+  region.region_start_clock = rank.clock;
+  region.region_start_carried_ps = rank.compute_carried_ps;
 }
 
 void Simulation::carry_region(mpilite::Rank& rank, double region_ps) {
   // The master's MPI calls in the region moved the clock already: by the region's time up to
   // each call, and by the calls themselves, both part of `region_ps`.
-  const double moved = static_cast<double>(rank.clock - rank.region_start_clock);
-  rank.compute_carried_ps = std::max(0.0, rank.region_start_carried_ps + region_ps - moved);
+  const double moved = static_cast<double>(rank.clock - rank.rare().region_start_clock);
+  rank.compute_carried_ps = std::max(0.0, rank.rare().region_start_carried_ps + region_ps - moved);
 }
 
 void Simulation::region_call(mpilite::Rank& rank, const mpilite::RegionWork& so_far) {

@@ -112,8 +112,8 @@ TEST(Compute, AnMpiCallInsideARegionSeesTheRegionsTimeAndHoldsItsPhaseUp) {
   // half ps, which the clock drops).
   rank.clock = 5'000'000;
   rank.compute_carried_ps = 2'000'000.5;
-  rank.region_start_clock = rank.clock;
-  rank.region_start_carried_ps = rank.compute_carried_ps;
+  rank.rare().region_start_clock = rank.clock;
+  rank.rare().region_start_carried_ps = rank.compute_carried_ps;
   rank.region_threads = 2;
 
   // Phase 0: the master has worked 1 us when it calls.

@@ -96,10 +96,7 @@ int check_from_group(ApiCall& c, MPI_Group group, const char* stringtag, MPI_Inf
 /// A string tag as a record holds it: in hex after an "x" (it may hold spaces), so that the
 /// replay passes the same string and its messages get the same tag.
 std::string recorded_tag(std::string_view stringtag) {
-  std::string text = "x";
-  for (unsigned char ch : stringtag)
-    fmt::format_to(std::back_inserter(text), "{:02x}", static_cast<unsigned>(ch));
-  return text;
+  return hex_word('x', std::as_bytes(std::span(stringtag)));
 }
 
 /// A communicator made from groups (`made`: the result of making `*comm`) starts with the error

@@ -143,6 +143,13 @@ bool contains(const std::array<const char*, N>& names, std::string_view name) {
 
 } // namespace
 
+std::string hex_word(char prefix, std::span<const std::byte> bytes) {
+  std::string word(1, prefix);
+  for (std::byte b : bytes)
+    fmt::format_to(std::back_inserter(word), "{:02x}", static_cast<unsigned>(b));
+  return word;
+}
+
 OpLog::~OpLog() {
   flush_all();
 }
@@ -284,9 +291,8 @@ void OpLog::put(RankLog& l, TargetTypeArg a) {
   if (!t) return put(l, static_cast<long long>(MPI_DATATYPE_NULL));
   std::vector<std::byte> layout;
   encode_layout(*t, layout);
-  l.text += " L";
-  for (std::byte b : layout)
-    fmt::format_to(std::back_inserter(l.text), "{:02x}", static_cast<unsigned>(b));
+  l.text += ' ';
+  l.text += hex_word('L', layout);
 }
 
 void OpLog::put(RankLog& l, MessageArg a) {

@@ -27,6 +27,10 @@ class RankList;
 /// are added, so that an older mpisim-replay refuses a record it cannot read by name.
 inline constexpr int kRecordFormat = 7;
 
+/// Bytes as one word of a record: `prefix`, then two lower-case hex digits per byte (what the
+/// replay's RankReplay::hex_bytes reads back). For what may hold spaces or any byte.
+std::string hex_word(char prefix, std::span<const std::byte> bytes);
+
 /// Arguments of a recorded operation that are handles: written as the indices that replay
 /// re-creates. `NewComm` and `NewRequest` are outputs of the call that assign the next index.
 struct CommArg {

@@ -393,7 +393,7 @@ void run_share(void* p) {
   if (me == 0) {
     // The master's MPI calls in the region go through it (openmp_call_begins).
     r.rank->region_threads = team_size();
-    r.rank->openmp_region = &r;
+    r.rank->rare().openmp_region = &r;
   }
   // The rank's own thread has its thread-locals in the segment; the others, copies of their own.
   mpisim_priv_thread_base = r.rank->globals.team_thread_base(me);
@@ -457,7 +457,7 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
   for (const auto& [offset, size] : t_copyin)
     rank.globals.copy_in(team, offset, size);
   t_copyin.clear();
-  if (threads == 0) threads = static_cast<unsigned>(rank.omp_threads);
+  if (threads == 0) threads = static_cast<unsigned>(rank.rare_or_default().omp_threads);
   Region region(fn, data, &rank);
   w->kernel().hooks.region_begins(rank);
   {
@@ -465,7 +465,7 @@ template <class Start> void run_region(Body fn, void* data, unsigned threads, St
     start(run_share, &region, threads);
   }
   rank.region_threads = 0;
-  rank.openmp_region = nullptr;
+  rank.rare().openmp_region = nullptr;
   std::int64_t longest = 0;
   for (std::int64_t most : region.phase_most_ns)
     longest += most;
@@ -687,7 +687,7 @@ void __kmpc_fork_call(void*, int, void*, ...) {
 void omp_set_num_threads(int n) {
   World* w = World::of_calling_rank();
   if (w && !t_region) {
-    w->self().omp_threads = n > 0 ? n : 1;
+    w->self().rare().omp_threads = n > 0 ? n : 1;
     return;
   }
   static const auto real = libgomp<void(int)>("omp_set_num_threads");
@@ -695,7 +695,8 @@ void omp_set_num_threads(int n) {
 }
 int omp_get_max_threads() {
   World* w = World::of_calling_rank();
-  if (w && !t_region && w->self().omp_threads > 0) return w->self().omp_threads;
+  if (w && !t_region && w->self().rare_or_default().omp_threads > 0)
+    return w->self().rare_or_default().omp_threads;
   static const auto real = libgomp<int()>("omp_get_max_threads");
   return real();
 }
@@ -825,7 +826,7 @@ int omp_get_nested_() {
 namespace mpilite {
 
 void openmp_call_begins(World& w, Rank& rank, const char* call) {
-  Region& r = *static_cast<Region*>(rank.openmp_region);
+  Region& r = *static_cast<Region*>(rank.rare().openmp_region);
   // Other ranks' teams may wait for the process's critical lock held here, on this thread.
   if (t_criticals > 0)
     w.stop(RunEnd::FatalError, 1,
@@ -863,7 +864,7 @@ int team_rank() {
 }
 
 void openmp_call_ends(Rank& rank, SimTime took) {
-  Region& r = *static_cast<Region*>(rank.openmp_region);
+  Region& r = *static_cast<Region*>(rank.rare().openmp_region);
   unstash_libgomp(r.away.libgomp);
   t_region = &r;
   t_master = true;

@@ -87,6 +87,20 @@ struct RankRare {
     int chunk = 0;
     int max_active_levels = -1;
   } openmp;
+  /// The team size the rank set with omp_set_num_threads (0: the process's): each process of a
+  /// real run has its own.
+  int omp_threads = 0;
+  /// The interposer's record of the region it runs (region_threads; openmp_interpose.cpp), for
+  /// the master's MPI calls.
+  void* openmp_region = nullptr;
+  /// The clock and the compute carried when that region began: the master's MPI calls in it and
+  /// its end are charged from there (CallHooks::region_call).
+  SimTime region_start_clock = 0;
+  double region_start_carried_ps = 0;
+  /// Handlers the rank registered with atexit() and on_exit(), oldest first: they run in the
+  /// rank when it ends (returns from main or calls exit()), as in its own process, before its
+  /// destructors.
+  std::vector<ExitHandler> at_exit;
 };
 
 struct Rank {
@@ -146,22 +160,8 @@ struct Rank {
   /// Target time (ps) of the compute burst under way measured so far: its parallel regions
   /// and what came before them. It is charged with the rest of the burst.
   double compute_carried_ps = 0;
-  /// The team size the rank set with omp_set_num_threads (0: the process's): each process of a
-  /// real run has its own.
-  int omp_threads = 0;
-  /// The interposer's record of the region it runs (region_threads; openmp_interpose.cpp), for
-  /// the master's MPI calls.
-  void* openmp_region = nullptr;
-  /// The clock and the compute carried when that region began: the master's MPI calls in it and
-  /// its end are charged from there (CallHooks::region_call).
-  SimTime region_start_clock = 0;
-  double region_start_carried_ps = 0;
 
   PrivateSegment globals; ///< this rank's copy of the program's privatized variables
-  /// Handlers the rank registered with atexit() and on_exit(), oldest first: they run in the
-  /// rank when it ends (returns from main or calls exit()), as in its own process, before its
-  /// destructors.
-  std::vector<ExitHandler> at_exit;
   /// This rank's copy of the program's arguments, in one block: argc + 1 pointers (the last
   /// null), then the strings they point to.
   std::unique_ptr<char*[]> argv;

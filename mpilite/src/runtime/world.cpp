@@ -146,9 +146,9 @@ Rank* World::find_sparse(int world_rank) {
 void World::end_of_rank(Rank& r, int status) {
   // As exit() does in a process: the atexit() and on_exit() handlers, newest first (one may
   // register another, which runs next), then the destructors of static objects.
-  while (!r.at_exit.empty()) {
-    const ExitHandler handler = r.at_exit.back();
-    r.at_exit.pop_back();
+  while (r.rare_state && !r.rare_state->at_exit.empty()) {
+    const ExitHandler handler = r.rare_state->at_exit.back();
+    r.rare_state->at_exit.pop_back();
     if (handler.with_status)
       handler.with_status(status, handler.arg);
     else

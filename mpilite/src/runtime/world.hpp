@@ -206,7 +206,7 @@ public:
   /// Ends the calling rank as if its main had returned `code` (the program called exit()).
   [[noreturn]] void exit_rank(int code, RankExit how = RankExit::WithHandlers);
   /// atexit() in the calling rank: `handler` runs when the rank ends.
-  void at_rank_exit(const ExitHandler& handler) { self().at_exit.push_back(handler); }
+  void at_rank_exit(const ExitHandler& handler) { self().rare().at_exit.push_back(handler); }
   /// Ends the run from inside a fiber (MPI_Abort, fatal MPI error).
   [[noreturn]] void stop(RunEnd why, int exit_code, std::string message);
   /// Ends the run if `addr`, memory that other ranks' code will reach later by its address
@@ -257,7 +257,7 @@ private:
   void detach();
   /// Whether other threads of the rank's OpenMP team are in a region with it.
   static bool team_in_region(const Rank& r) {
-    return r.openmp_region != nullptr && r.region_threads > 1;
+    return r.region_threads > 1 && r.rare_or_default().openmp_region != nullptr;
   }
   /// The stacks of fibers that never finished stay for LeakSanitizer to scan (StackPool).
   void keep_abandoned_stacks();
