@@ -14,9 +14,6 @@
 
 static int rank, size, steps = 4;
 
-/* Statuses for MPI_Waitall (GCC takes MPI_STATUSES_IGNORE for an array of none and warns). */
-static MPI_Status statuses[32];
-
 enum { BIG = 1 << 15 };         /* a buffered send above the eager limit */
 enum { PARTS = 8, PART = 256 }; /* partitions of partitioned communication, elements in each */
 
@@ -48,7 +45,7 @@ static void cart_halo(void) {
       MPI_Request q[2];
       MPI_Irecv(halo[2], 32, MPI_DOUBLE, up, 10 + d, grid, &q[0]);
       MPI_Isend(halo[3], 32, MPI_DOUBLE, down, 10 + d, grid, &q[1]);
-      MPI_Waitall(2, q, statuses);
+      MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
     }
     residual = rank + s;
     MPI_Allreduce(MPI_IN_PLACE, &residual, 1, MPI_DOUBLE, MPI_SUM, grid);
@@ -120,7 +117,7 @@ static void persistent(void) {
     MPI_Start(&q[5]);
     MPI_Start(&q[4]);
     work(s + 1);
-    MPI_Waitall(6, q, statuses);
+    MPI_Waitall(6, q, MPI_STATUSES_IGNORE);
   }
   for (int i = 0; i < 6; ++i)
     MPI_Request_free(&q[i]);
@@ -248,7 +245,7 @@ static void nonblocking(void) {
 #undef OUT
     work(s + 2);
     MPI_Wait(&q[0], MPI_STATUS_IGNORE);
-    MPI_Waitall(CALLS - 1, q + 1, statuses);
+    MPI_Waitall(CALLS - 1, q + 1, MPI_STATUSES_IGNORE);
   }
   if (rank == 0) printf("nonblocking: done\n");
   free_blocks(&k);
@@ -364,7 +361,7 @@ static void persistent_collectives(void) {
     work(s + 1);
     MPI_Start(&q[CALLS - 1]);
     work(s + 2);
-    MPI_Waitall(CALLS, q, statuses);
+    MPI_Waitall(CALLS, q, MPI_STATUSES_IGNORE);
   }
   for (int c = 0; c < CALLS; ++c)
     MPI_Request_free(&q[c]);
@@ -387,7 +384,7 @@ static void isendrecv(void) {
     MPI_Isendrecv(out, 8, MPI_DOUBLE, next, 3, in + 8, 8, MPI_DOUBLE, MPI_ANY_SOURCE, 3,
                   MPI_COMM_WORLD, &q[2]);
     work(s + 1);
-    MPI_Waitall(3, q, statuses);
+    MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
   }
   if (rank == 0) printf("isendrecv: done\n");
 }
@@ -402,7 +399,7 @@ static void idup(void) {
   work(0);
   MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dups[1], &q[1]);
   MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dups[2]);
-  MPI_Waitall(2, q, statuses);
+  MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
   double x = rank, y[64] = {0}, z[64] = {0};
   for (int s = 0; s < steps; ++s)
     for (int k = 0; k < 3; ++k) {
@@ -437,7 +434,7 @@ static void partitioned(void) {
     MPI_Parrived(q[1], 0, &arrived);
     work(s + 2);
     MPI_Pready_list(3, list, q[0]);
-    MPI_Waitall(2, q, statuses);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
   }
   MPI_Request_free(&q[0]);
   MPI_Request_free(&q[1]);
@@ -494,7 +491,7 @@ static void intercomm(void) {
     MPI_Ibarrier(inter, &q[0]);
     MPI_Iallreduce(x, y + K, K, MPI_DOUBLE, MPI_MIN, inter, &q[1]);
     MPI_Start(&q[2]);
-    MPI_Waitall(3, q, statuses);
+    MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
     MPI_Barrier(inter);
   }
   MPI_Request_free(&q[2]);
@@ -536,7 +533,7 @@ static void pair_types(void) {
     MPI_Request q[2];
     MPI_Irecv(ring, N, MPI_DOUBLE_INT, (rank + size - 1) % size, s, MPI_COMM_WORLD, &q[0]);
     MPI_Isend(mine, N, MPI_DOUBLE_INT, (rank + 1) % size, s, MPI_COMM_WORLD, &q[1]);
-    MPI_Waitall(2, q, statuses);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
     if (size <= 32) {
       MPI_Gather(mine, N, MPI_DOUBLE_INT, all, N, MPI_DOUBLE_INT, 0, MPI_COMM_WORLD);
       MPI_Alltoall(all, 1, MPI_DOUBLE_INT, spread, 1, MPI_DOUBLE_INT, MPI_COMM_WORLD);
