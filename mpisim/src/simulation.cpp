@@ -102,8 +102,9 @@ void Simulation::region_begins(mpilite::Rank& rank) {
 void Simulation::carry_region(mpilite::Rank& rank, double region_ps) {
   // The master's MPI calls in the region moved the clock already: by the region's time up to
   // each call, and by the calls themselves, both part of `region_ps`.
-  const double moved = static_cast<double>(rank.clock - rank.rare().region_start_clock);
-  rank.compute_carried_ps = std::max(0.0, rank.rare().region_start_carried_ps + region_ps - moved);
+  const mpilite::RankRare& region = rank.rare();
+  const double moved = static_cast<double>(rank.clock - region.region_start_clock);
+  rank.compute_carried_ps = std::max(0.0, region.region_start_carried_ps + region_ps - moved);
 }
 
 void Simulation::region_call(mpilite::Rank& rank, const mpilite::RegionWork& so_far) {

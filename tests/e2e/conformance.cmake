@@ -83,6 +83,34 @@ add_test(NAME conformance.libc_time_host_leaves_simulated_time COMMAND ${EXPECT}
   -m "libc_time: 2 ranks slept 0\\.000000 s by MPI_Wtime"
   -m "predicted time: 0\\.0000[0-9]+ s"
   -- env MPISIM_CPU=off MPISIM_LIBC_TIME=host ${RUN} -np 2 ${E2E_BIN}/libc_time 0 1000 0)
+# The C library's clocks and sleeps in a record: read like MPI_Wtime, slept as declared compute.
+add_test(NAME e2e.replay_equals_live.libc_time
+  COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/replay_equals_live.py ${RUN}
+    $<TARGET_FILE:mpisim-replay> sp2 ${E2E_BIN}/libc_time 4 1 500 250000)
+# A loop that waits for the clock to pass a value ends with measured CPU; with --cpu off nothing in
+# it takes simulated time, and the run ends with an error naming the rank, the call and the fix
+# instead of never ending. A loop that polls MPI_Iprobe until a timeout runs either way.
+e2e_program(clock_spin ${CONFORMANCE_PROGRAMS}/clock_spin.c)
+foreach(clock wtime monotonic gettimeofday iprobe)
+  add_test(NAME e2e.clock_spin_ends_with_measured_cpu.${clock} COMMAND ${EXPECT} 0
+    -m "^clock_spin: ${clock} waited >= 1 ms, message 0$"
+    -- ${RUN} -np 2 ${E2E_BIN}/clock_spin ${clock})
+endforeach()
+foreach(clock_call "wtime MPI_Wtime" "monotonic clock_gettime" "gettimeofday gettimeofday")
+  string(REPLACE " " ";" clock_call "${clock_call}")
+  list(GET clock_call 0 clock)
+  list(GET clock_call 1 call)
+  add_test(NAME e2e.clock_spin_refused.${clock} COMMAND ${EXPECT} 1
+    -m "rank 0: ${call} read the same simulated time, 0\\.000000000 s, 16777216 times in a row"
+    -m "Run with measured CPU \\(`--cpu measured`, the default\\)" -x "^clock_spin:"
+    -- ${RUN} -np 2 --cpu off ${E2E_BIN}/clock_spin ${clock})
+endforeach()
+add_test(NAME e2e.clock_spin_refused.hosts2 COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Wtime read the same simulated time" -x "^clock_spin:"
+  -- ${RUN} -np 2 -hosts 2 --cpu off ${E2E_BIN}/clock_spin wtime)
+add_test(NAME e2e.clock_spin_polling_iprobe_runs_with_cpu_off COMMAND ${EXPECT} 0
+  -m "^clock_spin: iprobe waited >= 1 ms, message 0$"
+  -- ${RUN} -np 2 --cpu off ${E2E_BIN}/clock_spin iprobe)
 
 # Bugs a conformance suite found: each program prints what MPICH's mpicc + mpiexec print for the
 # same source, on 1 and on 2 host processes (compare_with_mpiexec.sh), and a line of its own.

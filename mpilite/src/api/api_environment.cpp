@@ -23,17 +23,29 @@ void charge_declared(ApiCall& c, SimTime ps, const char* what_unit, double amoun
   if (c.w.op_log) c.w.op_log->compute(c.r.id, ps, false);
 }
 
-/// The rank's clock, as the program reads it: counted (RankStats::clock_reads).
-SimTime read_clock(Rank& r) {
-  r.stats.clock_reads += r.stats.clock_reads != UINT32_MAX;
-  return r.clock;
-}
-
 } // namespace
 
 void mpilite::charge_compute(SimTime ps, const char* call) {
   ApiCall c(call);
   charge_declared(c, ps, "ps", static_cast<double>(ps));
+}
+
+SimTime mpilite::read_clock(const char* call) {
+  ApiCall c(call);
+  Rank& r = c.r;
+  r.stats.clock_reads += r.stats.clock_reads != UINT32_MAX; // RankStats::clock_reads
+  World::ClockRead& last = c.w.last_clock_read;
+  if (last.rank != r.id || last.at != r.clock) last = {r.id, r.clock, 0};
+  if (++last.repeats == kClockRepeatLimit)
+    c.w.stop(RunEnd::FatalError, 1,
+             fmt::format("rank {}: {} read the same simulated time, {:.9f} s, {} times in a row: "
+                         "the rank is in a loop that waits for its clock to pass a value, and "
+                         "nothing in the loop takes simulated time, so it would never end (with "
+                         "`--cpu off` only declared compute does: MPISIM_Compute, a sleep). Run "
+                         "with measured CPU (`--cpu measured`, the default), or declare the "
+                         "loop's work (docs/model.md, Time of the C library)",
+                         r.id, call, time_to_seconds(r.clock), kClockRepeatLimit));
+  return r.clock;
 }
 
 extern "C" {
@@ -94,8 +106,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
 MPISIM_WEAK_ALIAS(Abort)
 
 double PMPI_Wtime(void) {
-  ApiCall c("MPI_Wtime");
-  return time_to_seconds(read_clock(c.r));
+  return time_to_seconds(read_clock("MPI_Wtime"));
 }
 MPISIM_WEAK_ALIAS(Wtime)
 
@@ -210,8 +221,7 @@ void MPISIM_Compute(double seconds) {
 }
 
 long long MPISIM_Clock_ps(void) {
-  ApiCall c("MPISIM_Clock_ps");
-  return read_clock(c.r);
+  return read_clock("MPISIM_Clock_ps");
 }
 
 } // extern "C"

@@ -24,7 +24,6 @@
 #include "api_call.hpp"
 #include "api_compute.hpp"
 #include "host_clock.hpp"
-#include "mpisim.h"
 
 using namespace mpilite;
 
@@ -55,9 +54,10 @@ bool monotonic_clock(clockid_t id) {
          id == CLOCK_BOOTTIME;
 }
 
-/// The rank's clock (its compute so far charged first, as MPI_Wtime charges it) on clock `id`.
-timespec simulated_now(bool realtime) {
-  const SimTime t = MPISIM_Clock_ps();
+/// The rank's clock (its compute so far charged first, as MPI_Wtime charges it), read by `call`,
+/// as a real-time clock or a monotonic one.
+timespec simulated_now(bool realtime, const char* call) {
+  const SimTime t = read_clock(call);
   timespec ts{};
   ts.tv_sec = static_cast<time_t>(t / kPicosPerSecond + (realtime ? epoch_seconds() : 0));
   ts.tv_nsec = static_cast<long>(t % kPicosPerSecond / kPicosPerNano);
@@ -89,14 +89,14 @@ extern "C" {
 int clock_gettime(clockid_t id, timespec* ts) noexcept {
   if (!(realtime_clock(id) || monotonic_clock(id)) || !simulated())
     return host_clock_gettime(id, ts);
-  *ts = simulated_now(realtime_clock(id));
+  *ts = simulated_now(realtime_clock(id), "clock_gettime");
   return 0;
 }
 
 int gettimeofday(timeval* tv, void* tz) noexcept {
   static const auto host = libc<int (*)(timeval*, void*)>("gettimeofday");
   if (!simulated()) return host(tv, tz);
-  const timespec now = simulated_now(true);
+  const timespec now = simulated_now(true, "gettimeofday");
   *tv = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
   if (tz) *static_cast<struct timezone*>(tz) = {0, 0}; // obsolete: UTC, no DST
   return 0;
@@ -105,7 +105,7 @@ int gettimeofday(timeval* tv, void* tz) noexcept {
 time_t time(time_t* out) noexcept {
   static const auto host = libc<time_t (*)(time_t*)>("time");
   if (!simulated()) return host(out);
-  const time_t now = simulated_now(true).tv_sec;
+  const time_t now = simulated_now(true, "time").tv_sec;
   if (out) *out = now;
   return now;
 }
@@ -113,7 +113,7 @@ time_t time(time_t* out) noexcept {
 int timespec_get(timespec* ts, int base) noexcept {
   static const auto host = libc<int (*)(timespec*, int)>("timespec_get");
   if (base != TIME_UTC || !simulated()) return host(ts, base);
-  *ts = simulated_now(true);
+  *ts = simulated_now(true, "timespec_get");
   return base;
 }
 
@@ -138,7 +138,7 @@ int clock_nanosleep(clockid_t id, int flags, const timespec* req, timespec* rem)
   if (flags & TIMER_ABSTIME) { // until the clock reads *req
     timespec until = *req;
     if (realtime_clock(id)) until.tv_sec -= epoch_seconds();
-    const SimTime now = MPISIM_Clock_ps();
+    const SimTime now = read_clock("clock_nanosleep");
     ps = until.tv_sec < 0 ? 0 : std::max<SimTime>(to_ps(until) - now, 0);
   }
   sleep_for(ps, "clock_nanosleep");

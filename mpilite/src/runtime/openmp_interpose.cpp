@@ -695,8 +695,9 @@ void omp_set_num_threads(int n) {
 }
 int omp_get_max_threads() {
   World* w = World::of_calling_rank();
-  if (w && !t_region && w->self().rare_or_default().omp_threads > 0)
-    return w->self().rare_or_default().omp_threads;
+  if (w && !t_region) {
+    if (const int threads = w->self().rare_or_default().omp_threads; threads > 0) return threads;
+  }
   static const auto real = libgomp<int()>("omp_get_max_threads");
   return real();
 }

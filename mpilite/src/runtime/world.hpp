@@ -241,6 +241,13 @@ public:
   /// simulated time zero (MPISIM_EPOCH): 2000-01-01T00:00:00Z unless the run says otherwise.
   std::int64_t calendar_epoch_s = kFixedCalendarEpoch;
   static constexpr std::int64_t kFixedCalendarEpoch = 946'684'800; ///< 2000-01-01T00:00:00Z
+  /// The last clock read of a rank's program (read_clock, api_compute.hpp): which rank, at what
+  /// simulated time, and how many reads in a row found that time.
+  struct ClockRead {
+    int rank = -1;
+    SimTime at = -1;
+    std::uint32_t repeats = 0;
+  } last_clock_read;
   /// The machine's ranks per node (block placement: rank r on node r / ranks_per_node), as
   /// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Get_processor_name show it.
   int ranks_per_node = 1;
