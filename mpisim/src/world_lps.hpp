@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "local_lps.hpp"
+#include "lp_control.hpp"
 #include "rank_map.hpp"
 #include "world.hpp"
 
@@ -26,6 +27,9 @@ public:
   bool raise(bool all_blocked,
              const std::function<protocols::LpBound(std::int64_t)>& bound) override;
   bool moved() override { return std::exchange(quiet_steps_, world_.quiet_steps) != quiet_steps_; }
+  void only_one_acts(std::int64_t id) override {
+    mpilite::only_one_acts(world_, static_cast<int>(id));
+  }
   SimTime min_clock() const override;
   SimTime earliest_action() const override;
 

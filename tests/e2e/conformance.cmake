@@ -108,6 +108,24 @@ endforeach()
 add_test(NAME e2e.clock_spin_refused.hosts2 COMMAND ${EXPECT} 1
   -m "rank 0: MPI_Wtime read the same simulated time" -x "^clock_spin:"
   -- ${RUN} -np 2 -hosts 2 --cpu off ${E2E_BIN}/clock_spin wtime)
+# A rank that polls while every other waits for what only it could send polls forever: the
+# 2^24-th failed poll in a row ends the run naming the rank and the call. A loop that computes more
+# than it polls, or waits for a message on its way, runs to its end.
+e2e_program(poll_alone ${CONFORMANCE_PROGRAMS}/poll_alone.c)
+foreach(mode_call "test MPI_Test" "iprobe MPI_Iprobe")
+  string(REPLACE " " ";" mode_call "${mode_call}")
+  list(GET mode_call 0 mode)
+  list(GET mode_call 1 call)
+  add_test(NAME e2e.poll_alone_refused.${mode} COMMAND ${EXPECT} 1
+    -m "rank 0: ${call} found nothing 16777216 times in a row, over 1\\.677722 s of simulated time, while every other unfinished rank waited for a message only rank 0 could cause"
+    -x "^poll_alone:" -- ${RUN} -np 2 ${E2E_BIN}/poll_alone ${mode})
+endforeach()
+add_test(NAME e2e.poll_alone_working_loop_runs COMMAND ${EXPECT} 0
+  -m "^poll_alone: working loop ended$" -m "^poll_alone: rank 1 got 9$"
+  -- ${RUN} -np 2 --cpu off ${E2E_BIN}/poll_alone working)
+add_test(NAME e2e.poll_alone_message_on_its_way_arrives COMMAND ${EXPECT} 0
+  -m "^poll_alone: late got 7 after more than 2\\^24 polls: 1$"
+  -- ${RUN} -np 2 --cpu off ${E2E_BIN}/poll_alone late)
 add_test(NAME e2e.clock_spin_polling_iprobe_runs_with_cpu_off COMMAND ${EXPECT} 0
   -m "^clock_spin: iprobe waited >= 1 ms, message 0$"
   -- ${RUN} -np 2 --cpu off ${E2E_BIN}/clock_spin iprobe)

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -326,19 +327,81 @@ private:
   bool ready_ = false;
 };
 
-TEST(EveryBoundProtocol, OneHostWhoseRaiseMovesADecisionIsNotDeadlocked) {
-  // A host alone that reports is judged deadlocked: it must first raise until nothing moves.
-  for (auto protocol : {"nmp", "cep", "quantum", "nmp+cep"}) {
-    test::FakeNetwork net(1, 3u);
-    test::FakeTransport t(net, 0);
+/// The synchronization core of a run on one host process, `protocol` and kLatency.
+struct OneHost {
+  explicit OneHost(const char* protocol) : sync(t, options(protocol)) {}
+  static mpisim::protocols::SyncOptions options(const char* protocol) {
     mpisim::protocols::SyncOptions o;
     o.protocol = protocol;
     o.lookahead = kLatency;
-    Synchronizer sync(t, o);
+    return o;
+  }
+  test::FakeNetwork net{1, 3u};
+  test::FakeTransport t{net, 0};
+  Synchronizer sync;
+};
+
+TEST(EveryBoundProtocol, OneHostWhoseRaiseMovesADecisionIsNotDeadlocked) {
+  // A host alone that reports is judged deadlocked: it must first raise until nothing moves.
+  for (auto protocol : {"nmp", "cep", "quantum", "nmp+cep"}) {
+    OneHost host(protocol);
     CreepingLp lp(4);
-    EXPECT_EQ(sync.idle(lp, lp), mpilite::RunEnd::None) << protocol;
+    EXPECT_EQ(host.sync.idle(lp, lp), mpilite::RunEnd::None) << protocol;
     EXPECT_TRUE(lp.any_ready()) << protocol;
     EXPECT_EQ(lp.raises, 4) << protocol;
+  }
+}
+
+/// LPs of one host, `not_done` unfinished, of which those in `acts` have something to decide
+/// (a test waiting for its answer, at that act): the ones a raise lets act become ready. Records
+/// what the core says of an LP that alone can act.
+class PollingLps final : public mpisim::protocols::LocalLps, public mpisim::protocols::FrameSink {
+public:
+  PollingLps(std::int64_t not_done, std::map<std::int64_t, SimTime> acts, bool ready = false)
+      : not_done_(not_done), acts_(std::move(acts)), ready_(ready) {}
+  std::vector<std::int64_t> alone;
+
+  std::int64_t not_done() const override { return not_done_; }
+  bool any_ready() const override { return ready_; }
+  void undecided(const std::function<void(std::int64_t, SimTime)>& visit) override {
+    for (const auto& [id, act] : acts_)
+      visit(id, act);
+  }
+  mpisim::protocols::Sources sources(std::int64_t) const override { return {true, 0}; }
+  bool closed() const override { return true; }
+  bool raise(bool, const std::function<mpisim::protocols::LpBound(std::int64_t)>& bound) override {
+    for (const auto& [id, act] : acts_)
+      ready_ = bound(id).now > act || ready_;
+    return ready_;
+  }
+  void only_one_acts(std::int64_t id) override { alone.push_back(id); }
+  SimTime min_clock() const override { return 0; }
+  SimTime earliest_action() const override { return 0; }
+  void on_data(int, std::span<const std::byte>) override {}
+  void on_reply(int, std::span<const std::byte>) override {}
+  void on_transfer(int, std::span<const std::byte>) override {}
+
+private:
+  std::int64_t not_done_;
+  std::map<std::int64_t, SimTime> acts_;
+  bool ready_;
+};
+
+TEST(EveryBoundProtocol, OneHostFindsTheLpThatAloneCanAct) {
+  // A rank polling while every other waits for what only it could send: the core names it, so
+  // that the simulation can end a poll loop that never ends (p2p.cpp, spend_poll).
+  for (auto protocol : {"nmp", "cep", "nmp+cep"}) {
+    const auto idle = [&](PollingLps& lps) {
+      OneHost host(protocol);
+      EXPECT_EQ(host.sync.idle(lps, lps), mpilite::RunEnd::None) << protocol;
+      return lps.alone;
+    };
+    PollingLps poller(3, {{1, 7 * kLatency}});
+    EXPECT_EQ(idle(poller), std::vector<std::int64_t>{1}) << protocol;
+    PollingLps two(3, {{1, 7 * kLatency}, {2, 9 * kLatency}});
+    EXPECT_EQ(idle(two), std::vector<std::int64_t>{-1}) << protocol;
+    PollingLps running(3, {{1, 7 * kLatency}}, true);
+    EXPECT_EQ(idle(running), std::vector<std::int64_t>{-1}) << protocol;
   }
 }
 

@@ -274,7 +274,28 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
 }
 
 void spend_poll(World& w, Rank& r) {
-  r.spend_comm(w.kernel().timing.poll_overhead(), PathPart::RecvOverhead);
+  const SimTime overhead = w.kernel().timing.poll_overhead();
+  r.spend_comm(overhead, PathPart::RecvOverhead);
+  World::SoleActor& alone = w.sole_actor;
+  if (alone.rank != r.id) return;
+  if (alone.polls++ == 0) alone.compute_at = r.stats.compute;
+  if (alone.polls < kAlonePollLimit) return;
+  // A loop that computes more than it polls is working and checking for messages on the way:
+  // it ends when its work does.
+  const SimTime polled = static_cast<SimTime>(alone.polls) * overhead;
+  if (r.stats.compute - alone.compute_at > polled) {
+    alone.polls = 0;
+    return;
+  }
+  w.stop(RunEnd::FatalError, 1,
+         fmt::format("rank {}: {} found nothing {} times in a row, over {:.6f} s of simulated "
+                     "time, while every other unfinished rank waited for a message only rank {} "
+                     "could cause and no message was in flight: the program is deadlocked (a "
+                     "blocking wait there would be reported as a deadlock), or polls with a "
+                     "timeout longer than that. Make it wait with a blocking call, or end the "
+                     "loop sooner (docs/model.md, Tests and polls)",
+                     r.id, r.call.name ? r.call.name : "a poll", alone.polls,
+                     time_to_seconds(polled), r.id));
 }
 
 void poll_progress(World& w, Rank& r) {

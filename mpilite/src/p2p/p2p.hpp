@@ -81,11 +81,15 @@ void await_decision(World& w, Rank& r, SimTime t);
 void deliver_released_receives(World& w, Rank& r);
 
 /// Charges `r` the CPU time of a test or probe that found nothing (so that polling loops advance
-/// in simulated time), as receive overhead on its critical path.
+/// in simulated time), as receive overhead on its critical path; the kAlonePollLimit-th in a row
+/// while the rank alone can act ends the run.
 void spend_poll(World& w, Rank& r);
 /// A poll that completes nothing of its own (MPI_Win_sync in a spin loop): the rank first lets
 /// everything due by its clock happen (a window's service applies a put), then pays the poll.
 void poll_progress(World& w, Rank& r);
+/// How many failed polls in a row, while their rank alone can act (World::SoleActor), end the run:
+/// a loop waiting for what nobody else can send is a deadlock the blocking call would report.
+inline constexpr std::uint32_t kAlonePollLimit = 1u << 24;
 
 /// What an exchange of `r` with world rank `dest` (MPI_Sendrecv, MPI_Isendrecv, or a collective's
 /// step taken as one) that sent `sent` and received `received` bytes costs it beyond its two

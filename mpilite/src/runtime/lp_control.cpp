@@ -49,6 +49,14 @@ bool raise_input_bound(World& w, Rank& r, SimTime now, SimTime keep) {
   return before == TaskState::Blocked && r.task.state == TaskState::Ready;
 }
 
+void only_one_acts(World& w, int world_rank) {
+  // Whatever moved since the last finding (a message, a collective's step) may have been the
+  // rank's own doing, answered: its polls count again from zero.
+  const std::uint64_t activity = w.local_messages + w.remote_messages + w.quiet_steps;
+  World::SoleActor& s = w.sole_actor;
+  if (s.rank != world_rank || s.activity != activity) s = {world_rank, activity, 0, 0};
+}
+
 void await_network(World& w, Rank& r, SimTime at) {
   r.eit = std::min(r.eit, at);
   if (r.floor_epoch != w.network_epoch()) {

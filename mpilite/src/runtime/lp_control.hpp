@@ -49,6 +49,11 @@ bool waits_only_within_host(World& w, const Rank& rank);
 /// ranks listed by World::may_wait_elsewhere(), and drops those that do not.
 bool all_wait_within_host(World& w);
 
+/// The synchronization core found, while no rank could run, that `world_rank` alone can act: every
+/// other unfinished rank waits for a message only it could cause and nothing is in flight (-1:
+/// not so). Its polls then wait for what only it could bring about (spend_poll counts them).
+void only_one_acts(World& w, int world_rank);
+
 /// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
 /// that may answer an incoming message, not before its own input bound.
 SimTime earliest_action(const Rank& rank);

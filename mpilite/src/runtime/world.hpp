@@ -248,6 +248,14 @@ public:
     SimTime at = -1;
     std::uint32_t repeats = 0;
   } last_clock_read;
+  /// The rank that alone can act, as the synchronization core last found it when no rank could
+  /// run (only_one_acts, lp_control.hpp), and its failed polls since (spend_poll, p2p.cpp).
+  struct SoleActor {
+    int rank = -1;
+    std::uint64_t activity = 0; ///< messages and collective steps when it was found
+    std::uint32_t polls = 0;
+    SimTime compute_at = 0; ///< the rank's compute at its first poll counted
+  } sole_actor;
   /// The machine's ranks per node (block placement: rank r on node r / ranks_per_node), as
   /// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Get_processor_name show it.
   int ranks_per_node = 1;

@@ -49,6 +49,10 @@ public:
   /// mpisim, a step of a collective completed on a blocked rank's behalf, which may have sent
   /// or posted receives): bounds and promises computed before are stale.
   virtual bool moved() { return false; }
+  /// What an idle round of a host process alone found: LP `id` is the only one that can act (the
+  /// others wait for what only it could cause, the network holds nothing), or none (-1). An LP
+  /// that polls in that state polls for what may never come.
+  virtual void only_one_acts(std::int64_t id) { (void)id; }
   /// The smallest clock of the unfinished LPs (for the lookahead statistic).
   virtual SimTime min_clock() const = 0;
   /// Static lookahead: the earliest time any unfinished LP may act, from its clock and the post

@@ -107,7 +107,10 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // K below covers only blocked LPs: one that a frame or a decision has just made ready may
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
-    if (woke || lps.any_ready() || lps.moved()) return done(RunEnd::None);
+    if (woke || lps.any_ready() || lps.moved()) {
+      lps.only_one_acts(-1);
+      return done(RunEnd::None);
+    }
     // The network model as one more LP of the host: what it still holds may wake a rank, or
     // leave for another host, from `acts` on. No LP id is negative, so it takes no LP's place.
     const auto host_k = [&](const HeldBack& net) {
@@ -117,6 +120,9 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
       return k;
     };
     const LocalK k = host_k(network);
+    // One host process alone, whose K has a single LP (the network is one when it holds
+    // something): every other LP can act only on a message that this one would cause.
+    if (!peers) lps.only_one_acts(k.g2 >= kTimeInfinity && k.arg >= 0 ? k.arg : -1);
     const SimTime held = network.arrivals;
     const SimTime remote = std::min(remote_bound(), held);
     // What other hosts send can reach this host's LPs only through a receive of theirs. When
