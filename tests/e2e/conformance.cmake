@@ -123,6 +123,10 @@ endforeach()
 add_test(NAME e2e.poll_alone_working_loop_runs COMMAND ${EXPECT} 0
   -m "^poll_alone: working loop ended$" -m "^poll_alone: rank 1 got 9$"
   -- ${RUN} -np 2 --cpu off ${E2E_BIN}/poll_alone working)
+add_test(NAME e2e.poll_alone_write_in_progress_completes COMMAND ${EXPECT} 0
+  -m "^poll_alone: io done after more than 2\\^24 polls: 1$"
+  -- ${RUN} -np 2 --cpu off --io-bandwidth 1KB/s ${E2E_BIN}/poll_alone io
+     ${E2E_BIN}/poll_alone_io.out)
 add_test(NAME e2e.poll_alone_message_on_its_way_arrives COMMAND ${EXPECT} 0
   -m "^poll_alone: late got 7 after more than 2\\^24 polls: 1$"
   -- ${RUN} -np 2 --cpu off ${E2E_BIN}/poll_alone late)

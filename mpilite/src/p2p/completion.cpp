@@ -58,7 +58,7 @@ long test_any(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       continue;
     }
     if (s.all_complete || r.eit > c) {
-      spend_poll(w, r);
+      spend_poll(w, r, s.first >= 0);
       return -1;
     }
     await_decision(w, r, c);
@@ -81,9 +81,9 @@ std::vector<std::size_t> wait_some(World& w, Rank& r, Request* const* reqs, std:
 std::vector<std::size_t> test_some(World& w, Rank& r, Request* const* reqs, std::size_t n) {
   for (;;) {
     const SimTime c = r.clock;
-    if (scan(reqs, n).all_complete || r.eit > c) {
+    if (const Scan s = scan(reqs, n); s.all_complete || r.eit > c) {
       std::vector<std::size_t> done = collect(r, reqs, n, c);
-      if (done.empty()) spend_poll(w, r);
+      if (done.empty()) spend_poll(w, r, s.first >= 0);
       return done;
     }
     await_decision(w, r, c);
@@ -96,7 +96,7 @@ bool completed_by_clock(World& w, Rank& r, const Request& q) {
     case ByClock::Yes:
       return true;
     case ByClock::No:
-      spend_poll(w, r);
+      spend_poll(w, r, q.complete);
       return false;
     case ByClock::Unknown:
       await_decision(w, r, r.clock);

@@ -261,7 +261,7 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
       if (!reqs[i]) continue;
       const ByClock d = by_clock(r, *reqs[i]);
       if (d == ByClock::No) {
-        spend_poll(w, r);
+        spend_poll(w, r, reqs[i]->complete);
         return false;
       }
       if (d == ByClock::Unknown) unknown = true;
@@ -273,11 +273,15 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
   return true;
 }
 
-void spend_poll(World& w, Rank& r) {
+void spend_poll(World& w, Rank& r, bool coming) {
   const SimTime overhead = w.kernel().timing.poll_overhead();
   r.spend_comm(overhead, PathPart::RecvOverhead);
   World::SoleActor& alone = w.sole_actor;
   if (alone.rank != r.id) return;
+  if (coming) {
+    alone.polls = 0;
+    return;
+  }
   if (alone.polls++ == 0) alone.compute_at = r.stats.compute;
   if (alone.polls < kAlonePollLimit) return;
   // A loop that computes more than it polls is working and checking for messages on the way:

@@ -81,9 +81,10 @@ void await_decision(World& w, Rank& r, SimTime t);
 void deliver_released_receives(World& w, Rank& r);
 
 /// Charges `r` the CPU time of a test or probe that found nothing (so that polling loops advance
-/// in simulated time), as receive overhead on its critical path; the kAlonePollLimit-th in a row
-/// while the rank alone can act ends the run.
-void spend_poll(World& w, Rank& r);
+/// in simulated time), as receive overhead on its critical path. `coming`: what it polls for is
+/// on its way (a request completes at a known later time, a message arrives later). Otherwise the
+/// kAlonePollLimit-th in a row while the rank alone can act ends the run.
+void spend_poll(World& w, Rank& r, bool coming = false);
 /// A poll that completes nothing of its own (MPI_Win_sync in a spin loop): the rank first lets
 /// everything due by its clock happen (a window's service applies a put), then pays the poll.
 void poll_progress(World& w, Rank& r);

@@ -78,7 +78,7 @@ Message* probe_now(World& w, Rank& r, int source, int tag, int context, const Co
     const bool final_candidate = alone && m && (source != MPI_ANY_SOURCE || m->ts < r.eit);
     if (r.eit > c || final_candidate) {
       if (m && m->ts <= c) return m;
-      spend_poll(w, r);
+      spend_poll(w, r, m != nullptr);
       return nullptr;
     }
     await_decision(w, r, alone && m && m->ts <= c ? m->ts : c);

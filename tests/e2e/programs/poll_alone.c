@@ -7,7 +7,9 @@
  *            steps while rank 1 waits in MPI_Recv, then sends: more polls than mpisim's limit, but
  *            the loop works more than it polls, and ends
  *   late     rank 1 computes 2 s, then sends: rank 0 polls MPI_Test about 2 * 10^7 times for a
- *            message that is on its way, and gets it */
+ *            message that is on its way, and gets it
+ *   io FILE  rank 0 writes 4 KiB to FILE with MPI_File_iwrite and polls MPI_Test until it is done
+ *            (4 s at --io-bandwidth 1KB/s) while rank 1 waits in MPI_Barrier */
 #include <mpi.h>
 #include <mpisim.h>
 #include <stdio.h>
@@ -41,6 +43,21 @@ int main(int argc, char** argv) {
     if (rank == 0)
       while (!flag)
         MPI_Iprobe(1, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(mode, "io") == 0) {
+    if (rank == 0) {
+      static char block[4096];
+      MPI_File f;
+      MPI_Request q;
+      MPI_File_open(MPI_COMM_SELF, argv[2], MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f);
+      MPI_File_iwrite(f, block, (int)sizeof block, MPI_BYTE, &q);
+      while (!flag) {
+        MPI_Test(&q, &flag, MPI_STATUS_IGNORE);
+        ++polls;
+      }
+      MPI_File_close(&f);
+      printf("poll_alone: io done after more than 2^24 polls: %d\n", polls > 1L << 24);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(mode, "working") == 0) {
     if (rank == 0) {
