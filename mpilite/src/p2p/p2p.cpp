@@ -273,19 +273,12 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
   return true;
 }
 
-void spend_poll(World& w, Rank& r, bool coming) {
-  const SimTime overhead = w.kernel().timing.poll_overhead();
-  r.spend_comm(overhead, PathPart::RecvOverhead);
+namespace {
+
+/// The lone rank `r` polled kAlonePollLimit times in a row: unless it computed more than it
+/// polled meanwhile (a loop that works and checks for messages), the run ends.
+[[gnu::noinline, gnu::cold]] void lone_polls(World& w, Rank& r, SimTime overhead) {
   World::SoleActor& alone = w.sole_actor;
-  if (alone.rank != r.id) return;
-  if (coming) {
-    alone.polls = 0;
-    return;
-  }
-  if (alone.polls++ == 0) alone.compute_at = r.stats.compute;
-  if (alone.polls < kAlonePollLimit) return;
-  // A loop that computes more than it polls is working and checking for messages on the way:
-  // it ends when its work does.
   const SimTime polled = static_cast<SimTime>(alone.polls) * overhead;
   if (r.stats.compute - alone.compute_at > polled) {
     alone.polls = 0;
@@ -300,6 +293,21 @@ void spend_poll(World& w, Rank& r, bool coming) {
                      "loop sooner (docs/model.md, Tests and polls)",
                      r.id, r.call.name ? r.call.name : "a poll", alone.polls,
                      time_to_seconds(polled), r.id));
+}
+
+} // namespace
+
+void spend_poll(World& w, Rank& r, bool coming) {
+  const SimTime overhead = w.kernel().timing.poll_overhead();
+  r.spend_comm(overhead, PathPart::RecvOverhead);
+  World::SoleActor& alone = w.sole_actor;
+  if (alone.rank != r.id) return;
+  if (coming) {
+    alone.polls = 0;
+  } else {
+    if (alone.polls++ == 0) alone.compute_at = r.stats.compute;
+    if (alone.polls >= kAlonePollLimit) lone_polls(w, r, overhead);
+  }
 }
 
 void poll_progress(World& w, Rank& r) {
