@@ -1,5 +1,6 @@
-// Declared compute time: what MPISIM_Compute charges, in exact picoseconds (mpisim-replay
-// charges recorded compute through it).
+// A rank's program and its clock: declared compute time (what MPISIM_Compute charges, in exact
+// picoseconds; mpisim-replay charges recorded compute through it) and the clock's reads, which
+// charge the compute before them.
 #pragma once
 
 #include <cstdint>
