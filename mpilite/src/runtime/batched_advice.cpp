@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "process_id.hpp"
+
 namespace mpilite {
 namespace {
 
@@ -19,7 +21,7 @@ bool g_batches_work = true;
 /// (what a failed call leaves is for madvise() to do and report).
 std::size_t advise_batch(const iovec* ranges, std::size_t n, int advice) {
 #if defined(SYS_process_madvise) && defined(SYS_pidfd_open)
-  const int self = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
+  const int self = static_cast<int>(syscall(SYS_pidfd_open, host_pid(), 0));
   if (self < 0) {
     g_batches_work = false;
     return 0;
