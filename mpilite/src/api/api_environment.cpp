@@ -8,6 +8,7 @@
 #include "api_compute.hpp"
 #include "attributes.hpp"
 #include "mpisim.h"
+#include "node_name.hpp"
 #include "time_limit.hpp"
 #include "zeroed_blocks.hpp"
 
@@ -46,6 +47,14 @@ SimTime mpilite::read_clock(const char* call) {
                          "loop's work (docs/model.md, Time of the C library)",
                          r.id, call, time_to_seconds(r.clock), kClockRepeatLimit));
   return r.clock;
+}
+
+std::string mpilite::node_name(const char* call) {
+  ApiCall c(call);
+  const int node = c.w.node_of(c.r.id);
+  // What the rank does with the name was recorded for this node: the replay checks it.
+  MPISIM_RECORD_OP(c, "node", node);
+  return fmt::format("mpisim-node-{}", node);
 }
 
 extern "C" {
@@ -116,14 +125,9 @@ double PMPI_Wtick(void) {
 MPISIM_WEAK_ALIAS(Wtick)
 
 int PMPI_Get_processor_name(char* name, int* resultlen) {
-  ApiCall c("MPI_Get_processor_name");
-  // Named by node, so that a code finding its node's ranks by comparing names (as codes written
-  // before MPI_COMM_TYPE_SHARED do) finds the ranks that split gives.
-  const std::string n = fmt::format("mpisim-node-{}", c.w.node_of(c.r.id));
+  const std::string n = node_name("MPI_Get_processor_name");
   std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", n.c_str());
   *resultlen = static_cast<int>(std::strlen(name));
-  // What the rank does with the name was recorded for this node: the replay checks it.
-  MPISIM_RECORD_OP(c, "node", c.w.node_of(c.r.id));
   return MPI_SUCCESS;
 }
 MPISIM_WEAK_ALIAS(Get_processor_name)

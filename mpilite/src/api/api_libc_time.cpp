@@ -24,6 +24,7 @@
 #include "api_call.hpp"
 #include "api_compute.hpp"
 #include "host_clock.hpp"
+#include "interposed.hpp"
 
 using namespace mpilite;
 
@@ -31,14 +32,10 @@ namespace {
 
 constexpr SimTime kPicosPerNano = 1000;
 
-template <class Fn> Fn libc(const char* name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
-}
-
 /// Whether the calling code is the program's, in a rank, with simulated C library time.
 bool simulated() {
-  World* w = World::of_calling_rank();
-  return w && w->simulated_libc_time && w->self().call_depth == 0;
+  World* w = programs_world();
+  return w && w->simulated_libc_time;
 }
 
 /// What a real-time clock reads at simulated time zero (called when simulated() holds).
@@ -94,7 +91,7 @@ int clock_gettime(clockid_t id, timespec* ts) noexcept {
 }
 
 int gettimeofday(timeval* tv, void* tz) noexcept {
-  static const auto host = libc<int (*)(timeval*, void*)>("gettimeofday");
+  static const auto host = mpilite::next_symbol<int (*)(timeval*, void*)>("gettimeofday");
   if (!simulated()) return host(tv, tz);
   const timespec now = simulated_now(true, "gettimeofday");
   *tv = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
@@ -103,7 +100,7 @@ int gettimeofday(timeval* tv, void* tz) noexcept {
 }
 
 time_t time(time_t* out) noexcept {
-  static const auto host = libc<time_t (*)(time_t*)>("time");
+  static const auto host = mpilite::next_symbol<time_t (*)(time_t*)>("time");
   if (!simulated()) return host(out);
   const time_t now = simulated_now(true, "time").tv_sec;
   if (out) *out = now;
@@ -111,14 +108,14 @@ time_t time(time_t* out) noexcept {
 }
 
 int timespec_get(timespec* ts, int base) noexcept {
-  static const auto host = libc<int (*)(timespec*, int)>("timespec_get");
+  static const auto host = mpilite::next_symbol<int (*)(timespec*, int)>("timespec_get");
   if (base != TIME_UTC || !simulated()) return host(ts, base);
   *ts = simulated_now(true, "timespec_get");
   return base;
 }
 
 int nanosleep(const timespec* req, timespec* rem) {
-  static const auto host = libc<int (*)(const timespec*, timespec*)>("nanosleep");
+  static const auto host = mpilite::next_symbol<int (*)(const timespec*, timespec*)>("nanosleep");
   if (!simulated()) return host(req, rem);
   if (!valid(req)) {
     errno = EINVAL;
@@ -130,7 +127,7 @@ int nanosleep(const timespec* req, timespec* rem) {
 
 int clock_nanosleep(clockid_t id, int flags, const timespec* req, timespec* rem) {
   static const auto host =
-      libc<int (*)(clockid_t, int, const timespec*, timespec*)>("clock_nanosleep");
+      mpilite::next_symbol<int (*)(clockid_t, int, const timespec*, timespec*)>("clock_nanosleep");
   if (!(realtime_clock(id) || monotonic_clock(id)) || !simulated())
     return host(id, flags, req, rem);
   if (!valid(req)) return EINVAL;
@@ -146,14 +143,14 @@ int clock_nanosleep(clockid_t id, int flags, const timespec* req, timespec* rem)
 }
 
 int usleep(useconds_t usec) {
-  static const auto host = libc<int (*)(useconds_t)>("usleep");
+  static const auto host = mpilite::next_symbol<int (*)(useconds_t)>("usleep");
   if (!simulated()) return host(usec);
   sleep_for(static_cast<SimTime>(usec) * 1'000'000, "usleep");
   return 0;
 }
 
 unsigned sleep(unsigned seconds) {
-  static const auto host = libc<unsigned (*)(unsigned)>("sleep");
+  static const auto host = mpilite::next_symbol<unsigned (*)(unsigned)>("sleep");
   if (!simulated()) return host(seconds);
   sleep_for(static_cast<SimTime>(seconds) * kPicosPerSecond, "sleep");
   return 0;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "world.hpp"
+
 namespace mpilite {
 
 /// The next definition of `name` after the runtime's: the C library's. The run stops with a
@@ -29,6 +31,13 @@ void* libgfortran_symbol(const char* name);
 template <auto Self> decltype(Self) libgfortran_own(const char* name) {
   static const auto f = reinterpret_cast<decltype(Self)>(libgfortran_symbol(name));
   return f;
+}
+
+/// The world when the calling code is the program's own: a rank's, outside MPI calls. The
+/// simulator's calls, MPI's, and the user callbacks MPI runs get the C library's answers.
+inline World* programs_world() {
+  World* w = World::of_calling_rank();
+  return w && w->self().call_depth == 0 ? w : nullptr;
 }
 
 } // namespace mpilite

@@ -18,7 +18,6 @@
 
 #include "interposed.hpp"
 #include "process_id.hpp"
-#include "world.hpp"
 
 namespace mpilite {
 
@@ -35,7 +34,7 @@ int rank_of_pid(const World& w, pid_t pid) {
 
 /// `pid` as the host knows it: the calling rank's own id is the host process's.
 pid_t host_id(pid_t pid) {
-  World* w = World::of_calling_rank();
+  World* w = programs_world();
   return w && pid == rank_pid(w->self().id) ? host_pid() : pid;
 }
 
@@ -44,7 +43,7 @@ pid_t host_id(pid_t pid) {
 const char* own_proc_path(const char* path, std::string& buffer) {
   static constexpr char kProc[] = "/proc/";
   if (!path || std::strncmp(path, kProc, sizeof kProc - 1) != 0) return nullptr;
-  World* w = World::of_calling_rank();
+  World* w = programs_world();
   if (!w) return nullptr;
   const char* digits = path + sizeof kProc - 1;
   const char* end = digits;
@@ -60,10 +59,6 @@ const char* own_proc_path(const char* path, std::string& buffer) {
 /// The mode argument of open(): there only when the flags create a file.
 mode_t open_mode(int flags, va_list args) {
   return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(args, mode_t) : 0;
-}
-
-template <class Fn> Fn libc(const char* name) {
-  return next_symbol<Fn>(name);
 }
 
 /// `f(path, args...)` with the path the host process knows it by.
@@ -83,13 +78,13 @@ using mpilite::FopenFn;
 using mpilite::OpenFn;
 
 extern "C" pid_t getpid() noexcept {
-  mpilite::World* w = mpilite::World::of_calling_rank();
+  mpilite::World* w = mpilite::programs_world();
   return w ? mpilite::rank_pid(w->self().id) : mpilite::host_pid();
 }
 
 extern "C" int kill(pid_t pid, int sig) noexcept {
-  static const auto libc_kill = mpilite::libc<int (*)(pid_t, int)>("kill");
-  mpilite::World* w = mpilite::World::of_calling_rank();
+  static const auto libc_kill = mpilite::next_symbol<int (*)(pid_t, int)>("kill");
+  mpilite::World* w = mpilite::programs_world();
   const int target = w ? mpilite::rank_of_pid(*w, pid) : -1;
   if (target < 0) return libc_kill(pid, sig);
   if (sig == 0) return 0; // the rank exists: the program's check of a process id
@@ -102,7 +97,7 @@ extern "C" int kill(pid_t pid, int sig) noexcept {
 }
 
 extern "C" int open(const char* path, int flags, ...) {
-  static const auto libc_open = mpilite::libc<OpenFn>("open");
+  static const auto libc_open = mpilite::next_symbol<OpenFn>("open");
   va_list args;
   va_start(args, flags);
   const mode_t mode = mpilite::open_mode(flags, args);
@@ -111,7 +106,7 @@ extern "C" int open(const char* path, int flags, ...) {
 }
 
 extern "C" FILE* fopen(const char* path, const char* mode) {
-  static const auto libc_fopen = mpilite::libc<FopenFn>("fopen");
+  static const auto libc_fopen = mpilite::next_symbol<FopenFn>("fopen");
   return mpilite::on_host_path(libc_fopen, path, mode);
 }
 
@@ -123,12 +118,12 @@ extern "C" FILE* fopen64(const char* path, const char* mode) __attribute__((alia
 
 extern "C" int sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) noexcept {
   static const auto libc_get =
-      mpilite::libc<int (*)(pid_t, size_t, cpu_set_t*)>("sched_getaffinity");
+      mpilite::next_symbol<int (*)(pid_t, size_t, cpu_set_t*)>("sched_getaffinity");
   return libc_get(mpilite::host_id(pid), size, set);
 }
 
 extern "C" int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t* set) noexcept {
   static const auto libc_set =
-      mpilite::libc<int (*)(pid_t, size_t, const cpu_set_t*)>("sched_setaffinity");
+      mpilite::next_symbol<int (*)(pid_t, size_t, const cpu_set_t*)>("sched_setaffinity");
   return libc_set(mpilite::host_id(pid), size, set);
 }
