@@ -87,8 +87,18 @@ void RunControl::watch() {
   bool stopping = false;
   Clock::time_point next_progress = started_ + kProgressAfter;
   Clock::time_point next_memory_check = started_;
+  Clock::time_point alive_asked{};
+  bool own_code_noted = false;
   while (!wake_.wait_for(lock, kTick, [this] { return quit_; })) {
     const auto now = Clock::now();
+    if (config_.own_code_note && !own_code_noted && !stopping) {
+      if (!(due_.load(std::memory_order_acquire) & kAlive)) {
+        alive_asked = now;
+        due_.fetch_or(kAlive, std::memory_order_release);
+      } else {
+        own_code_noted = note_own_code(alive_asked);
+      }
+    }
     if (!stopping) {
       const int sig = g_signal.load();
       const bool wall = config_.wall_limit &&
@@ -133,7 +143,7 @@ std::string RunControl::stop_reason() const {
 }
 
 bool RunControl::handle(mpilite::Rank* rank) {
-  const int due = due_.fetch_and(~kProgress, std::memory_order_acquire);
+  const int due = due_.fetch_and(~(kProgress | kAlive), std::memory_order_acquire);
   if ((due & kProgress) && !acknowledged_.load()) {
     show_progress(progress_line());
   }
@@ -216,6 +226,31 @@ std::string RunControl::progress_line() const {
                      seconds_since(started_), finished, world.ranks().size(),
                      !world.whole_world_here() ? " on host 0" : "", format_time(reached),
                      world.local_messages + world.remote_messages);
+}
+
+bool RunControl::note_own_code(Clock::time_point asked) {
+  const auto quiet = Clock::now() - asked;
+  if (quiet < std::chrono::duration<double>(mpilite::time_to_seconds(*config_.own_code_note)))
+    return false;
+  // Read while the rank runs (a moment old at worst): its id and last call stay as they are
+  // until it calls MPI, and a rank inside MPI (a long copy, a user's reduction) is not noted.
+  mpilite::World* world = world_.load();
+  if (!world || !setup_line().empty() || !world->in_rank()) return false;
+  const mpilite::Rank& r = world->self();
+  if (r.call_depth != 0) return false;
+  const std::string text = fmt::format(
+      "mpisim: note: rank {} has run its own code for {:.0f} s of host time without calling "
+      "MPI{}{}. "
+      "A long computation is fine. But if it waits for memory that another rank writes (a flag "
+      "in a shared-memory window, a counter other ranks increment), it waits forever: under "
+      "mpisim the ranks of a host process take turns, and another rank runs only when this one "
+      "calls MPI. Put an MPI call in the waiting loop (MPI_Win_sync, MPI_Iprobe), or stop the "
+      "run (Ctrl-C, MPISIM_WALL_LIMIT); MPISIM_OWN_CODE_NOTE=off silences this note\n",
+      r.id, std::chrono::duration<double>(quiet).count(), r.last_call ? " since " : "",
+      r.last_call ? r.last_call : "");
+  if (progress_shown_ && terminal_) std::fputs("\n", stderr);
+  (void)!write(STDERR_FILENO, text.data(), text.size());
+  return true;
 }
 
 void RunControl::end_without_rank_returning() {

@@ -8,6 +8,8 @@
 // acts on them at the next MPI call or idle round, where ending the run is an ordinary World::stop.
 // A rank that never returns to MPI (an endless loop in its own code) cannot be stopped that way:
 // after a grace period the watchdog prints a short report from what it can read and exits.
+// Without a limit, it says so once such a rank has run its own code for a while
+// (MPISIM_OWN_CODE_NOTE): waiting for memory another rank writes is a hang under mpisim.
 // Before the ranks start (mapping stacks, building their state, spawning their fibers) the
 // simulation thread makes no MPI call, so the watchdog prints the progress line itself.
 #pragma once
@@ -49,10 +51,15 @@ public:
   bool at_idle() { return due_.load(std::memory_order_relaxed) == 0 || handle(nullptr); }
 
 private:
-  enum Due { kStop = 1, kProgress = 2 };
+  // kAlive: the watchdog asks, and any MPI call or idle round answers, whether the simulation
+  // thread still comes back from the ranks' own code (MPISIM_OWN_CODE_NOTE).
+  enum Due { kStop = 1, kProgress = 2, kAlive = 4 };
   bool handle(mpilite::Rank* rank);
   void watch();
   [[noreturn]] void end_without_rank_returning();
+  /// The note of MPISIM_OWN_CODE_NOTE, when a rank has not come back from its own code since
+  /// `asked` (the watchdog's unanswered kAlive); false while no rank runs its own code.
+  bool note_own_code(std::chrono::steady_clock::time_point asked);
   std::string stop_reason() const;
   std::string progress_line() const;
   /// Prints a progress line: rewritten in place on a terminal, a line of its own elsewhere.

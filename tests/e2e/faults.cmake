@@ -76,6 +76,22 @@ add_test(NAME e2e.limit.wall_limit_in_endless_loop COMMAND ${EXPECT} 124
   -m "MPISIM_WALL_LIMIT reached: the run took more than 1 s of wall time; rank 1 is running its own code after MPI_Barrier"
   -m "==== mpisim report \\(partial\\) ====" -m "rank 0: waiting" -m "rank 1: running"
   -- env MPISIM_CPU=off ${RUN} -np 2 --wall-limit 1s ${FAULTS} spin)
+# A rank that waits on a flag another rank of its node sets in a shared-memory window, with no MPI
+# call in the loop, never ends under mpisim (the other rank runs only when this one calls MPI):
+# after MPISIM_OWN_CODE_NOTE of host time in its own code, a note says so, naming the rank and its
+# last call; `off` silences it. With MPI_Win_sync in the loop the same program runs.
+e2e_program(shared_flag_spin ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/shared_flag_spin.c)
+add_test(NAME e2e.limit.own_code_note_names_the_waiting_rank COMMAND ${EXPECT} 124
+  -m "^mpisim: note: rank 1 has run its own code for 1 s of host time without calling MPI since MPI_Send[.]"
+  -m "Put an MPI call in the waiting loop [(]MPI_Win_sync, MPI_Iprobe[)]"
+  -m "MPISIM_WALL_LIMIT reached: the run took more than 3 s of wall time; rank 1 is running its own code after MPI_Send"
+  -- env MPISIM_OWN_CODE_NOTE=1s ${RUN} -np 2 --ranks-per-node 2 --wall-limit 3s ${E2E_BIN}/shared_flag_spin)
+add_test(NAME e2e.limit.own_code_note_off COMMAND ${EXPECT} 124 -x "note:"
+  -m "MPISIM_WALL_LIMIT reached: the run took more than 2 s of wall time; rank 1 is running its own code"
+  -- ${RUN} -np 2 --ranks-per-node 2 --wall-limit 2s --own-code-note off ${E2E_BIN}/shared_flag_spin)
+add_test(NAME e2e.shared_flag_with_win_sync_runs COMMAND ${EXPECT} 0 -x "note:"
+  -m "^rank 1 read 42 after the flag$"
+  -- env MPISIM_OWN_CODE_NOTE=1s ${RUN} -np 2 --ranks-per-node 2 ${E2E_BIN}/shared_flag_spin sync)
 # SIGINT and SIGTERM: the report of what ran so far, 128 + the signal.
 add_test(NAME e2e.limit.sigint_prints_report COMMAND ${EXPECT} 130
   -m "STOPPED: interrupted by SIGINT" -m "predicted time: "

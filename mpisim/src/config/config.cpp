@@ -114,6 +114,12 @@ std::size_t size_or_off(const VariableInfo& v, const std::string& value) {
   return static_cast<std::size_t>(bytes);
 }
 
+/// A time > 0, or "off" (unset).
+std::optional<SimTime> time_or_off(const VariableInfo& v, const std::string& value) {
+  if (value == "off") return std::nullopt;
+  return positive_time(v, value);
+}
+
 std::string map_setting(const VariableInfo& v, const std::string& value) {
   if (value == "block" || value == "cyclic" || value == "auto") return value;
   if (value.starts_with("auto:")) {
@@ -300,6 +306,15 @@ const std::vector<Variable>& table() {
             "", "a time > 0, e.g. 30s, 600s"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.wall_limit = positive_time(v, s);
+           }},
+          {{"MPISIM_OWN_CODE_NOTE", "--own-code-note",
+            "a note on stderr when a rank has run its own code this long (host wall time) "
+            "without calling MPI: a rank that waits for memory another rank writes (a flag in a "
+            "shared-memory window) never ends under mpisim, where another rank runs only when "
+            "this one calls MPI; a long computation is fine",
+            "30s", "off, or a time > 0, e.g. 5s, 600s"},
+           [](Config& c, const VariableInfo& v, const std::string& s) {
+             c.own_code_note = time_or_off(v, s);
            }},
           {{"MPISIM_MEMORY_RESERVE", "--memory-reserve",
             "end the run, with its report, when less memory than this is left on the machine "

@@ -90,6 +90,8 @@ struct Config {
   std::string comm_matrix_path;
   std::string record_path;
   std::optional<SimTime> wall_limit; ///< MPISIM_WALL_LIMIT: host wall time, unset: none
+  /// MPISIM_OWN_CODE_NOTE: host wall time a rank runs its own code before the note; unset: off.
+  std::optional<SimTime> own_code_note = SimTime{30} * mpilite::kPicosPerSecond;
   /// MPISIM_MEMORY_RESERVE: the run ends once the machine has less memory left (0: never).
   std::uint64_t memory_reserve = std::uint64_t{256} << 20;
   std::optional<SimTime> time_limit; ///< MPISIM_TIME_LIMIT: simulated time, unset: none
