@@ -56,12 +56,14 @@ endif()
 # The C library's sleeps and clocks in simulated time (docs/model.md, Time): 19 ranks that each
 # sleep 10 s (then 0.5 s with usleep, 0.25 s with nanosleep) end at 10.75 s plus the barrier's
 # cost, in well under a second of wall time instead of 19 * 10.75 s; every clock measures the
-# sleeps as MPI_Wtime does; with --cpu off real-time clocks start at 2000-01-01 (docs/model.md).
+# sleeps as MPI_Wtime does, the process CPU-time clocks too (the host's would say how long the host
+# process ran every rank); with --cpu off real-time clocks start at 2000-01-01 (docs/model.md).
 e2e_program(libc_time ${CONFORMANCE_PROGRAMS}/libc_time.c)
 foreach(hosts 1 2)
   add_test(NAME conformance.libc_sleep_advances_simulated_time.hosts${hosts} COMMAND ${EXPECT} 0
     -m "libc_time: 19 ranks slept 10\\.750000 s by MPI_Wtime, 10\\.750000 by CLOCK_MONOTONIC, 10\\.750000 by CLOCK_REALTIME, 10\\.750000 by gettimeofday, 10 by time \\(year 2000\\)"
     -m "libc_time: every rank started at 2000-01-01T00:00:00Z"
+    -m "libc_time: CPU time 10\\.750000 s by clock, 10\\.750000 by CLOCK_PROCESS_CPUTIME_ID, 10\\.750000 by getrusage, 10\\.75 by times$"
     -m "calendar from 2000-01-01T00:00:00Z \\(fixed\\)"
     -m "predicted time: 10\\.750[0-9]+ s"
     -- env MPISIM_CPU=off ${RUN} -np 19 -hosts ${hosts} ${E2E_BIN}/libc_time 10 500000 250000000)

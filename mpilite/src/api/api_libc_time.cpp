@@ -2,19 +2,22 @@
 // docs/model.md, Time): sleep, usleep, nanosleep and clock_nanosleep advance the calling rank's
 // clock without blocking the host process (19 ranks that sleep 10 s take 10 s of simulated time,
 // not 190 s of wall time), and clock_gettime, gettimeofday, time and timespec_get read the
-// rank's clock, so that a program timing itself with them measures what MPI_Wtime measures.
+// rank's clock, so that a program timing itself with them measures what MPI_Wtime measures; so
+// do the process CPU-time clocks (clock, getrusage, times, CLOCK_PROCESS_CPUTIME_ID).
 //
 // Monotonic clocks read the rank's clock (MPI_Wtime's value); real-time clocks read it past the
 // run's calendar epoch (World::calendar_epoch_s, MPISIM_EPOCH): one instant for every host
 // process, so that the output of a program that prints the time, or seeds random numbers with
 // it, is the same on every host count (the central invariant), and with a fixed epoch the same
-// for every run. CPU-time clocks stay the host's.
+// for every run. Process CPU-time clocks read it as monotonic ones do.
 //
 // Only the program's own calls are simulated: those from a rank's fiber, outside MPI calls (user
 // callbacks that MPI runs see the host's clocks), on the simulation thread. The simulator reads
 // the host's clocks through host_clock.hpp.
 #include <errno.h>
+#include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,9 +49,18 @@ std::int64_t epoch_seconds() {
 bool realtime_clock(clockid_t id) {
   return id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE || id == CLOCK_TAI;
 }
+// A rank's process CPU time reads its clock too: an MPI process busy-polls while it waits
+// (MPICH's default), so its CPU time is its elapsed time; the host process's is every rank's. A
+// thread's CPU time stays the host's: OpenMP codes time each thread's share of a region with it,
+// between MPI calls, where it is the thread's own.
 bool monotonic_clock(clockid_t id) {
   return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE ||
-         id == CLOCK_BOOTTIME;
+         id == CLOCK_BOOTTIME || id == CLOCK_PROCESS_CPUTIME_ID;
+}
+
+/// `ps` in units of which a second has `per_second`.
+std::int64_t in_units(SimTime ps, std::int64_t per_second) {
+  return static_cast<std::int64_t>(ps / (kPicosPerSecond / per_second));
 }
 
 /// The rank's clock (its compute so far charged first, as MPI_Wtime charges it), read by `call`,
@@ -97,6 +109,33 @@ int gettimeofday(timeval* tv, void* tz) noexcept {
   *tv = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
   if (tz) *static_cast<struct timezone*>(tz) = {0, 0}; // obsolete: UTC, no DST
   return 0;
+}
+
+clock_t clock() noexcept {
+  static const auto host = mpilite::next_symbol<clock_t (*)()>("clock");
+  if (!simulated()) return host();
+  return static_cast<clock_t>(in_units(read_clock("clock"), CLOCKS_PER_SEC));
+}
+
+int getrusage(int who, rusage* usage) noexcept {
+  static const auto host = mpilite::next_symbol<int (*)(int, rusage*)>("getrusage");
+  const int done = host(who, usage);
+  if (done != 0 || who != RUSAGE_SELF || !simulated()) return done;
+  // The times are the rank's (user time: its clock); the counters (memory, faults) the host's.
+  const timespec now = simulated_now(false, "getrusage");
+  usage->ru_utime = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
+  usage->ru_stime = {0, 0};
+  return done;
+}
+
+clock_t times(tms* out) noexcept {
+  static const auto host = mpilite::next_symbol<clock_t (*)(tms*)>("times");
+  const clock_t done = host(out);
+  if (done == static_cast<clock_t>(-1) || !simulated()) return done;
+  const auto ticks = static_cast<clock_t>(in_units(read_clock("times"), sysconf(_SC_CLK_TCK)));
+  out->tms_utime = ticks;
+  out->tms_stime = 0;
+  return ticks;
 }
 
 time_t time(time_t* out) noexcept {

@@ -89,7 +89,7 @@ constexpr std::array kRecorded = {
 constexpr std::array kLocal = {
     "MPI_Initialized", "MPI_Finalized", "MPI_Wtime", "MPISIM_Clock_ps",
     // The C library's clocks read the rank's clock as MPI_Wtime does (api_libc_time.cpp).
-    "clock_gettime", "gettimeofday", "time", "timespec_get",
+    "clock_gettime", "gettimeofday", "time", "timespec_get", "clock", "getrusage", "times",
     "MPISIM_Sample", // a skipped body is recorded as MPISIM_Compute
     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Get_count", "MPI_Get_elements", "MPI_Get_elements_x",
     "MPI_Query_thread", "MPI_Is_thread_main", "MPI_Error_string", "MPI_Error_class",

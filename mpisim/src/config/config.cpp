@@ -369,7 +369,8 @@ const std::vector<Variable>& table() {
            }},
           {{"MPISIM_LIBC_TIME", "--libc-time",
             "simulated: sleep, usleep, nanosleep advance the rank's clock and gettimeofday, "
-            "clock_gettime, time read it (docs/model.md, Time); host: the host's clocks",
+            "clock_gettime, time, clock, getrusage read it (docs/model.md, Time); host: the "
+            "host's clocks",
             "simulated", "simulated, host"},
            [](Config& c, const VariableInfo& v, const std::string& s) {
              c.simulated_libc_time = pick(v, s, {true, false});
