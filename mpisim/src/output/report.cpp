@@ -1,7 +1,10 @@
 #include "report.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string_view>
@@ -41,6 +44,15 @@ json machine_json(const MachineParams& m) {
           {"io_shared_bandwidth_bytes_per_s", m.io_shared_bandwidth}};
 }
 
+/// What an OpenMP team takes when the program does not say: OMP_NUM_THREADS (null when unset)
+/// and, without it, the CPUs this process may run on (libgomp's default).
+json openmp_default_json() {
+  const char* threads = std::getenv("OMP_NUM_THREADS");
+  cpu_set_t cpus;
+  const int host_cpus = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
+  return {{"omp_num_threads", threads ? json(threads) : json(nullptr)}, {"host_cpus", host_cpus}};
+}
+
 json settings_json(const Config& c, const RunSummary& run) {
   json given = json::object();
   for (const auto& [name, value] : c.given)
@@ -71,6 +83,7 @@ json settings_json(const Config& c, const RunSummary& run) {
       {"calendar", run.calendar},
       {"calendar_epoch", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
                                      fmt::gmtime(static_cast<std::time_t>(run.calendar_epoch_s)))},
+      {"openmp_default", openmp_default_json()},
       {"variables", given}};
 }
 
@@ -323,6 +336,17 @@ void render_openmp(std::string& out, const json& r) {
     out += fmt::format("note: teams of {} threads are larger than cores_per_rank={}: their "
                        "threads share the cores, so a region takes at least its work over {} "
                        "core(s) (set --cores-per-rank to the target's)\n",
+                       widest, cores, cores);
+  // Teams the size of this host's CPUs, from OMP_NUM_THREADS unset: on the target each process
+  // would start as many threads as it has cores, and a region would take a fraction of this.
+  const json& d = r["settings"].value("openmp_default", json::object());
+  if (widest < cores && d.contains("omp_num_threads") && d["omp_num_threads"].is_null() &&
+      d.value("host_cpus", 0) == widest)
+    out += fmt::format("note: OMP_NUM_THREADS is unset, so the teams took this host's default of "
+                       "{} threads; on the target each process would start one per core "
+                       "(cores_per_rank={}) and its regions would take a fraction of the time "
+                       "predicted here: set OMP_NUM_THREADS to what the target's job sets, e.g. "
+                       "OMP_NUM_THREADS={}\n",
                        widest, cores, cores);
 }
 
