@@ -73,6 +73,10 @@ timespec simulated_now(bool realtime, const char* call) {
   return ts;
 }
 
+timeval to_timeval(const timespec& ts) {
+  return {ts.tv_sec, static_cast<suseconds_t>(ts.tv_nsec / 1000)};
+}
+
 /// Advances the rank's clock by a sleep of `ps`, charged as declared compute (MPISIM_Compute):
 /// the rank is busy for the simulation, and a recording replays it.
 void sleep_for(SimTime ps, const char* call) {
@@ -105,8 +109,7 @@ int clock_gettime(clockid_t id, timespec* ts) noexcept {
 int gettimeofday(timeval* tv, void* tz) noexcept {
   static const auto host = mpilite::next_symbol<int (*)(timeval*, void*)>("gettimeofday");
   if (!simulated()) return host(tv, tz);
-  const timespec now = simulated_now(true, "gettimeofday");
-  *tv = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
+  *tv = to_timeval(simulated_now(true, "gettimeofday"));
   if (tz) *static_cast<struct timezone*>(tz) = {0, 0}; // obsolete: UTC, no DST
   return 0;
 }
@@ -122,8 +125,7 @@ int getrusage(int who, rusage* usage) noexcept {
   const int done = host(who, usage);
   if (done != 0 || who != RUSAGE_SELF || !simulated()) return done;
   // The times are the rank's (user time: its clock); the counters (memory, faults) the host's.
-  const timespec now = simulated_now(false, "getrusage");
-  usage->ru_utime = {now.tv_sec, static_cast<suseconds_t>(now.tv_nsec / 1000)};
+  usage->ru_utime = to_timeval(simulated_now(false, "getrusage"));
   usage->ru_stime = {0, 0};
   return done;
 }

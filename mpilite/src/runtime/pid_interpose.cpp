@@ -88,7 +88,7 @@ extern "C" int kill(pid_t pid, int sig) noexcept {
   const int target = w ? mpilite::rank_of_pid(*w, pid) : -1;
   if (target < 0) return libc_kill(pid, sig);
   if (sig == 0) return 0; // the rank exists: the program's check of a process id
-  if (target == w->self().id) return libc_kill(mpilite::host_id(pid), sig);
+  if (target == w->self().id) return libc_kill(mpilite::host_pid(), sig);
   w->stop(mpilite::RunEnd::FatalError, 1,
           fmt::format("rank {}: kill() sent signal {} to rank {}'s process id: under mpisim the "
                       "ranks are threads of one host process, and a signal cannot reach one "

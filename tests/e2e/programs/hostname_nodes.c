@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
   const int too_small = gethostname(tiny, sizeof tiny);
   printf("rank %d: host %s, local rank %d of %d, uname %d, processor name %d, split by name is "
          "the shared split %d, short buffer refused %d\n",
-         rank, host, local, local_size, strcmp(u.nodename, host) == 0,
-         strcmp(processor, host) == 0, same == MPI_CONGRUENT, too_small == -1);
+         rank, host, local, local_size, strcmp(u.nodename, host) == 0, strcmp(processor, host) == 0,
+         same == MPI_CONGRUENT, too_small == -1);
   MPI_Comm_free(&by_name);
   MPI_Comm_free(&shared);
   MPI_Finalize();
