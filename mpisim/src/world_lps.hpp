@@ -27,9 +27,13 @@ public:
   bool raise(bool all_blocked,
              const std::function<protocols::LpBound(std::int64_t)>& bound) override;
   bool moved() override { return std::exchange(quiet_steps_, world_.quiet_steps) != quiet_steps_; }
-  void only_one_acts(std::int64_t id) override {
-    mpilite::only_one_acts(world_, static_cast<int>(id));
+  void only_one_acts(std::int64_t id, std::uint64_t as_of) override {
+    mpilite::only_one_acts(world_, static_cast<int>(id), as_of);
   }
+  bool only_one_acts_here(std::int64_t id) override {
+    return mpilite::only_one_acts_here(world_, static_cast<int>(id));
+  }
+  std::uint64_t activity() const override { return mpilite::activity(world_); }
   SimTime min_clock() const override;
   SimTime earliest_action() const override;
 

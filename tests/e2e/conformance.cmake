@@ -122,6 +122,37 @@ foreach(mode_call "test MPI_Test" "iprobe MPI_Iprobe")
     -m "rank 0: ${call} found nothing 16777216 times in a row, over 1\\.677722 s of simulated time, while every other unfinished rank waited for a message only rank 0 could cause"
     -x "^poll_alone:" -- ${RUN} -np 2 ${E2E_BIN}/poll_alone ${mode})
 endforeach()
+# Over several host processes no host sees on its own that the others' ranks wait: the poller's
+# host asks a global round at the limit, under every protocol, wherever the poller is. 2^24 polls
+# over two busy-polling host processes take 5-30 s each on 2 cores, minutes under the sanitizers:
+# the plain build runs these (label long_polls, scripts/test); the one-host tests above run in both.
+if(NOT MPISIM_SANITIZE)
+foreach(protocol cep nmp nmp+cep quantum)
+  add_test(NAME e2e.poll_alone_refused.test.hosts2.${protocol} COMMAND ${EXPECT} 1
+    -m "rank 0: MPI_Test found nothing 1677[0-9]+ times in a row, .* while every other unfinished rank waited for a message only rank 0 could cause"
+    -x "^poll_alone:" -- ${RUN} -np 2 -hosts 2 --protocol ${protocol} ${E2E_BIN}/poll_alone test)
+endforeach()
+file(WRITE ${E2E_BIN}/poll_alone_swap.map "1\n0\n")
+add_test(NAME e2e.poll_alone_refused.iprobe.poller_on_host1 COMMAND ${EXPECT} 1
+  -m "rank 0: MPI_Iprobe found nothing 1677[0-9]+ times in a row"
+  -x "^poll_alone:" -- ${RUN} -np 2 -hosts 2 --map ${E2E_BIN}/poll_alone_swap.map
+     ${E2E_BIN}/poll_alone iprobe)
+# Rank 0 alone on its host polls past the limit while ranks 1 and 2 on the other host keep pace
+# with it: the global round says it is not alone, and the run goes on to its end.
+file(WRITE ${E2E_BIN}/poll_alone_others.map "0\n1\n1\n")
+foreach(hosts_map "1 block" "2 ${E2E_BIN}/poll_alone_others.map")
+  string(REPLACE " " ";" hosts_map "${hosts_map}")
+  list(GET hosts_map 0 hosts)
+  list(GET hosts_map 1 map)
+  add_test(NAME e2e.poll_alone_others_keep_pace.hosts${hosts} COMMAND ${EXPECT} 0
+    -m "^poll_alone: others got 7 after more than 2\\^24 polls: 1$"
+    -- ${RUN} -np 3 -hosts ${hosts} --map ${map} --cpu off ${E2E_BIN}/poll_alone others)
+endforeach()
+set_tests_properties(e2e.poll_alone_refused.test.hosts2.cep e2e.poll_alone_refused.test.hosts2.nmp
+  e2e.poll_alone_refused.test.hosts2.nmp+cep e2e.poll_alone_refused.test.hosts2.quantum
+  e2e.poll_alone_refused.iprobe.poller_on_host1 e2e.poll_alone_others_keep_pace.hosts1
+  e2e.poll_alone_others_keep_pace.hosts2 PROPERTIES LABELS long_polls)
+endif()
 add_test(NAME e2e.poll_alone_working_loop_runs COMMAND ${EXPECT} 0
   -m "^poll_alone: working loop ended$" -m "^poll_alone: rank 1 got 9$"
   -- ${RUN} -np 2 --cpu off ${E2E_BIN}/poll_alone working)

@@ -374,7 +374,7 @@ public:
       ready_ = bound(id).now > act || ready_;
     return ready_;
   }
-  void only_one_acts(std::int64_t id) override { alone.push_back(id); }
+  void only_one_acts(std::int64_t id, std::uint64_t) override { alone.push_back(id); }
   SimTime min_clock() const override { return 0; }
   SimTime earliest_action() const override { return 0; }
   void on_data(int, std::span<const std::byte>) override {}

@@ -148,4 +148,32 @@ TEST(RoundKnowledge, AFinishedHostsReportWaitsForTheCoordinatorsNextIdlePass) {
   EXPECT_EQ(d->g, 20 * kL);
 }
 
+TEST(RoundKnowledge, ARoundSaysWhichLpAloneCanActWithEachHostsActivity) {
+  // Host 0's LP 3 polls; host 1's LPs all wait for what only it could cause: the round names LP 3
+  // and hands each host its own activity back, so that a host whose LPs did something since the
+  // snapshot can tell that the finding is stale (Synchronizer::apply).
+  const auto round = [](mpisim::protocols::Summary peer_summary) {
+    test::FakeNetwork net{2, 1u};
+    test::FakeTransport zero(net, 0), one(net, 1);
+    SyncStats s0, s1;
+    const auto bound = [](Decision&) {};
+    mpisim::protocols::GlobalRounds coordinator(zero, s0, bound), peer(one, s1, bound);
+    peer.report(peer_summary);
+    const auto f = next_frame(zero);
+    EXPECT_TRUE(f && f->kind == FrameKind::Report);
+    coordinator.on_report(1, f->body);
+    coordinator.report({20 * kL, 3, kTimeInfinity, 1, false, 41});
+    return coordinator.take();
+  };
+  const auto alone = round({kTimeInfinity, -1, kTimeInfinity, 2, false, 7});
+  ASSERT_TRUE(alone);
+  EXPECT_EQ(alone->kind, Decision::Kind::Bound);
+  EXPECT_EQ(alone->alone, 3);
+  EXPECT_EQ(alone->activity_of_host, (std::vector<std::uint64_t>{41, 7}));
+  // An LP of host 1 can act too (at 30 L): nobody is alone.
+  const auto two = round({30 * kL, 5, kTimeInfinity, 2, true, 7});
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->alone, -1);
+}
+
 } // namespace

@@ -58,7 +58,7 @@ TEST(Wire, ProtocolFramesRoundTrip) {
 
   ReportFrame r;
   r.epoch = 4;
-  r.summary = {10, 3, 20, 5, true};
+  r.summary = {10, 3, 20, 5, true, 0x1122334455667788ull};
   r.sent = {1, 2, 3};
   r.received = {4, 5, 6};
   EXPECT_EQ(decode_report(encode(r), 3), r);
@@ -72,8 +72,12 @@ TEST(Wire, ProtocolFramesRoundTrip) {
   d.arg = 3;
   d.window = 77;
   d.k_of_host = {5, kTimeInfinity, 8};
+  d.alone = 6;
+  d.activity_of_host = {11, 0, 0xffffffffffull};
   const Decision e = decode_decision(encode(d));
   EXPECT_EQ(e.k_of_host, d.k_of_host);
+  EXPECT_EQ(e.alone, 6);
+  EXPECT_EQ(e.activity_of_host, d.activity_of_host);
   EXPECT_EQ(e.kind, Decision::Kind::Window);
   EXPECT_EQ(e.epoch, 9u);
   EXPECT_EQ(e.window, 77);

@@ -276,12 +276,17 @@ bool test_all(World& w, Rank& r, Request* const* reqs, std::size_t n) {
 namespace {
 
 /// The lone rank `r` polled kAlonePollLimit times in a row: unless it computed more than it
-/// polled meanwhile (a loop that works and checks for messages), the run ends.
+/// polled meanwhile (a loop that works and checks for messages), the run ends, once it is known
+/// to be alone in the whole run (other host processes' ranks too: until then, it asks).
 [[gnu::noinline, gnu::cold]] void lone_polls(World& w, Rank& r, SimTime overhead) {
   World::SoleActor& alone = w.sole_actor;
   const SimTime polled = static_cast<SimTime>(alone.polls) * overhead;
   if (r.stats.compute - alone.compute_at > polled) {
     alone.polls = 0;
+    return;
+  }
+  if (!alone.whole_run) {
+    alone.asks_run = true;
     return;
   }
   w.stop(RunEnd::FatalError, 1,

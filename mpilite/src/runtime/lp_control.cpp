@@ -49,12 +49,31 @@ bool raise_input_bound(World& w, Rank& r, SimTime now, SimTime keep) {
   return before == TaskState::Blocked && r.task.state == TaskState::Ready;
 }
 
-void only_one_acts(World& w, int world_rank) {
-  // Whatever moved since the last finding (a message, a collective's step) may have been the
-  // rank's own doing, answered: its polls count again from zero.
-  const std::uint64_t activity = w.local_messages + w.remote_messages + w.quiet_steps;
+std::uint64_t activity(const World& w) {
+  return w.local_messages + w.remote_messages + w.from_hosts + w.quiet_steps;
+}
+
+namespace {
+
+/// Whatever moved since the last finding (a message, a collective's step) may have been the
+/// rank's own doing, answered: its polls count again from zero.
+World::SoleActor& found_alone(World& w, int world_rank) {
   World::SoleActor& s = w.sole_actor;
-  if (s.rank != world_rank || s.activity != activity) s = {world_rank, activity, 0, 0};
+  const std::uint64_t now = activity(w);
+  if (s.rank != world_rank || s.activity != now) s = {world_rank, now};
+  return s;
+}
+
+} // namespace
+
+void only_one_acts(World& w, int world_rank, std::uint64_t as_of) {
+  if (as_of != activity(w)) return;
+  found_alone(w, world_rank).whole_run = world_rank >= 0;
+}
+
+bool only_one_acts_here(World& w, int world_rank) {
+  const World::SoleActor& s = found_alone(w, world_rank);
+  return s.asks_run && !s.whole_run;
 }
 
 void await_network(World& w, Rank& r, SimTime at) {
@@ -140,6 +159,7 @@ const std::byte* payload_of(const Message& m) {
 }
 
 void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> payload) {
+  ++w.from_hosts;
   Message* m = w.new_message();
   m->src = e.src;
   m->dst = e.dst;
@@ -165,6 +185,7 @@ void deliver_from_host(World& w, const Envelope& e, std::span<const std::byte> p
 }
 
 void transfer_from_host(World& w, const Transfer& t) {
+  ++w.from_hosts;
   const DataTransfer& d = t.data;
   if (t.clear_to_send) {
     if (Rank* r = w.local(d.src)) --r->remote_replies;
@@ -180,6 +201,7 @@ void transfer_from_host(World& w, const Transfer& t) {
 }
 
 void reply_from_host(World& w, const Reply& reply) {
+  ++w.from_hosts;
   if (Rank* r = w.local(reply.to)) --r->remote_replies;
   complete_reply(w, reply);
 }

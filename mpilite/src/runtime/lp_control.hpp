@@ -49,10 +49,19 @@ bool waits_only_within_host(World& w, const Rank& rank);
 /// ranks listed by World::may_wait_elsewhere(), and drops those that do not.
 bool all_wait_within_host(World& w);
 
-/// The synchronization core found, while no rank could run, that `world_rank` alone can act: every
-/// other unfinished rank waits for a message only it could cause and nothing is in flight (-1:
-/// not so). Its polls then wait for what only it could bring about (spend_poll counts them).
-void only_one_acts(World& w, int world_rank);
+/// What the host's ranks did that may let another rank act: messages sent and received (from
+/// other host processes too), steps of collectives.
+std::uint64_t activity(const World& w);
+/// The synchronization core found, while no rank could run, that `world_rank` alone can act in
+/// the whole run: every other unfinished rank waits for a message only it could cause and nothing
+/// is in flight (-1: not so), when activity() was `as_of` (a finding that is older than what the
+/// ranks did since says nothing). Its polls then wait for what only it could bring about
+/// (spend_poll counts them).
+void only_one_acts(World& w, int world_rank, std::uint64_t as_of);
+/// The same of the ranks of this host process only (other hosts' ranks unknown): their polls are
+/// counted, and when they reach the limit, this returns true (the run must say whether the rank
+/// is alone everywhere, through only_one_acts) instead of ending the run.
+bool only_one_acts_here(World& w, int world_rank);
 
 /// Static lookahead: the earliest time `rank` may act: its clock or the post time of a receive
 /// that may answer an incoming message, not before its own input bound.

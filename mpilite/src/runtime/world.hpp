@@ -252,9 +252,14 @@ public:
   /// run (only_one_acts, lp_control.hpp), and its failed polls since (spend_poll, p2p.cpp).
   struct SoleActor {
     int rank = -1;
-    std::uint64_t activity = 0; ///< messages and collective steps when it was found
+    std::uint64_t activity = 0; ///< activity() when it was found
     std::uint32_t polls = 0;
     SimTime compute_at = 0; ///< the rank's compute at its first poll counted
+    /// Alone in the whole run, not only among this host's ranks (other host processes' ranks
+    /// all wait too: a global round said so).
+    bool whole_run = false;
+    /// It polled to the limit while only this host was known: the host asks a global round.
+    bool asks_run = false;
   } sole_actor;
   /// The machine's ranks per node (block placement: rank r on node r / ranks_per_node), as
   /// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and MPI_Get_processor_name show it.
@@ -263,6 +268,8 @@ public:
 
   std::uint64_t local_messages = 0;  ///< delivered within this host
   std::uint64_t remote_messages = 0; ///< handed to the transport
+  /// Messages, replies and rendezvous legs that came from other host processes.
+  std::uint64_t from_hosts = 0;
 
 private:
   Rank* find_sparse(int world_rank);

@@ -107,6 +107,11 @@ void GlobalRounds::decide() {
     for (const auto& r : reports_)
       d.k_of_host.push_back(r->summary.k_min);
     decide_(d);
+    // The one-host finding over every host (Synchronizer::idle): one LP can act, and no other
+    // until it causes something.
+    d.alone = g2 >= kTimeInfinity && arg >= 0 ? arg : -1;
+    for (const auto& r : reports_)
+      d.activity_of_host.push_back(r->summary.activity);
   }
   const auto body = encode(d);
   for (int h = 0; h < t_.hosts(); ++h)

@@ -49,10 +49,24 @@ public:
   /// mpisim, a step of a collective completed on a blocked rank's behalf, which may have sent
   /// or posted receives): bounds and promises computed before are stale.
   virtual bool moved() { return false; }
-  /// What an idle round of a host process alone found: LP `id` is the only one that can act (the
-  /// others wait for what only it could cause, the network holds nothing), or none (-1). An LP
-  /// that polls in that state polls for what may never come.
-  virtual void only_one_acts(std::int64_t id) { (void)id; }
+  /// What an idle round of a host process alone, or a global round, found: LP `id` is the only one
+  /// of the run that can act (the others wait for what only it could cause, the network holds
+  /// nothing), or none (-1), when this host's activity() was `as_of`: it holds while that has not
+  /// moved. An LP that polls in that state polls for what may never come.
+  virtual void only_one_acts(std::int64_t id, std::uint64_t as_of) {
+    (void)id;
+    (void)as_of;
+  }
+  /// With other hosts: LP `id` is the only one of this host that can act (-1: none or several).
+  /// Returns whether it polled so long that the run must say whether it is alone everywhere: the
+  /// host then reports to a global round, whose decision answers through only_one_acts.
+  virtual bool only_one_acts_here(std::int64_t id) {
+    (void)id;
+    return false;
+  }
+  /// A count of what this host's LPs did that may let another LP act (messages sent and received,
+  /// steps of collectives): findings of only_one_acts hold while it stays.
+  virtual std::uint64_t activity() const { return 0; }
   /// The smallest clock of the unfinished LPs (for the lookahead statistic).
   virtual SimTime min_clock() const = 0;
   /// Static lookahead: the earliest time any unfinished LP may act, from its clock and the post

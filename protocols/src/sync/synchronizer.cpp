@@ -57,6 +57,9 @@ void Synchronizer::poll(FrameSink& sink) {
 
 bool Synchronizer::apply(const Decision& d, LocalLps& lps, SimTime held) {
   protocol_->on_decision(d);
+  // What the snapshot found holds for this host if its LPs did nothing since.
+  if (const auto h = static_cast<std::size_t>(t_.host()); h < d.activity_of_host.size())
+    lps.only_one_acts(d.alone, d.activity_of_host[h]);
   // Other decisions (the quantum protocol's windows) move the protocol's own bounds.
   if (d.kind != Decision::Kind::Bound) return false;
   // A quiescent snapshot of every host: the one-host formula, over all of them. (The protocol
@@ -108,7 +111,7 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     // send from its clock, earlier than every K. So the host's own bounds (and what it tells its
     // peers) wait until no LP of it can run.
     if (woke || lps.any_ready() || lps.moved()) {
-      lps.only_one_acts(-1);
+      if (!peers) lps.only_one_acts(-1, lps.activity());
       return done(RunEnd::None);
     }
     // The network model as one more LP of the host: what it still holds may wake a rank, or
@@ -120,9 +123,20 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
       return k;
     };
     const LocalK k = host_k(network);
-    // One host process alone, whose K has a single LP (the network is one when it holds
-    // something): every other LP can act only on a message that this one would cause.
-    if (!peers) lps.only_one_acts(k.g2 >= kTimeInfinity && k.arg >= 0 ? k.arg : -1);
+    const Summary summary{k.g,
+                          k.arg,
+                          k.g2,
+                          lps.not_done() + (network.acts < kTimeInfinity ? 1 : 0),
+                          k.g < kTimeInfinity,
+                          lps.activity()};
+    // A K with a single LP (the network is one when it holds something): every other LP of the
+    // host can act only on a message that this one would cause. On one host that is the run;
+    // with others, a global round says whether it holds everywhere, when that matters.
+    const std::int64_t sole = k.g2 >= kTimeInfinity && k.arg >= 0 ? k.arg : -1;
+    if (!peers)
+      lps.only_one_acts(sole, summary.activity);
+    else if (lps.only_one_acts_here(sole))
+      rounds_.report(summary);
     const SimTime held = network.arrivals;
     const SimTime remote = std::min(remote_bound(), held);
     // What other hosts send can reach this host's LPs only through a receive of theirs. When
@@ -158,8 +172,7 @@ RunEnd Synchronizer::idle(LocalLps& lps, FrameSink& sink,
     if (host_k(after) != k) continue;
     IdleState s;
     // What the network holds keeps the run going, as an unfinished LP would.
-    s.summary = {k.g, k.arg, k.g2, lps.not_done() + (network.acts < kTimeInfinity ? 1 : 0),
-                 k.g < kTimeInfinity};
+    s.summary = summary;
     s.wanted = wanted;
     s.eot_to = [&](int to) { return eot(lps, k, inputs, network.acts, to); };
     s.need = action_of(k.g, L);

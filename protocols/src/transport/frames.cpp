@@ -32,6 +32,7 @@ std::vector<std::byte> encode(const ReportFrame& f) {
   w.i64(f.summary.k_second);
   w.i64(f.summary.not_done);
   w.boolean(f.summary.needs_bound);
+  w.u64(f.summary.activity);
   w.u32(static_cast<std::uint32_t>(f.sent.size()));
   for (auto v : f.sent)
     w.u64(v);
@@ -49,6 +50,7 @@ ReportFrame decode_report(std::span<const std::byte> body, int hosts) {
   f.summary.k_second = r.i64();
   f.summary.not_done = r.i64();
   f.summary.needs_bound = r.boolean();
+  f.summary.activity = r.u64();
   const auto n = r.u32();
   if (n != static_cast<std::uint32_t>(hosts))
     throw WireError("a report for " + std::to_string(n) + " hosts among " + std::to_string(hosts));
@@ -69,6 +71,10 @@ std::vector<std::byte> encode(const Decision& f) {
   w.i64(f.g2);
   w.i64(f.arg);
   w.i64(f.window);
+  w.i64(f.alone);
+  w.u32(static_cast<std::uint32_t>(f.activity_of_host.size()));
+  for (std::uint64_t a : f.activity_of_host)
+    w.u64(a);
   w.u32(static_cast<std::uint32_t>(f.k_of_host.size()));
   for (SimTime k : f.k_of_host)
     w.i64(k);
@@ -87,6 +93,9 @@ Decision decode_decision(std::span<const std::byte> body) {
   f.g2 = r.i64();
   f.arg = r.i64();
   f.window = r.i64();
+  f.alone = r.i64();
+  for (auto m = r.u32(); m > 0; --m)
+    f.activity_of_host.push_back(r.u64());
   const auto n = r.u32();
   for (std::uint32_t i = 0; i < n; ++i)
     f.k_of_host.push_back(r.i64());

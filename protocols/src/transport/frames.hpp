@@ -46,6 +46,9 @@ struct Summary {
   SimTime k_second = kTimeInfinity;
   std::int64_t not_done = 0; ///< LPs of this host that have not finished
   bool needs_bound = false;  ///< some LP waits for a time bound to decide
+  /// The host's count of what its LPs did that may let another act (LocalLps::activity): what a
+  /// round finds of the snapshot holds there while the count stays.
+  std::uint64_t activity = 0;
   bool operator==(const Summary&) const = default;
 };
 
@@ -65,6 +68,11 @@ struct Decision {
   SimTime g = 0, g2 = 0; ///< Bound: global smallest and second smallest K
   std::int64_t arg = -1; ///< Bound: the LP of the smallest
   SimTime window = 0;    ///< Window (quantum): every future message has ts >= window
+  /// Bound or Window: the only LP of the run that can act (every other waits for what it would
+  /// cause, nothing in flight), or -1.
+  std::int64_t alone = -1;
+  /// Bound or Window: each host's activity in the snapshot (Summary::activity).
+  std::vector<std::uint64_t> activity_of_host;
   /// Bound: each host's smallest K, so that a host can add the lookahead from each other host
   /// rather than the network's smallest latency.
   std::vector<SimTime> k_of_host;

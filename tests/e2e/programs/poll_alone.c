@@ -8,6 +8,9 @@
  *            the loop works more than it polls, and ends
  *   late     rank 1 computes 2 s, then sends: rank 0 polls MPI_Test about 2 * 10^7 times for a
  *            message that is on its way, and gets it
+ *   others   (3 ranks) rank 0 polls MPI_Test for a message from rank 1, which first sends rank 2
+ *            20 messages 0.1 s apart that rank 2 takes with MPI_ANY_SOURCE (so ranks 1 and 2 keep
+ *            pace with rank 0's polls): rank 0 polls more than 2^24 times but is not alone
  *   io FILE  rank 0 writes 4 KiB to FILE with MPI_File_iwrite and polls MPI_Test until it is done
  *            (4 s at --io-bandwidth 1KB/s) while rank 1 waits in MPI_Barrier */
 #include <mpi.h>
@@ -22,8 +25,8 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "test";
   int x = 0, flag = 0;
   long polls = 0;
-  if (strcmp(mode, "test") == 0 || strcmp(mode, "late") == 0) {
-    const int late = strcmp(mode, "late") == 0;
+  const int late = strcmp(mode, "late") == 0, others = strcmp(mode, "others") == 0;
+  if (strcmp(mode, "test") == 0 || late || others) {
     if (rank == 0) {
       MPI_Request r;
       MPI_Irecv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
@@ -36,6 +39,16 @@ int main(int argc, char** argv) {
       MPISIM_Compute(2.0);
       x = 7;
       MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    } else if (others && rank == 1) {
+      for (int i = 0; i < 20; ++i) {
+        MPISIM_Compute(0.1);
+        MPI_Send(&i, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+      }
+      x = 7;
+      MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    } else if (others) {
+      for (int i = 0; i < 20; ++i)
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
       MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
