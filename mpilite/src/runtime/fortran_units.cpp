@@ -81,6 +81,7 @@ void _gfortran_st_close(void* p) {
   statement<&_gfortran_st_close>("_gfortran_st_close", p);
 }
 void _gfortran_st_read(void* p) {
+  if (static_cast<const StatementHead*>(p)->unit == 5) mpilite::only_rank_zero_reads("READ(*)");
   statement<&_gfortran_st_read>("_gfortran_st_read", p);
 }
 void _gfortran_st_write(void* p) {

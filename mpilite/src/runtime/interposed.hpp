@@ -33,6 +33,10 @@ template <auto Self> decltype(Self) libgfortran_own(const char* name) {
   return f;
 }
 
+/// Ends the run if the program's own code in a rank other than 0 reads the standard input with
+/// `call` (stdin_interpose.cpp): under mpiexec it is rank 0's alone.
+void only_rank_zero_reads(const char* call);
+
 /// The world when the calling code is the program's own: a rank's, outside MPI calls. The
 /// simulator's calls, MPI's, and the user callbacks MPI runs get the C library's answers.
 inline World* programs_world() {
